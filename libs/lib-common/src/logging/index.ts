@@ -1,0 +1,1 @@
+export { createLogger, forObject, type Logger, type LoggerFactoryOptions } from './logger.js';
