@@ -1,0 +1,9 @@
+export { conditionListSchema, objectMetaSchema } from './common.js';
+export {
+  buildCrd,
+  type CelRule,
+  type CrdDefinition,
+  type CrdVersion,
+  type PrinterColumn,
+  toOpenApiSchema,
+} from './crd.js';
