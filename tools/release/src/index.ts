@@ -1,0 +1,1 @@
+export { type ChartLink, type Drift, findChartLinks, syncChartVersions } from './chart-versions.js';
