@@ -91,6 +91,8 @@ export function toOpenApiSchema(schema: unknown): Json {
     }
   }
   if (out['additionalProperties'] === false) delete out['additionalProperties'];
+  // An object with no declared fields is free-form; without this the API server would prune it empty.
+  if (out['properties'] && Object.keys(out['properties'] as Json).length === 0) delete out['properties'];
   if (
     out['type'] === 'object' &&
     !out['properties'] &&
