@@ -54,8 +54,12 @@ typecheck: build
 test: lint typecheck control-plane
 	@echo "==> tests"
 	@$(KUBE_ENV) up --name $(TEST_CLUSTER) --fresh
-	@status=0; KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1 npx nx run-many -t test --outputStyle=static --parallel=1 || status=$$?; \
-	  $(KUBE_ENV) down --name $(TEST_CLUSTER); exit $$status
+	@mkdir -p .nx; status=0; \
+	  KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1 npx nx run-many -t test --outputStyle=static --parallel=1 2>&1 | tee .nx/test.log || status=$$?; \
+	  $(KUBE_ENV) down --name $(TEST_CLUSTER); \
+	  echo "==> vitest summary"; \
+	  sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | grep -E '^> @stackops/[^ ]+ test|^ +(Test Files|Tests) ' || true; \
+	  exit $$status
 
 bench: control-plane
 	@npx nx run-many -t bench --outputStyle=static --parallel=1
