@@ -66,6 +66,14 @@ export interface WatchOptions {
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
   signal?: AbortSignal;
+  /** Called once the server accepted the watch (HTTP 200), before the first event. */
+  onOpen?: () => void;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: 'Foreground' | 'Background' | 'Orphan';
+  /** Delete only this incarnation / version of the object (409 Conflict otherwise). */
+  preconditions?: { uid?: string; resourceVersion?: string };
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
@@ -96,11 +104,7 @@ export interface KubeClient {
     opts?: { subresource?: 'status' },
   ): Promise<T>;
   /** Resolves `false` when the object was already gone. */
-  delete(
-    kind: KindRef,
-    ref: ObjectRef,
-    opts?: { propagationPolicy?: 'Foreground' | 'Background' | 'Orphan' },
-  ): Promise<boolean>;
+  delete(kind: KindRef, ref: ObjectRef, opts?: DeleteOptions): Promise<boolean>;
   /** Streams watch events until the signal aborts or the server closes; rejects with ApiError (410 included). */
   watch<T extends KubeObject>(
     kind: KindRef,

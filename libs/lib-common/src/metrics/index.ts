@@ -1,0 +1,1 @@
+export { counter, gauge, histogram } from './registry.js';

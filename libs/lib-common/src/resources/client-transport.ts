@@ -1,0 +1,182 @@
+import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { ApiError, CLIENT_TIMEOUT, CONNECTION_ERROR } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Path and query, without the server's own path prefix. */
+  path: string;
+  body?: string;
+  contentType?: string;
+  /** Socket idle timeout; omit for watches (the informer's watchdog handles silent streams). */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface Impersonation {
+  user: string;
+  groups?: string[];
+}
+
+interface TlsAndAuth {
+  tls: https.AgentOptions;
+  headers: Record<string, string>;
+}
+
+/**
+ * The HTTP layer of the client: @kubernetes/client-node resolves kubeconfig, TLS material and
+ * credentials (tokens, exec plugins, in-cluster token files); the requests themselves go through
+ * ONE keep-alive agent per client, so watches and their restarts never leak sockets or agents.
+ */
+export class Transport {
+  readonly server: URL;
+  readonly host: string;
+  private readonly basePath: string;
+  private readonly dynamicAuth: boolean;
+  private agent: http.Agent | undefined;
+  private staticAuth: Promise<TlsAndAuth> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly extraHeaders: OutgoingHttpHeaders,
+  ) {
+    const cluster = kc.getCurrentCluster();
+    if (!cluster) throw new TypeError('kubeconfig has no current cluster');
+    this.server = new URL(cluster.server);
+    this.host = this.server.host;
+    this.basePath = this.server.pathname.replace(/\/+$/, '');
+    const user = kc.getCurrentUser();
+    // Exec plugins and token files rotate credentials: ask client-node on every request (it caches).
+    this.dynamicAuth = Boolean(user?.exec || user?.authProvider);
+  }
+
+  /** Sends a request and resolves with the response stream (any status). */
+  async open(req: HttpRequest): Promise<IncomingMessage> {
+    if (this.closed) throw new ApiError({ code: 0, reason: CONNECTION_ERROR, message: 'client closed' });
+    const auth = await this.auth();
+    const agent = this.agentFor(auth.tls);
+    const headers: OutgoingHttpHeaders = {
+      Accept: 'application/json',
+      ...auth.headers,
+      ...this.extraHeaders,
+    };
+    if (req.body !== undefined) {
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(req.body);
+    }
+    const mod = this.server.protocol === 'http:' ? http : https;
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const r = mod.request(
+        {
+          protocol: this.server.protocol,
+          hostname: this.server.hostname,
+          port: this.server.port || (this.server.protocol === 'http:' ? 80 : 443),
+          method: req.method,
+          path: `${this.basePath}${req.path}`,
+          headers,
+          agent,
+          ...(req.signal ? { signal: req.signal } : {}),
+        },
+        resolve,
+      );
+      r.on('error', (err) => reject(connectionError(err, req)));
+      if (req.timeoutMs !== undefined) {
+        r.setTimeout(req.timeoutMs, () => {
+          r.destroy(
+            new ApiError({
+              code: 0,
+              reason: CLIENT_TIMEOUT,
+              message: `no response within ${req.timeoutMs} ms`,
+              verb: req.method,
+              path: req.path,
+            }),
+          );
+        });
+      }
+      r.end(req.body);
+    });
+  }
+
+  /** Closes idle keep-alive sockets and refuses new requests. */
+  close(): void {
+    this.closed = true;
+    this.agent?.destroy();
+  }
+
+  private auth(): Promise<TlsAndAuth> {
+    if (this.dynamicAuth) return resolveAuth(this.kc);
+    this.staticAuth ??= resolveAuth(this.kc);
+    return this.staticAuth;
+  }
+
+  private agentFor(tls: https.AgentOptions): http.Agent {
+    if (this.agent) return this.agent;
+    const common = { keepAlive: true, keepAliveMsecs: 30_000, scheduling: 'lifo' as const };
+    this.agent =
+      this.server.protocol === 'http:' ? new http.Agent(common) : new https.Agent({ ...common, ...tls });
+    return this.agent;
+  }
+}
+
+async function resolveAuth(kc: KubeConfig): Promise<TlsAndAuth> {
+  const opts: https.RequestOptions = {};
+  await kc.applyToHTTPSOptions(opts);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.headers ?? {})) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(',') : String(v);
+  }
+  if (opts.auth) headers['Authorization'] = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
+  const tls: https.AgentOptions = {};
+  if (opts.ca) tls.ca = opts.ca;
+  if (opts.cert) tls.cert = opts.cert;
+  if (opts.key) tls.key = opts.key;
+  if (opts.pfx) tls.pfx = opts.pfx;
+  if (opts.passphrase) tls.passphrase = opts.passphrase;
+  if (opts.servername) tls.servername = opts.servername;
+  if (opts.rejectUnauthorized !== undefined) tls.rejectUnauthorized = opts.rejectUnauthorized;
+  return { tls, headers };
+}
+
+/** Request headers that make the API server act as another user (Kubernetes impersonation). */
+export function impersonationHeaders(imp: Impersonation | undefined): OutgoingHttpHeaders {
+  if (!imp) return {};
+  const headers: OutgoingHttpHeaders = { 'Impersonate-User': imp.user };
+  // One header line per group: joining them with commas would make one group named "a,b".
+  if (imp.groups?.length) headers['Impersonate-Group'] = [...imp.groups];
+  return headers;
+}
+
+/** The identity of a ServiceAccount as the API server authenticates it. */
+export function serviceAccountUser(namespace: string, name: string): Impersonation {
+  return {
+    user: `system:serviceaccount:${namespace}:${name}`,
+    groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+  };
+}
+
+function connectionError(err: unknown, req: HttpRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new ApiError({
+    code: 0,
+    reason: CONNECTION_ERROR,
+    message,
+    verb: req.method,
+    path: req.path,
+    cause: err,
+  });
+}
+
+/** Reads a whole response body as text. */
+export function readBody(res: IncomingMessage, req: HttpRequest): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', (err) => reject(connectionError(err, req)));
+  });
+}
