@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { Conditions } from '../conditions/conditions.js';
+import {
+  buildDbCreateJob,
+  databaseClientConfig,
+  databaseConnectionUrl,
+  databaseHostname,
+  dbCreateScript,
+  dbCreateStatements,
+  setDbReadyCondition,
+  sqlString,
+} from './index.js';
+
+describe('dbCreateStatements', () => {
+  it('creates database and account idempotently and grants everything on the database', () => {
+    const sql = dbCreateStatements({ database: 'keystone', account: 'keystone' }, sqlString('pw'));
+    expect(sql).toEqual([
+      'CREATE DATABASE IF NOT EXISTS keystone CHARACTER SET utf8 COLLATE utf8_general_ci;',
+      "CREATE USER IF NOT EXISTS 'keystone'@'%';",
+      "ALTER USER 'keystone'@'%' IDENTIFIED BY 'pw';",
+      "GRANT ALL PRIVILEGES ON keystone.* TO 'keystone'@'%';",
+      'FLUSH PRIVILEGES;',
+    ]);
+  });
+
+  it('refuses names that are not bare identifiers', () => {
+    expect(() => dbCreateStatements({ database: 'a;drop', account: 'x' }, "''")).toThrow(/database "a;drop"/);
+    expect(() => dbCreateStatements({ database: 'db', account: "x'y" }, "''")).toThrow(/account/);
+  });
+
+  it('escapes quotes and backslashes in string literals', () => {
+    expect(sqlString("a'b\\c")).toBe("'a''b\\\\c'");
+  });
+});
+
+describe('dbCreateScript', () => {
+  it('takes passwords from the environment only', () => {
+    const script = dbCreateScript({ database: 'keystone', account: 'keystone' });
+    expect(script).toContain('MYSQL_PWD="$DB_ROOT_PASSWORD"');
+    expect(script).toContain(`IDENTIFIED BY '$(sql_escape "$DB_PASSWORD")'`);
+    expect(script).not.toMatch(/`/);
+  });
+});
+
+describe('buildDbCreateJob', () => {
+  const job = buildDbCreateJob({
+    name: 'keystone-db-create',
+    namespace: 'ns',
+    grant: { database: 'keystone', account: 'keystone' },
+    instance: 'openstack',
+    secret: 'osp-secret',
+    passwordKey: 'KeystoneDatabasePassword',
+    secretHash: 'h1',
+    ttlSecondsAfterFinished: 600,
+  });
+  const spec = job['spec'] as {
+    ttlSecondsAfterFinished: number;
+    template: { spec: Record<string, unknown> };
+  };
+  const container = (spec.template.spec['containers'] as { env: { name: string }[] }[])[0]!;
+
+  it('points at the MariaDB Service and references the Secret keys', () => {
+    expect(container.env).toEqual(
+      expect.arrayContaining([
+        { name: 'DB_HOST', value: 'openstack.ns.svc' },
+        { name: 'DB_PORT', value: '3306' },
+        { name: 'DB_SECRET_HASH', value: 'h1' },
+        {
+          name: 'DB_ROOT_PASSWORD',
+          valueFrom: { secretKeyRef: { name: 'osp-secret', key: 'DbRootPassword' } },
+        },
+        {
+          name: 'DB_PASSWORD',
+          valueFrom: { secretKeyRef: { name: 'osp-secret', key: 'KeystoneDatabasePassword' } },
+        },
+      ]),
+    );
+    expect(spec.ttlSecondsAfterFinished).toBe(600);
+    expect(spec.template.spec['restartPolicy']).toBe('OnFailure');
+  });
+});
+
+describe('client config', () => {
+  it('renders my.cnf and a percent-encoded connection URL', () => {
+    expect(databaseClientConfig()).toBe('[client]\nssl=0');
+    expect(
+      databaseConnectionUrl({
+        user: 'keystone',
+        password: 'p@ss$w/rd',
+        host: databaseHostname('openstack', 'ns'),
+        database: 'keystone',
+      }),
+    ).toBe(
+      'mysql+pymysql://keystone:p%40ss%24w%2Frd@openstack.ns.svc/keystone?read_default_file=/etc/my.cnf',
+    );
+  });
+});
+
+describe('setDbReadyCondition', () => {
+  it('maps each state to upstream condition texts', () => {
+    const c = new Conditions();
+    setDbReadyCondition(c, { state: 'running' });
+    expect(c.get('DBReady')).toMatchObject({
+      status: 'False',
+      reason: 'Requested',
+      message: 'DB create job still running',
+    });
+    setDbReadyCondition(c, { state: 'failed', message: 'Job has reached the specified backoff limit' });
+    expect(c.get('DBReady')).toMatchObject({
+      status: 'False',
+      severity: 'Warning',
+      message: 'DB create job error occurred Job has reached the specified backoff limit',
+    });
+    setDbReadyCondition(c, { state: 'waitingForService', service: 'openstack' });
+    expect(c.get('DBReady')?.message).toBe('DB create waiting for the database Service openstack');
+    setDbReadyCondition(c, { state: 'completed' });
+    expect(c.get('DBReady')).toMatchObject({ status: 'True', message: 'DB create completed' });
+  });
+});
