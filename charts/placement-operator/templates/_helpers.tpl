@@ -1,0 +1,92 @@
+{{/* Name of the chart, shortened to a label-safe length. */}}
+{{- define "placement-operator.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Full name: the release name, plus the chart name unless the release already contains it. */}}
+{{- define "placement-operator.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "placement-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "placement-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "placement-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "placement-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: stackops
+{{- end -}}
+
+{{- define "placement-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "placement-operator.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "placement-operator.image" -}}
+{{- printf "%s/%s:%s" .Values.image.registry .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{/* Leader election is required as soon as two replicas could reconcile at once. */}}
+{{- define "placement-operator.leaderElect" -}}
+{{- if or .Values.leaderElection.enabled (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
+{{- end -}}
+
+{{/*
+The rules the operator needs on the objects it manages, wherever it manages them (ClusterRole, or
+one Role per watched namespace).
+*/}}
+{{- define "placement-operator.namespacedRules" -}}
+- apiGroups: ["placement.openstack.org"]
+  resources: ["placementapis"]
+  verbs: ["get", "list", "watch", "update", "patch"]
+- apiGroups: ["placement.openstack.org"]
+  resources: ["placementapis/status"]
+  verbs: ["get", "update", "patch"]
+- apiGroups: ["placement.openstack.org"]
+  resources: ["placementapis/finalizers"]
+  verbs: ["update"]
+- apiGroups: ["keystone.openstack.org"]
+  resources: ["keystoneapis"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["keystone.openstack.org"]
+  resources: ["keystoneservices", "keystoneendpoints"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: [""]
+  resources: ["secrets", "services", "serviceaccounts"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+# Also granted to the service's own Role (placement-<name>-role), which the operator can only create
+# while holding the same permissions.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["security.openshift.io"]
+  resources: ["securitycontextconstraints"]
+  resourceNames: ["anyuid"]
+  verbs: ["use"]
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["batch"]
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["rbac.authorization.k8s.io"]
+  resources: ["roles", "rolebindings"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["k8s.cni.cncf.io"]
+  resources: ["network-attachment-definitions"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["", "events.k8s.io"]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end -}}

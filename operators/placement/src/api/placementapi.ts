@@ -1,0 +1,183 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  resourceRequirementsSchema,
+  routedOverrideSpecSchema,
+  ServiceEndpointTypes,
+  tlsApiSchema,
+  topoRefSchema,
+} from '@stackops/keystone-operator';
+import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
+import { ALLOWED_CONFIG_OVERWRITE_KEYS } from './constants.js';
+
+const celList = (items: readonly string[]) => `[${items.map((k) => `'${k}'`).join(', ')}]`;
+
+/** `override.service`: keyed by endpoint type; only `internal` and `public` exist. */
+export const serviceOverrideMapSchema = Type.Record(Type.String(), routedOverrideSpecSchema, {
+  description: 'Overrides of the generated Services per endpoint type (internal, public).',
+  maxProperties: ServiceEndpointTypes.length,
+  'x-kubernetes-validations': [
+    {
+      rule: `self.all(k, k in ${celList(ServiceEndpointTypes)})`,
+      message: `spec.override.service keys must be one of: ${ServiceEndpointTypes.join(', ')}`,
+    },
+  ],
+});
+
+export const passwordSelectorsSchema = Type.Object(
+  {
+    service: Type.String({
+      default: 'PlacementPassword',
+      minLength: 1,
+      description: 'Key in `secret` holding the placement service user password.',
+    }),
+    database: Type.String({
+      default: 'PlacementDatabasePassword',
+      minLength: 1,
+      description: 'Key in `secret` holding the placement database account password.',
+    }),
+  },
+  {
+    default: { service: 'PlacementPassword', database: 'PlacementDatabasePassword' },
+    description: 'Keys of the passwords in `secret`.',
+  },
+);
+
+export const placementApiSpecSchema = Type.Object(
+  {
+    containerImage: Type.Optional(
+      Type.String({
+        description:
+          'Placement API image. When empty the operator uses RELATED_IMAGE_PLACEMENT_API_IMAGE_URL_DEFAULT, else the upstream image.',
+      }),
+    ),
+    apiTimeout: Type.Integer({
+      default: 60,
+      minimum: 10,
+      description: 'Timeout in seconds of the API (httpd TimeOut).',
+    }),
+    serviceUser: Type.String({
+      default: 'placement',
+      minLength: 1,
+      description: 'Keystone user the service registers and authenticates as.',
+    }),
+    databaseInstance: Type.String({
+      minLength: 1,
+      description: 'Name of the MariaDB/Galera instance (its Service) that holds the placement database.',
+    }),
+    databaseAccount: Type.String({
+      default: 'placement',
+      minLength: 1,
+      description: 'Name of the MariaDBAccount used to reach the placement database.',
+    }),
+    replicas: Type.Integer({
+      format: 'int32',
+      default: 1,
+      minimum: 0,
+      maximum: 32,
+      description: 'Number of placement API pods.',
+    }),
+    secret: Type.String({
+      minLength: 1,
+      description:
+        'Secret holding the service and database passwords (keys named by passwordSelectors) and DbRootPassword.',
+    }),
+    passwordSelectors: passwordSelectorsSchema,
+    nodeSelector: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'Node selector for the API pods and the db-sync Job.',
+      }),
+    ),
+    preserveJobs: Type.Boolean({
+      default: false,
+      description: 'Keep finished Jobs (no TTL) e.g. to read their logs.',
+    }),
+    customServiceConfig: Type.Optional(
+      Type.String({
+        description:
+          'Raw INI added as /etc/placement/placement.conf.d/custom.conf; it overrides the generated placement.conf.',
+      }),
+    ),
+    defaultConfigOverwrite: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'Files that replace defaults; only policy.yaml is accepted.',
+        'x-kubernetes-validations': [
+          {
+            rule: `self.all(k, k in ${celList(ALLOWED_CONFIG_OVERWRITE_KEYS)})`,
+            message: `spec.defaultConfigOverwrite: Only the following keys are valid: ${ALLOWED_CONFIG_OVERWRITE_KEYS.join(', ')}`,
+          },
+        ],
+      }),
+    ),
+    resources: Type.Optional(resourceRequirementsSchema),
+    networkAttachments: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description: 'NetworkAttachmentDefinition names (in this namespace) the API pods attach to.',
+      }),
+    ),
+    networkAttachents: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), {
+        description:
+          'Misspelling of networkAttachments used by the upstream README example; accepted and merged into networkAttachments.',
+      }),
+    ),
+    override: Type.Optional(
+      Type.Object(
+        { service: Type.Optional(serviceOverrideMapSchema) },
+        { description: 'Overrides of generated child objects.' },
+      ),
+    ),
+    tls: Type.Optional(tlsApiSchema),
+    topologyRef: Type.Optional(topoRefSchema),
+    auth: Type.Optional(
+      Type.Object(
+        {
+          applicationCredentialSecret: Type.Optional(
+            Type.String({
+              description: 'Secret with AC_ID and AC_SECRET of a keystone application credential.',
+            }),
+          ),
+        },
+        { description: 'How placement authenticates to keystone (accepted for compatibility).' },
+      ),
+    ),
+  },
+  { description: 'Desired state of a Placement API.' },
+);
+
+export const placementApiStatusSchema = Type.Object(
+  {
+    readyCount: Type.Optional(Type.Integer({ format: 'int32', description: 'Ready API pods.' })),
+    hash: Type.Optional(
+      Type.Record(Type.String(), Type.String(), { description: 'Hashes of inputs and finished Jobs.' }),
+    ),
+    apiEndpoints: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'URLs registered in keystone, by endpoint type.',
+      }),
+    ),
+    conditions: Type.Optional(conditionListSchema),
+    databaseHostname: Type.Optional(Type.String({ description: 'Hostname of the database service.' })),
+    networkAttachments: Type.Optional(
+      Type.Record(Type.String(), Type.Array(Type.String()), {
+        description: 'IPs of the pods on each attached network (`<namespace>/<nad>`).',
+      }),
+    ),
+    observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
+  },
+  { description: 'Observed state of a Placement API.' },
+);
+
+export const placementApiSchema = Type.Object(
+  {
+    apiVersion: Type.Optional(Type.String()),
+    kind: Type.Optional(Type.String()),
+    metadata: Type.Optional(objectMetaSchema),
+    spec: placementApiSpecSchema,
+    status: Type.Optional(placementApiStatusSchema),
+  },
+  { description: 'PlacementAPI deploys the OpenStack Placement API and registers it in keystone.' },
+);
+
+export type PlacementAPISpec = Static<typeof placementApiSpecSchema>;
+export type PlacementAPIStatus = Static<typeof placementApiStatusSchema>;
+export type PlacementAPIPasswordSelectors = Static<typeof passwordSelectorsSchema>;

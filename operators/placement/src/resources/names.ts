@@ -1,0 +1,24 @@
+import type { EndpointType } from '../api/constants.js';
+import { PLACEMENT_SERVICE_NAME } from '../api/constants.js';
+
+/** Names of what a PlacementAPI creates (upstream's choices: some from the CR name, some constant). */
+export const childNames = (crName: string) => ({
+  deployment: crName,
+  configSecret: `${crName}-config-data`,
+  dbSyncJob: `${crName}-db-sync`,
+  serviceAccount: `placement-${crName}`,
+  role: `placement-${crName}-role`,
+  roleBinding: `placement-${crName}-rolebinding`,
+  logContainer: `${crName}-log`,
+  apiContainer: `${crName}-api`,
+  dbSyncContainer: `${crName}-db-sync`,
+});
+
+/** Services are named after the service, not the CR: `placement-internal`, `placement-public`. */
+export const serviceName = (endpoint: ServiceEndpointType): string => `${PLACEMENT_SERVICE_NAME}-${endpoint}`;
+
+/** Labels of every pod, Job and Service: `{service: placement, owner: <cr name>}`. */
+export const serviceLabels = (crName: string): Record<string, string> => ({
+  service: PLACEMENT_SERVICE_NAME,
+  owner: crName,
+});

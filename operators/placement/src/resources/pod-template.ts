@@ -1,0 +1,111 @@
+import { PLACEMENT_API_PORT } from '../api/constants.js';
+import type { ResourceRequirements } from '../api/resource-requirements.js';
+import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
+import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';
+
+/** The uid/gid of the placement user in the upstream images. */
+export const PLACEMENT_UID = 42482;
+const KOLLA_CONFIG_FILE = '/var/lib/kolla/config_files/config.json';
+const LOG_DIR = '/var/log/placement';
+
+export interface EnvVar {
+  name: string;
+  value: string;
+}
+
+export const Volumes = { config: 'config-data', logs: 'logs' } as const;
+
+export function placementVolumes(configSecret: string) {
+  return [
+    { name: Volumes.config, secret: { secretName: configSecret, defaultMode: 0o640 } },
+    { name: Volumes.logs, emptyDir: {} },
+  ];
+}
+
+/** Mounts of the config files, the kolla config.json (`kollaFile` from the config Secret) and the log dir. */
+export function placementVolumeMounts(kollaFile: string) {
+  return [
+    { name: Volumes.config, mountPath: CONFIG_MOUNT_DIR, readOnly: true },
+    { name: Volumes.config, mountPath: KOLLA_CONFIG_FILE, subPath: kollaFile, readOnly: true },
+    { name: Volumes.logs, mountPath: LOG_DIR },
+  ];
+}
+
+export const placementSecurityContext = () => ({
+  runAsUser: PLACEMENT_UID,
+  runAsGroup: PLACEMENT_UID,
+  allowPrivilegeEscalation: false,
+  capabilities: { drop: ['MKNOD'] },
+});
+
+const httpProbe = () => ({
+  httpGet: { path: '/', port: PLACEMENT_API_PORT, scheme: 'HTTP' },
+  timeoutSeconds: 30,
+  periodSeconds: 30,
+  initialDelaySeconds: 5,
+});
+
+export interface ApiContainersInput {
+  image: string;
+  logContainer: string;
+  apiContainer: string;
+  configHash: string;
+  resources?: ResourceRequirements | undefined;
+}
+
+/**
+ * The two containers of a placement pod: `-log` tails the API log file to stdout, `-api` runs httpd.
+ * Both carry CONFIG_HASH, so any input change rolls the pods.
+ */
+export function apiContainers(input: ApiContainersInput) {
+  const env: EnvVar[] = [
+    { name: 'CONFIG_HASH', value: input.configHash },
+    { name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' },
+  ];
+  const common = {
+    image: input.image,
+    imagePullPolicy: 'IfNotPresent',
+    env,
+    volumeMounts: placementVolumeMounts(ConfigFiles.apiKolla),
+    livenessProbe: httpProbe(),
+    readinessProbe: httpProbe(),
+    securityContext: placementSecurityContext(),
+    ...(input.resources ? { resources: input.resources } : {}),
+  };
+  return [
+    {
+      name: input.logContainer,
+      command: [
+        '/usr/bin/dumb-init',
+        '--single-child',
+        '--',
+        '/usr/bin/tail',
+        '-n+1',
+        '-F',
+        PLACEMENT_LOG_FILE,
+      ],
+      ...common,
+    },
+    {
+      name: input.apiContainer,
+      command: ['/bin/bash', '-c', '/usr/local/bin/kolla_start'],
+      ports: [{ name: 'placement', containerPort: PLACEMENT_API_PORT, protocol: 'TCP' }],
+      ...common,
+    },
+  ];
+}
+
+/** Spread placement pods over nodes when possible (upstream `DistributePods`). */
+export const spreadOverNodes = (labelValue: string) => ({
+  podAntiAffinity: {
+    preferredDuringSchedulingIgnoredDuringExecution: [
+      {
+        weight: 100,
+        podAffinityTerm: {
+          labelSelector: { matchExpressions: [{ key: 'service', operator: 'In', values: [labelValue] }] },
+          topologyKey: 'kubernetes.io/hostname',
+        },
+      },
+    ],
+  },
+});

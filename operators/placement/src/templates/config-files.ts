@@ -1,0 +1,66 @@
+import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../api/constants.js';
+import { httpdConfTemplate } from './httpd-conf.js';
+import { apiKollaConfig, dbSyncKollaConfig } from './kolla-config.js';
+import { placementConfTemplate } from './placement-conf.js';
+import { renderTemplate } from './render.js';
+
+export const PLACEMENT_LOG_FILE = '/var/log/placement/placement-api.log';
+/** mod_wsgi processes per virtual host (upstream fixed value). */
+const WSGI_PROCESSES = 3;
+
+/** File names inside the `<name>-config-data` Secret. */
+export const ConfigFiles = {
+  placementConf: 'placement.conf',
+  customConf: 'custom.conf',
+  httpdConf: 'httpd.conf',
+  myCnf: 'my.cnf',
+  policy: 'policy.yaml',
+  apiKolla: 'placement-api-config.json',
+  dbSyncKolla: 'placement-dbsync-config.json',
+} as const;
+
+export interface ConfigInputs {
+  namespace: string;
+  serviceUser: string;
+  servicePassword: string;
+  databaseConnection: string;
+  /** my.cnf content for the database client. */
+  databaseClientConfig: string;
+  keystonePublicURL: string;
+  keystoneInternalURL: string;
+  region: string;
+  apiTimeout: number;
+  customServiceConfig?: string | undefined;
+  defaultConfigOverwrite?: Record<string, string> | undefined;
+}
+
+/** Every file of the config Secret, rendered. Pure: the same inputs give the same bytes. */
+export function renderConfigFiles(inputs: ConfigInputs): Record<string, string> {
+  const files: Record<string, string> = {
+    [ConfigFiles.placementConf]: renderTemplate(placementConfTemplate, {
+      logFile: PLACEMENT_LOG_FILE,
+      databaseConnection: inputs.databaseConnection,
+      keystonePublicURL: inputs.keystonePublicURL,
+      keystoneInternalURL: inputs.keystoneInternalURL,
+      serviceUser: inputs.serviceUser,
+      servicePassword: inputs.servicePassword,
+      region: inputs.region,
+    }),
+    [ConfigFiles.httpdConf]: renderTemplate(httpdConfTemplate, {
+      port: PLACEMENT_API_PORT,
+      timeout: inputs.apiTimeout,
+      processes: WSGI_PROCESSES,
+      vhosts: ['internal', 'public'].map((endpoint) => ({
+        endpoint,
+        serverName: `${PLACEMENT_SERVICE_NAME}-${endpoint}.${inputs.namespace}.svc`,
+      })),
+    }),
+    [ConfigFiles.customConf]: inputs.customServiceConfig ?? '',
+    [ConfigFiles.myCnf]: inputs.databaseClientConfig,
+    [ConfigFiles.apiKolla]: `${JSON.stringify(apiKollaConfig(), null, 2)}\n`,
+    [ConfigFiles.dbSyncKolla]: `${JSON.stringify(dbSyncKollaConfig(), null, 2)}\n`,
+  };
+  // defaultConfigOverwrite is limited to policy.yaml by the CRD; it lands beside the other files.
+  for (const [name, content] of Object.entries(inputs.defaultConfigOverwrite ?? {})) files[name] = content;
+  return files;
+}
