@@ -1,4 +1,4 @@
-import type { EndpointType } from '../api/constants.js';
+import type { ServiceEndpointType } from '@stackops/keystone-operator';
 import { PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 
 /** Names of what a PlacementAPI creates (upstream's choices: some from the CR name, some constant). */
