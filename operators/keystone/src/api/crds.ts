@@ -1,0 +1,65 @@
+import type { CrdDefinition, PrinterColumn } from '@stackops/lib-common/schema';
+import { GROUP, VERSION } from './group.js';
+import { keystoneApiSchema } from './keystone-api.js';
+import { keystoneEndpointSchema } from './keystone-endpoint.js';
+import { keystoneServiceSchema } from './keystone-service.js';
+
+const readyColumns: PrinterColumn[] = [
+  { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+  { name: 'Message', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].message' },
+];
+
+const v1beta1 = (schema: CrdDefinition['versions'][number]['schema'], columns: PrinterColumn[]) => [
+  { name: VERSION, served: true, storage: true, schema, statusSubresource: true, printerColumns: columns },
+];
+
+export const keystoneApiCrd: CrdDefinition = {
+  group: GROUP,
+  kind: 'KeystoneAPI',
+  plural: 'keystoneapis',
+  singular: 'keystoneapi',
+  scope: 'Namespaced',
+  versions: v1beta1(keystoneApiSchema, [
+    ...readyColumns,
+    { name: 'Replicas', type: 'integer', jsonPath: '.status.readyCount' },
+    { name: 'Public', type: 'string', jsonPath: '.status.apiEndpoints.public' },
+    { name: 'Internal', type: 'string', jsonPath: '.status.apiEndpoints.internal', priority: 1 },
+    { name: 'NetworkAttachments', type: 'string', jsonPath: '.spec.networkAttachments', priority: 1 },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ]),
+};
+
+export const keystoneServiceCrd: CrdDefinition = {
+  group: GROUP,
+  kind: 'KeystoneService',
+  plural: 'keystoneservices',
+  singular: 'keystoneservice',
+  scope: 'Namespaced',
+  versions: v1beta1(keystoneServiceSchema, [
+    ...readyColumns,
+    { name: 'Type', type: 'string', jsonPath: '.spec.serviceType' },
+    { name: 'ServiceID', type: 'string', jsonPath: '.status.serviceID', priority: 1 },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ]),
+};
+
+export const keystoneEndpointCrd: CrdDefinition = {
+  group: GROUP,
+  kind: 'KeystoneEndpoint',
+  plural: 'keystoneendpoints',
+  singular: 'keystoneendpoint',
+  scope: 'Namespaced',
+  versions: v1beta1(keystoneEndpointSchema, [
+    ...readyColumns,
+    { name: 'Service', type: 'string', jsonPath: '.spec.serviceName' },
+    { name: 'Public', type: 'string', jsonPath: '.spec.endpoints.public' },
+    { name: 'Internal', type: 'string', jsonPath: '.spec.endpoints.internal', priority: 1 },
+    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+  ]),
+};
+
+export const keystoneCrds: readonly CrdDefinition[] = [
+  keystoneApiCrd,
+  keystoneServiceCrd,
+  keystoneEndpointCrd,
+];

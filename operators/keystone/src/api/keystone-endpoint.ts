@@ -1,0 +1,51 @@
+import { type Static, Type } from '@sinclair/typebox';
+import type { KubeObject } from '@stackops/lib-common/resources';
+import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
+
+/** The catalog interfaces an endpoint can be registered for. */
+export const EndpointInterfaces = ['admin', 'internal', 'public'] as const;
+export type EndpointInterface = (typeof EndpointInterfaces)[number];
+
+export const keystoneEndpointSpecSchema = Type.Object({
+  serviceName: Type.String({ minLength: 1, description: 'Name of the KeystoneService to add endpoints to.' }),
+  endpoints: Type.Record(Type.String(), Type.String({ minLength: 1 }), {
+    description: 'Endpoint URL per interface (admin, internal, public).',
+    maxProperties: 3,
+    'x-kubernetes-validations': [
+      {
+        rule: "self.all(k, k == 'admin' || k == 'internal' || k == 'public')",
+        message: "spec.endpoints keys must be 'admin', 'internal' or 'public'",
+      },
+    ],
+  }),
+});
+
+export const endpointStatusSchema = Type.Object({
+  interface: Type.String(),
+  url: Type.String(),
+  id: Type.String(),
+});
+
+export const keystoneEndpointStatusSchema = Type.Object({
+  endpointIDs: Type.Optional(Type.Record(Type.String(), Type.String())),
+  serviceID: Type.Optional(Type.String()),
+  conditions: Type.Optional(conditionListSchema),
+  endpoints: Type.Optional(Type.Array(endpointStatusSchema)),
+  observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
+});
+
+export const keystoneEndpointSchema = Type.Object(
+  {
+    apiVersion: Type.Optional(Type.String()),
+    kind: Type.Optional(Type.String()),
+    metadata: Type.Optional(objectMetaSchema),
+    spec: keystoneEndpointSpecSchema,
+    status: Type.Optional(keystoneEndpointStatusSchema),
+  },
+  { description: 'KeystoneEndpoint registers the endpoints of a KeystoneService in Keystone.' },
+);
+
+export type KeystoneEndpointSpec = Static<typeof keystoneEndpointSpecSchema>;
+export type KeystoneEndpointStatus = Static<typeof keystoneEndpointStatusSchema>;
+export type EndpointStatus = Static<typeof endpointStatusSchema>;
+export type KeystoneEndpoint = KubeObject & { spec: KeystoneEndpointSpec; status?: KeystoneEndpointStatus };
