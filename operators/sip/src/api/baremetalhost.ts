@@ -1,0 +1,60 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { objectMetaSchema } from '@stackops/lib-common/schema';
+
+/**
+ * The subset of metal3's BareMetalHost (metal3.io/v1alpha1) that SIP reads. Unknown fields are
+ * preserved, so real metal3 manifests apply unchanged to this CRD; it exists for clusters without
+ * metal3 (demos, tests) and is installed by the chart only when asked.
+ */
+
+const secretReferenceSchema = Type.Object({
+  name: Type.String({ minLength: 1, description: 'Secret name.' }),
+  namespace: Type.Optional(Type.String({ description: 'Secret namespace (default: the host’s namespace).' })),
+});
+
+export const bmcDetailsSchema = Type.Object({
+  address: Type.String({
+    minLength: 1,
+    description: 'BMC URL, e.g. redfish+https://10.0.0.1/redfish/v1/Systems/1 or ipmi://10.0.0.1:623.',
+  }),
+  credentialsName: Type.String({
+    minLength: 1,
+    description: 'Secret in the host’s namespace with keys username and password.',
+  }),
+  disableCertificateVerification: Type.Optional(Type.Boolean()),
+});
+
+export const bareMetalHostSpecSchema = Type.Object(
+  {
+    online: Type.Optional(Type.Boolean({ description: 'Whether the host should be powered on.' })),
+    bootMACAddress: Type.Optional(Type.String()),
+    bmc: Type.Optional(bmcDetailsSchema),
+    networkData: Type.Optional(secretReferenceSchema),
+    userData: Type.Optional(secretReferenceSchema),
+    consumerRef: Type.Optional(Type.Object({}, { 'x-kubernetes-preserve-unknown-fields': true })),
+  },
+  { 'x-kubernetes-preserve-unknown-fields': true },
+);
+
+export const bareMetalHostStatusSchema = Type.Object(
+  {
+    operationalStatus: Type.Optional(Type.String()),
+    poweredOn: Type.Optional(Type.Boolean()),
+    provisioning: Type.Optional(
+      Type.Object({ state: Type.Optional(Type.String()) }, { 'x-kubernetes-preserve-unknown-fields': true }),
+    ),
+  },
+  { 'x-kubernetes-preserve-unknown-fields': true },
+);
+
+export const bareMetalHostSchema = Type.Object({
+  apiVersion: Type.Optional(Type.String()),
+  kind: Type.Optional(Type.String()),
+  metadata: Type.Optional(objectMetaSchema),
+  spec: Type.Optional(bareMetalHostSpecSchema),
+  status: Type.Optional(bareMetalHostStatusSchema),
+});
+
+export type SecretReference = Static<typeof secretReferenceSchema>;
+export type BareMetalHostSpec = Static<typeof bareMetalHostSpecSchema>;
+export type BareMetalHostStatus = Static<typeof bareMetalHostStatusSchema>;
