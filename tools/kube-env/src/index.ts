@@ -1,1 +1,16 @@
-export {};
+export { type BuildOptions, type BuildResult, ensureBinaries, isCacheComplete } from './build/build.js';
+export {
+  type ClusterHandle,
+  type ClusterStatus,
+  clusterStatus,
+  defaultClusterName,
+  defaultNodeCount,
+  listClusters,
+  type StartOptions,
+  startCluster,
+  stopCluster,
+} from './cluster/control-plane.js';
+export { type ComponentName, clusterLayout, componentNames } from './cluster/layout.js';
+export { type ControlPlane, type ControlPlaneOptions, startControlPlane } from './control-plane.js';
+export { type CacheLayout, cacheLayout, kubeEnvRoot } from './paths.js';
+export { cacheKey, versions } from './versions.js';

@@ -1,0 +1,97 @@
+/**
+ * The generated files of the build: wrapper go.mod files and version-stamping ldflags. Pure
+ * functions of the pinned versions (and of k8s.io/kubernetes' own go.mod), so they are unit-tested.
+ */
+
+/** k8s.io/kubernetes requires its staging modules at v0.0.0 and replaces them with ./staging/src/…. */
+export function stagingModules(upstreamGoMod: string): string[] {
+  const found = new Set<string>();
+  for (const match of upstreamGoMod.matchAll(/^\s*(k8s\.io\/[A-Za-z0-9._-]+)\s+=>\s+\.\/staging\/src\//gm)) {
+    if (match[1]) found.add(match[1]);
+  }
+  return [...found].sort();
+}
+
+/** The `godebug` directive(s) of a go.mod, single-line or block form, verbatim. */
+function godebugDirective(goMod: string): string | undefined {
+  return /^godebug\s+\([\s\S]*?^\)/m.exec(goMod)?.[0] ?? /^godebug\s+.+$/m.exec(goMod)?.[0];
+}
+
+/**
+ * A module that requires k8s.io/kubernetes and replaces each staging module with its published
+ * v0.Y.Z tag (what k/k's replace lines would do if a dependency's replaces applied). The `go` and
+ * `godebug` lines are copied, because GODEBUG defaults come from the main module.
+ */
+export function kubernetesWrapperGoMod(upstreamGoMod: string, kubernetesVersion: string): string {
+  const goLine = /^go\s+\S+$/m.exec(upstreamGoMod)?.[0];
+  if (!goLine) throw new Error('k8s.io/kubernetes go.mod has no go directive');
+  const modules = stagingModules(upstreamGoMod);
+  if (modules.length === 0) throw new Error('k8s.io/kubernetes go.mod lists no ./staging/src replace lines');
+  const stagingVersion = kubernetesVersion.replace(/^v1\./, 'v0.');
+  const godebug = godebugDirective(upstreamGoMod);
+  return [
+    'module local/kube-env/kubernetes',
+    '',
+    goLine,
+    ...(godebug ? ['', godebug] : []),
+    '',
+    `require k8s.io/kubernetes ${kubernetesVersion}`,
+    '',
+    'replace (',
+    ...modules.map((m) => `\t${m} => ${m} ${stagingVersion}`),
+    ')',
+    '',
+  ].join('\n');
+}
+
+/** The etcd server module has replace lines too, so it is built from a wrapper that requires it. */
+export function etcdWrapperGoMod(etcdVersion: string, goVersion: string): string {
+  return [
+    'module local/kube-env/etcd',
+    '',
+    `go ${goVersion}`,
+    '',
+    `require go.etcd.io/etcd/server/v3 ${etcdVersion}`,
+    '',
+  ].join('\n');
+}
+
+/** A tools.go that keeps the given main packages in the wrapper's module graph through `go mod tidy`. */
+export function toolsGo(packages: readonly string[]): string {
+  return [
+    '//go:build tools',
+    '',
+    'package tools',
+    '',
+    'import (',
+    ...packages.map((p) => `\t_ "${p}"`),
+    ')',
+    '',
+  ].join('\n');
+}
+
+/**
+ * -X flags that make `/version` and `kubectl version` report the real version instead of
+ * v0.0.0-master (helm charts with a kubeVersion constraint depend on it). The build date is fixed
+ * so that the binaries are reproducible.
+ */
+export function kubernetesLdflags(kubernetesVersion: string): string {
+  const match = /^v(\d+)\.(\d+)\./.exec(kubernetesVersion);
+  if (!match) throw new Error(`not a Kubernetes version: ${kubernetesVersion}`);
+  const [, major, minor] = match;
+  const flags = ['-s', '-w'];
+  for (const pkg of ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']) {
+    flags.push(
+      `-X ${pkg}.gitVersion=${kubernetesVersion}`,
+      `-X ${pkg}.gitMajor=${major}`,
+      `-X ${pkg}.gitMinor=${minor}`,
+      `-X ${pkg}.gitTreeState=clean`,
+      `-X ${pkg}.buildDate=2000-01-01T00:00:00Z`,
+    );
+  }
+  return flags.join(' ');
+}
+
+export function helmLdflags(helmVersion: string): string {
+  return `-s -w -X helm.sh/helm/v3/internal/version.version=${helmVersion}`;
+}

@@ -1,0 +1,166 @@
+#!/usr/bin/env node
+import { spawn } from 'node:child_process';
+import { Command, InvalidArgumentError } from 'commander';
+import { ensureBinaries } from './build/build.js';
+import {
+  clusterStatus,
+  defaultClusterName,
+  defaultNodeCount,
+  listClusters,
+  startCluster,
+  stopCluster,
+} from './cluster/control-plane.js';
+import { clusterLayout, componentNames, isComponentName } from './cluster/layout.js';
+import { cacheLayout } from './paths.js';
+import { formatDuration } from './util/format.js';
+import { cacheKey, versions } from './versions.js';
+
+const err = (line: string) => process.stderr.write(`${line}\n`);
+const defaultName = () => process.env.KUBE_ENV_NAME || defaultClusterName;
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+const program = new Command('kube-env')
+  .description(
+    'A real local Kubernetes control plane (etcd, kube-apiserver, controller-manager, scheduler, kwok) on 127.0.0.1',
+  )
+  .showHelpAfterError();
+
+program
+  .command('build')
+  .description(`build the pinned binaries into the cache (${cacheKey()}), unless already there`)
+  .option('--force', 'rebuild even when the cache is complete')
+  .action(async (opts: { force?: boolean }) => {
+    const result = await ensureBinaries({ force: opts.force ?? false });
+    if (result.cached) err(`kube-env build: binaries are cached in ${result.layout.bin}`);
+  });
+
+program
+  .command('up')
+  .description(
+    'start a cluster in the background (or reuse it if it already runs) and wait until it is ready',
+  )
+  .option('--name <name>', 'cluster name', defaultName())
+  .option('--nodes <count>', 'number of fake nodes', positiveInt, defaultNodeCount)
+  .option('--fresh', 'start from empty etcd data (and stop the cluster first if it runs)')
+  .option('--timeout <seconds>', 'give up after this many seconds', positiveInt, 120)
+  .action(async (opts: { name: string; nodes: number; fresh?: boolean; timeout: number }) => {
+    const handle = await startCluster({
+      name: opts.name,
+      nodes: opts.nodes,
+      fresh: opts.fresh ?? false,
+      reuse: true,
+      detach: true,
+      timeoutMs: opts.timeout * 1000,
+      progress: err,
+    });
+    const verb = handle.reused ? 'is already running' : `is ready after ${formatDuration(handle.startupMs)}`;
+    process.stdout.write(
+      [
+        `cluster ${handle.name} ${verb}: ${handle.server}, ${handle.state.nodes} fake nodes`,
+        '',
+        `  export KUBECONFIG=${handle.kubeconfigPath}`,
+        `  export PATH=${handle.binDir}:$PATH    # kubectl, helm`,
+        '',
+        `  kube-env status --name ${handle.name}`,
+        `  kube-env logs kube-apiserver --name ${handle.name}`,
+        `  kube-env down --name ${handle.name}`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+program
+  .command('down')
+  .description('stop a cluster (its etcd data is kept for the next `up` unless --purge)')
+  .option('--name <name>', 'cluster name', defaultName())
+  .option('--all', 'stop every cluster')
+  .option('--purge', 'also delete the state directory (etcd data, PKI, logs)')
+  .action(async (opts: { name: string; all?: boolean; purge?: boolean }) => {
+    const names = opts.all ? listClusters() : [opts.name];
+    for (const name of names) {
+      const started = Date.now();
+      await stopCluster(name, { purge: opts.purge ?? false });
+      err(
+        `cluster ${name} stopped in ${formatDuration(Date.now() - started)}${opts.purge ? ' and deleted' : ''}`,
+      );
+    }
+  });
+
+program
+  .command('status')
+  .description('show the clusters and their components (exit code 1 when the named cluster is not running)')
+  .option('--name <name>', 'only this cluster')
+  .action(async (opts: { name?: string }) => {
+    const names = opts.name ? [opts.name] : listClusters();
+    if (names.length === 0) process.stdout.write(`no clusters (binaries: ${cacheLayout().bin})\n`);
+    let allRunning = true;
+    for (const name of names) {
+      const status = await clusterStatus(name);
+      allRunning &&= status.phase === 'running';
+      process.stdout.write(`${status.name}: ${status.phase}${status.server ? ` ${status.server}` : ''}\n`);
+      for (const c of status.components) {
+        process.stdout.write(`  ${c.name.padEnd(24)} ${c.running ? `running (pid ${c.pid})` : 'stopped'}\n`);
+      }
+      process.stdout.write(`  kubeconfig: ${status.kubeconfigPath}\n`);
+    }
+    if (opts.name && !allRunning) process.exitCode = 1;
+  });
+
+program
+  .command('env')
+  .description('print shell exports for a cluster: eval "$(kube-env env)"')
+  .option('--name <name>', 'cluster name', defaultName())
+  .action((opts: { name: string }) => {
+    const layout = clusterLayout(opts.name);
+    process.stdout.write(`export KUBECONFIG=${layout.kubeconfig}\nexport PATH=${cacheLayout().bin}:$PATH\n`);
+  });
+
+program
+  .command('logs')
+  .description(`print a component's log (${componentNames.join(', ')})`)
+  .argument('<component>')
+  .option('--name <name>', 'cluster name', defaultName())
+  .option('-n, --lines <count>', 'last lines only', positiveInt)
+  .option('-f, --follow', 'keep printing as the log grows')
+  .action((component: string, opts: { name: string; lines?: number; follow?: boolean }) => {
+    if (!isComponentName(component)) {
+      throw new InvalidArgumentError(
+        `unknown component "${component}"; one of: ${componentNames.join(', ')}`,
+      );
+    }
+    const file = clusterLayout(opts.name).logFile(component);
+    const args = [...(opts.follow ? ['-F'] : []), '-n', opts.lines ? String(opts.lines) : '+1', file];
+    spawn('tail', args, { stdio: 'inherit' }).on('exit', (code) => {
+      process.exitCode = code ?? 1;
+    });
+  });
+
+program
+  .command('versions')
+  .description('print the pinned versions and the cache directory')
+  .action(() => {
+    process.stdout.write(
+      `${JSON.stringify({ ...versions, cacheKey: cacheKey(), cache: cacheLayout().root }, null, 2)}\n`,
+    );
+  });
+
+program
+  .command('bench')
+  .description('measure up time with a warm cache, memory per component, cold build time and cache size')
+  .option('--nodes <count>', 'number of fake nodes', positiveInt, defaultNodeCount)
+  .action(async (opts: { nodes: number }) => {
+    const { runBench } = await import('./bench.js');
+    await runBench({ nodes: opts.nodes });
+  });
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  err(`kube-env: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { pkiPaths } from '../pki/cluster-pki.js';
+import { componentCommands } from './commands.js';
+import { componentNames } from './layout.js';
+
+const commands = componentCommands({
+  binDir: '/cache/bin',
+  stageFiles: ['/cache/stages/pod-ready.yaml', '/cache/stages/pod-delete.yaml'],
+  ports: { etcdClient: 1001, etcdPeer: 1002, apiserver: 1003, controllerManager: 1004, scheduler: 1005 },
+  pki: pkiPaths('/state/pki'),
+  kubeconfig: '/state/kubeconfig',
+  etcdData: '/state/etcd',
+  kwokConfig: '/state/kwok.yaml',
+});
+const flag = (args: string[], name: string) =>
+  args.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
+
+describe('componentCommands', () => {
+  it('runs every component from the cache bin directory', () => {
+    for (const name of componentNames) expect(commands[name][0]).toBe(`/cache/bin/${name}`);
+  });
+
+  it('binds and advertises 127.0.0.1 only', () => {
+    const addressFlags =
+      /^--(listen-[a-z-]+|advertise-[a-z-]+|initial-advertise-peer-urls|bind-address|etcd-servers|node-ip)=/;
+    const checked = Object.values(commands)
+      .flat()
+      .filter((a) => addressFlags.test(a));
+    expect(checked.length).toBe(10);
+    for (const a of checked) expect(a).toMatch(/=(http:\/\/)?127\.0\.0\.1(:\d+)?$/);
+    expect(flag(commands.etcd, 'listen-client-urls')).toEqual(['http://127.0.0.1:1001']);
+    expect(flag(commands.etcd, 'listen-peer-urls')).toEqual(['http://127.0.0.1:1002']);
+    expect(flag(commands['kube-apiserver'], 'bind-address')).toEqual(['127.0.0.1']);
+    expect(flag(commands['kube-controller-manager'], 'bind-address')).toEqual(['127.0.0.1']);
+    expect(flag(commands['kube-scheduler'], 'bind-address')).toEqual(['127.0.0.1']);
+    expect(commands.kwok.some((a) => a.startsWith('--server-address') || a.startsWith('--node-port'))).toBe(
+      false,
+    );
+  });
+
+  it('keeps the API server from dialling webhooks or kubelets by name', () => {
+    const api = commands['kube-apiserver'];
+    expect(flag(api, 'disable-admission-plugins')[0]?.split(',')).toEqual(
+      expect.arrayContaining(['MutatingAdmissionWebhook', 'ValidatingAdmissionWebhook']),
+    );
+    expect(flag(api, 'kubelet-preferred-address-types')).toEqual(['InternalIP']);
+    expect(flag(api, 'etcd-servers')).toEqual(['http://127.0.0.1:1001']);
+  });
+
+  it('gives kwok its configuration and the stages, and lets it keep node leases', () => {
+    expect(flag(commands.kwok, 'config')).toEqual([
+      '/state/kwok.yaml,/cache/stages/pod-ready.yaml,/cache/stages/pod-delete.yaml',
+    ]);
+    expect(flag(commands.kwok, 'node-lease-duration-seconds')).toEqual(['40']);
+    expect(flag(commands.kwok, 'node-ip')).toEqual(['127.0.0.1']);
+  });
+
+  it('runs the controllers without leader election, against the admin kubeconfig', () => {
+    for (const name of ['kube-controller-manager', 'kube-scheduler'] as const) {
+      expect(commands[name]).toContain('--leader-elect=false');
+      expect(flag(commands[name], 'kubeconfig')).toEqual(['/state/kubeconfig']);
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import type { ClusterPki } from '../pki/cluster-pki.js';
+import type { ComponentName } from './layout.js';
+
+export interface Ports {
+  etcdClient: number;
+  etcdPeer: number;
+  apiserver: number;
+  controllerManager: number;
+  scheduler: number;
+}
+
+export interface CommandInputs {
+  binDir: string;
+  stageFiles: readonly string[];
+  ports: Ports;
+  pki: ClusterPki;
+  kubeconfig: string;
+  etcdData: string;
+  kwokConfig: string;
+}
+
+/** The annotation kwok selects its nodes by (so kwok never touches a node it did not get from us). */
+export const fakeNodeAnnotation = { key: 'kwok.x-k8s.io/node', value: 'fake' } as const;
+export const serviceClusterIpRange = '10.96.0.0/16';
+export const podCidr = '10.244.0.0/16';
+
+const loopback = '127.0.0.1';
+
+/**
+ * The command line of every component. Everything binds 127.0.0.1; the API server dials nothing but
+ * etcd and (never, since webhooks are off and nodes are 127.0.0.1) a kubelet.
+ */
+export function componentCommands(inputs: CommandInputs): Record<ComponentName, string[]> {
+  const { ports, pki, kubeconfig } = inputs;
+  const bin = (name: string) => join(inputs.binDir, name);
+  const etcdClient = `http://${loopback}:${ports.etcdClient}`;
+  const etcdPeer = `http://${loopback}:${ports.etcdPeer}`;
+  const kubeClient = [
+    `--kubeconfig=${kubeconfig}`,
+    `--authentication-kubeconfig=${kubeconfig}`,
+    `--authorization-kubeconfig=${kubeconfig}`,
+    `--bind-address=${loopback}`,
+    '--leader-elect=false',
+  ];
+  return {
+    etcd: [
+      bin('etcd'),
+      '--name=kube-env',
+      `--data-dir=${inputs.etcdData}`,
+      `--listen-client-urls=${etcdClient}`,
+      `--advertise-client-urls=${etcdClient}`,
+      `--listen-peer-urls=${etcdPeer}`,
+      `--initial-advertise-peer-urls=${etcdPeer}`,
+      `--initial-cluster=kube-env=${etcdPeer}`,
+      // Test data: speed over durability (what envtest does too).
+      '--unsafe-no-fsync=true',
+      '--quota-backend-bytes=8589934592',
+      '--auto-compaction-mode=periodic',
+      '--auto-compaction-retention=5m',
+      '--log-level=warn',
+    ],
+    'kube-apiserver': [
+      bin('kube-apiserver'),
+      `--etcd-servers=${etcdClient}`,
+      `--bind-address=${loopback}`,
+      `--secure-port=${ports.apiserver}`,
+      // A loopback advertise address is refused by the endpoint reconcilers, hence `none`.
+      `--advertise-address=${loopback}`,
+      '--endpoint-reconciler-type=none',
+      `--tls-cert-file=${pki.apiserverCert}`,
+      `--tls-private-key-file=${pki.apiserverKey}`,
+      `--client-ca-file=${pki.caCert}`,
+      '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+      `--service-account-key-file=${pki.serviceAccountPub}`,
+      `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+      `--service-cluster-ip-range=${serviceClusterIpRange}`,
+      '--authorization-mode=Node,RBAC',
+      '--allow-privileged=true',
+      // Logs/exec/port-forward go to the node's InternalIP (127.0.0.1), never to a DNS name.
+      '--kubelet-preferred-address-types=InternalIP',
+      // No webhooks: the API server would otherwise dial (fake) Service or pod addresses.
+      '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook',
+      '--enable-priority-and-fairness=false',
+      '--max-requests-inflight=0',
+      '--max-mutating-requests-inflight=0',
+      '--profiling=false',
+    ],
+    'kube-controller-manager': [
+      bin('kube-controller-manager'),
+      ...kubeClient,
+      `--secure-port=${ports.controllerManager}`,
+      `--root-ca-file=${pki.caCert}`,
+      `--service-account-private-key-file=${pki.serviceAccountKey}`,
+      `--cluster-signing-cert-file=${pki.caCert}`,
+      `--cluster-signing-key-file=${pki.caKey}`,
+      '--kube-api-qps=500',
+      '--kube-api-burst=1000',
+      '--node-monitor-period=5s',
+      // Generous: on a busy 2-core machine a late lease renewal must not evict every pod.
+      '--node-monitor-grace-period=5m',
+      '--profiling=false',
+    ],
+    'kube-scheduler': [
+      bin('kube-scheduler'),
+      ...kubeClient,
+      `--secure-port=${ports.scheduler}`,
+      '--profiling=false',
+    ],
+    kwok: [
+      bin('kwok'),
+      `--kubeconfig=${kubeconfig}`,
+      `--config=${[inputs.kwokConfig, ...inputs.stageFiles].join(',')}`,
+      '--manage-all-nodes=false',
+      `--manage-nodes-with-annotation-selector=${fakeNodeAnnotation.key}=${fakeNodeAnnotation.value}`,
+      `--node-ip=${loopback}`,
+      `--cidr=${podCidr}`,
+      // Non-zero: kwok then keeps node Leases fresh, and the heartbeat-with-lease stage applies.
+      '--node-lease-duration-seconds=40',
+    ],
+  };
+}
+
+/** kwok's own configuration document (the stage documents are passed as further --config files). */
+export function kwokConfiguration(): string {
+  return [
+    'apiVersion: config.kwok.x-k8s.io/v1alpha1',
+    'kind: KwokConfiguration',
+    'options:',
+    '  manageAllNodes: false',
+    `  manageNodesWithAnnotationSelector: ${fakeNodeAnnotation.key}=${fakeNodeAnnotation.value}`,
+    `  nodeIP: ${loopback}`,
+    `  cidr: ${podCidr}`,
+    '  nodeLeaseDurationSeconds: 40',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import { clusterDir } from '../paths.js';
+
+export const componentNames = [
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'kwok',
+] as const;
+export type ComponentName = (typeof componentNames)[number];
+
+export function isComponentName(name: string): name is ComponentName {
+  return (componentNames as readonly string[]).includes(name);
+}
+
+/** Everything a cluster keeps on disk, under clusters/<name>/. */
+export interface ClusterLayout {
+  readonly name: string;
+  readonly root: string;
+  /** Ports, binaries and command lines of the running cluster. */
+  readonly stateFile: string;
+  readonly kubeconfig: string;
+  readonly pki: string;
+  readonly etcdData: string;
+  readonly kwokConfig: string;
+  /** Held while `up`/`down` change the cluster, so two callers don't start it twice. */
+  readonly lock: string;
+  logFile(component: ComponentName): string;
+  pidFile(component: ComponentName): string;
+}
+
+export function clusterLayout(name: string): ClusterLayout {
+  if (!/^[a-z0-9]([a-z0-9._-]{0,62})$/.test(name)) {
+    throw new Error(`invalid cluster name "${name}": use lower-case letters, digits, '.', '_' and '-'`);
+  }
+  const root = clusterDir(name);
+  return {
+    name,
+    root,
+    stateFile: join(root, 'cluster.json'),
+    kubeconfig: join(root, 'kubeconfig'),
+    pki: join(root, 'pki'),
+    etcdData: join(root, 'etcd'),
+    kwokConfig: join(root, 'kwok.yaml'),
+    lock: `${root}.lock`,
+    logFile: (component) => join(root, 'logs', `${component}.log`),
+    pidFile: (component) => join(root, 'run', `${component}.pid`),
+  };
+}

@@ -1,0 +1,29 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { Ports } from './commands.js';
+import type { ClusterLayout, ComponentName } from './layout.js';
+
+/** What `up` records in cluster.json, so that `status`, `down` and `logs` work from another process. */
+export interface ClusterState {
+  name: string;
+  cacheKey: string;
+  binDir: string;
+  server: string;
+  ports: Ports;
+  nodes: number;
+  startedAt: string;
+  /** The pid and command line of each component (the pid files hold the pids too). */
+  components: Partial<Record<ComponentName, { pid: number; command: string[] }>>;
+}
+
+export function readState(layout: ClusterLayout): ClusterState | undefined {
+  if (!existsSync(layout.stateFile)) return undefined;
+  try {
+    return JSON.parse(readFileSync(layout.stateFile, 'utf8')) as ClusterState;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeState(layout: ClusterLayout, state: ClusterState): void {
+  writeFileSync(layout.stateFile, `${JSON.stringify(state, null, 2)}\n`);
+}

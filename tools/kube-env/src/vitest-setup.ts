@@ -1,0 +1,40 @@
+import type {} from 'vitest';
+import type { TestProject } from 'vitest/node';
+import { defaultClusterName } from './cluster/control-plane.js';
+import { type ControlPlane, startControlPlane } from './control-plane.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The admin kubeconfig of the control plane this test run uses (also in process.env.KUBECONFIG). */
+    kubeconfigPath: string;
+  }
+}
+
+/**
+ * Vitest global setup: one control plane for the whole run, shared by every test file.
+ * - KUBE_ENV_REUSE=1: use the cluster named KUBE_ENV_NAME (default stackops-dev), starting it if
+ *   needed and leaving it running afterwards (fast inner loop; `make test` starts it first).
+ * - otherwise: a private cluster for this run, deleted in teardown.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const reuse = process.env.KUBE_ENV_REUSE === '1';
+  const progress = (line: string) => process.stderr.write(`[kube-env] ${line}\n`);
+  let controlPlane: ControlPlane;
+  if (reuse) {
+    const name = process.env.KUBE_ENV_NAME || defaultClusterName;
+    controlPlane = await startControlPlane({ name, reuse: true, detach: true, progress });
+  } else {
+    const name = `vitest-${process.pid}-${Date.now().toString(36)}`;
+    controlPlane = await startControlPlane({ name, fresh: true, ephemeral: true, progress });
+  }
+  progress(
+    `${controlPlane.reused ? 'reusing' : 'started'} cluster ${controlPlane.name} at ${controlPlane.server}` +
+      (controlPlane.reused ? '' : ` in ${(controlPlane.startupMs / 1000).toFixed(1)}s`),
+  );
+  // Workers are started after global setup, so they inherit this.
+  process.env.KUBECONFIG = controlPlane.kubeconfigPath;
+  project.provide('kubeconfigPath', controlPlane.kubeconfigPath);
+  return async () => {
+    if (!reuse) await controlPlane.stop({ purge: true });
+  };
+}
