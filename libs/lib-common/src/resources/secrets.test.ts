@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MissingSecretKeyError,
+  passwordProblem,
+  requireSecretKeys,
+  type SecretObject,
+  secretValue,
+} from './secrets.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const secret: SecretObject = {
+  metadata: { name: 'osp-secret', namespace: 'openstack' },
+  data: { AdminPassword: b64('12345678\n'), Plain: b64('x'), Crlf: b64('y\r\n'), Two: b64('z\n\n') },
+  stringData: { Pending: 'p' },
+};
+
+describe('secretValue', () => {
+  it.each([
+    ['AdminPassword', '12345678'],
+    ['Plain', 'x'],
+    ['Crlf', 'y'],
+    ['Two', 'z\n'],
+    ['Pending', 'p'],
+    ['Absent', undefined],
+  ])('%s → %j', (key, value) => {
+    expect(secretValue(secret, key)).toBe(value);
+  });
+});
+
+describe('requireSecretKeys', () => {
+  it('returns the values in order', () => {
+    expect(requireSecretKeys(secret, ['Plain', 'AdminPassword'])).toEqual({
+      Plain: 'x',
+      AdminPassword: '12345678',
+    });
+  });
+
+  it('names the first missing key and the Secret, never a value', () => {
+    const call = () => requireSecretKeys(secret, ['AdminPassword', 'PlacementPassword', 'Other']);
+    expect(call).toThrow(MissingSecretKeyError);
+    expect(call).toThrow('missing key PlacementPassword in Secret openstack/osp-secret');
+    try {
+      call();
+    } catch (err) {
+      expect(String((err as Error).message)).not.toContain('12345678');
+      expect(err).toMatchObject({ key: 'PlacementPassword', secret: 'openstack/osp-secret' });
+    }
+  });
+});
+
+describe('passwordProblem', () => {
+  it.each([
+    ['12345678', undefined],
+    ['', 'empty password not allowed'],
+    ['c^sometext02%text%text02$someText&', 'password does not meet the requirements'],
+    ['a$' + '{HOME}b', 'password does not meet the requirements'],
+    ['a$(id)b', 'password does not meet the requirements'],
+    ['a`id`b', 'password does not meet the requirements'],
+    ['price$5', undefined],
+  ])('%j → %j', (pw, problem) => {
+    expect(passwordProblem(pw)).toBe(problem);
+  });
+});

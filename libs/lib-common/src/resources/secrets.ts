@@ -1,0 +1,98 @@
+import { stableHash } from './hash.js';
+import { Kinds } from './kinds.js';
+import type { KubeClient, KubeObject } from './types.js';
+
+/** Which key of which Secret (a `secretKeyRef`-like selector). */
+export interface SecretKeySelector {
+  name: string;
+  key: string;
+}
+
+export interface SecretObject extends KubeObject {
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+  type?: string;
+}
+
+/** A required key is not in a Secret. The message names the key and the Secret, never a value. */
+export class MissingSecretKeyError extends Error {
+  override readonly name = 'MissingSecretKeyError';
+  constructor(
+    readonly secret: string,
+    readonly key: string,
+  ) {
+    super(`missing key ${key} in Secret ${secret}`);
+  }
+}
+
+function secretName(secret: SecretObject): string {
+  const { namespace, name } = secret.metadata;
+  return namespace ? `${namespace}/${name}` : (name ?? '');
+}
+
+/**
+ * The decoded value of `key`, or undefined when the Secret has no such key. A single trailing
+ * newline is removed (upstream `GetDataFromSecret`), since `echo pw | base64` is how many
+ * Secrets are written by hand.
+ */
+export function secretValue(secret: SecretObject, key: string): string | undefined {
+  const raw = secret.data?.[key];
+  const value = raw !== undefined ? Buffer.from(raw, 'base64').toString('utf8') : secret.stringData?.[key];
+  return value?.replace(/\r?\n$/, '');
+}
+
+/** The values of `keys` (in that order); throws MissingSecretKeyError for the first key that is missing. */
+export function requireSecretKeys(secret: SecretObject, keys: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of keys) {
+    const v = secretValue(secret, key);
+    if (v === undefined) throw new MissingSecretKeyError(secretName(secret), key);
+    out[key] = v;
+  }
+  return out;
+}
+
+export type VerifiedSecret =
+  | { found: false }
+  /** `hash` covers the required values in the given order (upstream `VerifySecret`), for the input hash. */
+  | { found: true; hash: string; values: Record<string, string>; secret: SecretObject };
+
+/**
+ * Reads a Secret (from `current` if the caller has it cached, else with a GET) and checks that it
+ * has every required key. A missing Secret is not an error (`found: false`: wait for it; a watch on
+ * Secrets brings the owner back); a missing key throws MissingSecretKeyError.
+ */
+export async function verifySecret(
+  client: KubeClient,
+  ref: { name: string; namespace: string },
+  keys: readonly string[],
+  current?: SecretObject | null,
+): Promise<VerifiedSecret> {
+  const secret = current !== undefined ? current : await client.get<SecretObject>(Kinds.Secret, ref);
+  if (!secret) return { found: false };
+  const values = requireSecretKeys(secret, keys);
+  return { found: true, hash: stableHash(keys.map((k) => values[k])), values, secret };
+}
+
+/** Reads one key by selector; undefined when the Secret or the key is missing. */
+export async function readSecretKey(
+  client: KubeClient,
+  namespace: string,
+  selector: SecretKeySelector,
+): Promise<string | undefined> {
+  const secret = await client.get<SecretObject>(Kinds.Secret, { name: selector.name, namespace });
+  return secret ? secretValue(secret, selector.key) : undefined;
+}
+
+/** Shell expansions a password must not contain: `$VAR`, `${...}`, `$(...)`, backticks (upstream's default rule). */
+const SHELL_EXPANSION = /\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`/;
+
+/**
+ * Upstream `PasswordValidator`: returns the problem, or undefined when the password is acceptable.
+ * Passwords end up in shell-sourced files (cloudrc), hence the expansion rule.
+ */
+export function passwordProblem(password: string): string | undefined {
+  if (password === '') return 'empty password not allowed';
+  if (SHELL_EXPANSION.test(password)) return 'password does not meet the requirements';
+  return undefined;
+}

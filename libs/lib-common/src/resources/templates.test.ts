@@ -1,0 +1,106 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  buildConfigMap,
+  buildConfigSecret,
+  renderCustomData,
+  renderString,
+  renderTemplates,
+  TemplateError,
+  templatesDir,
+} from './templates.js';
+
+describe('renderString', () => {
+  it('interpolates without HTML escaping and keeps newlines after values', () => {
+    expect(renderString('a=<%= it.a %>\nb=<%= it.b %>\n', { a: '<x&y>', b: 2 })).toBe('a=<x&y>\nb=2\n');
+  });
+
+  it('control tags drop the newline with -%>', () => {
+    const t = '<% if (it.tls) { -%>\nssl = on\n<% } -%>\nend\n';
+    expect(renderString(t, { tls: true })).toBe('ssl = on\nend\n');
+    expect(renderString(t, { tls: false })).toBe('end\n');
+  });
+
+  it('loops over lists', () => {
+    expect(renderString('<% it.hosts.forEach(h => { -%>\n<%= h %>\n<% }) -%>\n', { hosts: ['a', 'b'] })).toBe(
+      'a\nb\n',
+    );
+  });
+
+  it.each([
+    ['top-level', '<%= it.missing %>', {}, 'missing key it.missing'],
+    ['nested', '<%= it.db.host %>', { db: {} }, 'missing key it.db.host'],
+  ])('a missing %s key is an error naming it', (_n, t, data, message) => {
+    expect(() => renderString(t, data, 'x.conf')).toThrow(TemplateError);
+    expect(() => renderString(t, data, 'x.conf')).toThrow(`template x.conf: ${message}`);
+  });
+});
+
+describe('renderTemplates', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tpl-'));
+    writeFileSync(
+      join(dir, 'keystone.conf'),
+      '[DEFAULT]\nregion = <%= it.region %>\n<%~ include("./partials/db", it) %>',
+    );
+    writeFileSync(join(dir, 'httpd.conf'), 'Listen <%= it.port %>\n');
+    mkdirSync(join(dir, 'partials'));
+    writeFileSync(join(dir, 'partials', 'db.eta'), '[database]\nconnection = <%= it.db %>\n');
+  });
+  afterEach(() => {
+    delete process.env['OPERATOR_TEMPLATES'];
+  });
+
+  it('renders every file of the directory by name, with partials from subdirectories', () => {
+    expect(renderTemplates(dir, { region: 'regionOne', port: 5000, db: 'mysql://x' })).toEqual({
+      'httpd.conf': 'Listen 5000\n',
+      'keystone.conf': '[DEFAULT]\nregion = regionOne\n[database]\nconnection = mysql://x\n',
+    });
+  });
+
+  it('names the file that failed', () => {
+    expect(() => renderTemplates(dir, { region: 'r', db: 'x' })).toThrow(
+      `template ${join(dir, 'httpd.conf')}: missing key it.port`,
+    );
+  });
+
+  it('templatesDir honours OPERATOR_TEMPLATES', () => {
+    process.env['OPERATOR_TEMPLATES'] = dir;
+    expect(templatesDir()).toBe(dir);
+    delete process.env['OPERATOR_TEMPLATES'];
+    expect(templatesDir()).toBe(join(process.cwd(), 'templates'));
+  });
+});
+
+describe('renderCustomData', () => {
+  it('renders values as templates and keeps the ones that do not render', () => {
+    expect(
+      renderCustomData(
+        { 'custom.conf': '[a]\nx = <%= it.v %>\n', 'raw.conf': 'y = <%= it.nope %>' },
+        { v: 1 },
+      ),
+    ).toEqual({
+      'custom.conf': '[a]\nx = 1\n',
+      'raw.conf': 'y = <%= it.nope %>',
+    });
+  });
+});
+
+describe('config objects', () => {
+  it('Secret data is base64 in sorted keys; ConfigMap keeps text', () => {
+    const input = { name: 'c', namespace: 'n', labels: { a: '1' }, data: { 'z.conf': 'z', 'a.conf': 'é' } };
+    expect(buildConfigSecret(input)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'c', namespace: 'n', labels: { a: '1' } },
+      type: 'Opaque',
+      data: { 'a.conf': Buffer.from('é').toString('base64'), 'z.conf': 'eg==' },
+    });
+    const cm = buildConfigMap(input);
+    expect(Object.keys(cm['data'] as object)).toEqual(['a.conf', 'z.conf']);
+    expect(cm['data']).toEqual({ 'a.conf': 'é', 'z.conf': 'z' });
+  });
+});

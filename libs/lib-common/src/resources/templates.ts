@@ -1,0 +1,139 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Eta } from 'eta';
+import { isPlainObject } from './json.js';
+import type { KubeObject } from './types.js';
+
+/**
+ * Config files are rendered with Eta (ADR 0004). Settings: no HTML escaping (these are config
+ * files), no automatic newline trimming (a `-%>` closing tag drops the newline after a control
+ * tag when wanted), `it` is the data. Reading a key the data does not have is an error naming the
+ * key, as upstream's `missingkey=error`, instead of a silent "undefined" in a config file.
+ */
+function engine(views?: string): Eta {
+  return new Eta({ autoEscape: false, autoTrim: false, cache: false, ...(views ? { views } : {}) });
+}
+
+export class TemplateError extends Error {
+  override readonly name = 'TemplateError';
+  constructor(
+    readonly template: string,
+    cause: unknown,
+  ) {
+    super(`template ${template}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/** Data whose missing keys throw when a template reads them (nested objects included). */
+function strict<T extends object>(value: T, path: string): T {
+  return new Proxy(value, {
+    get(target, key, receiver) {
+      const v: unknown = Reflect.get(target, key, receiver);
+      if (typeof key !== 'string') return v;
+      if (!(key in target)) throw new Error(`missing key ${path}.${key}`);
+      return (isPlainObject(v) || Array.isArray(v)) && v !== null ? strict(v as object, `${path}.${key}`) : v;
+    },
+  });
+}
+
+/** The directory operators keep their templates in: `OPERATOR_TEMPLATES`, else `<cwd>/templates`. */
+export function templatesDir(): string {
+  return process.env['OPERATOR_TEMPLATES'] || resolve(process.cwd(), 'templates');
+}
+
+/** Renders one template text. */
+export function renderString(template: string, data: object, name = '<string>'): string {
+  try {
+    return engine().renderString(template, strict(data, 'it'));
+  } catch (err) {
+    throw new TemplateError(name, err);
+  }
+}
+
+/**
+ * Renders every regular file directly in `dir` with `data`; the result maps each file name to its
+ * rendered text (sorted by name). Subdirectories are not rendered, so partials kept there can be
+ * included with `<%~ include('./partials/x', it) %>`.
+ */
+export function renderTemplates(dir: string, data: object): Record<string, string> {
+  const eta = engine(dir);
+  const out: Record<string, string> = {};
+  const files = readdirSync(dir)
+    .filter((f) => statSync(join(dir, f)).isFile())
+    .sort();
+  for (const file of files) {
+    try {
+      out[file] = eta.render(`./${file}`, strict(data, 'it'));
+    } catch (err) {
+      throw new TemplateError(join(dir, file), err);
+    }
+  }
+  return out;
+}
+
+/**
+ * Extra files given as strings (upstream `CustomData`, e.g. `custom.conf` from
+ * `customServiceConfig`): each is rendered as a template too, and kept as is when it does not
+ * render (user text that happens to contain `<%`).
+ */
+export function renderCustomData(
+  values: Readonly<Record<string, string>>,
+  data: object,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(values).sort()) {
+    const raw = values[key] ?? '';
+    try {
+      out[key] = renderString(raw, data, key);
+    } catch {
+      out[key] = raw;
+    }
+  }
+  return out;
+}
+
+export interface ConfigObjectInput {
+  name: string;
+  namespace: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  /** File name → text. */
+  data: Readonly<Record<string, string>>;
+}
+
+function meta(c: ConfigObjectInput) {
+  return {
+    name: c.name,
+    namespace: c.namespace,
+    ...(c.labels && Object.keys(c.labels).length > 0 ? { labels: { ...c.labels } } : {}),
+    ...(c.annotations && Object.keys(c.annotations).length > 0 ? { annotations: { ...c.annotations } } : {}),
+  };
+}
+
+function sorted(
+  data: Readonly<Record<string, string>>,
+  encode: (s: string) => string,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of Object.keys(data).sort()) out[k] = encode(data[k] ?? '');
+  return out;
+}
+
+/**
+ * An Opaque Secret holding files. Values go in `data` (base64), not `stringData`: the stored
+ * object then equals what was sent, so an unchanged Secret is recognised and not rewritten.
+ */
+export function buildConfigSecret(c: ConfigObjectInput): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: meta(c),
+    type: 'Opaque',
+    data: sorted(c.data, (s) => Buffer.from(s, 'utf8').toString('base64')),
+  };
+}
+
+/** A ConfigMap holding files. */
+export function buildConfigMap(c: ConfigObjectInput): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: meta(c), data: sorted(c.data, (s) => s) };
+}
