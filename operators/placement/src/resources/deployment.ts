@@ -1,7 +1,7 @@
-import { PLACEMENT_SERVICE_NAME } from '../api/constants.js';
+import { buildDeployment, type KubeObject } from '@stackops/lib-common/resources';
 import type { PlacementAPI } from '../api/kinds.js';
 import { childNames, serviceLabels } from './names.js';
-import { apiContainers, placementVolumes, spreadOverNodes } from './pod-template.js';
+import { apiContainers, placementVolumes } from './pod-template.js';
 
 export interface DeploymentInput {
   image: string;
@@ -10,33 +10,27 @@ export interface DeploymentInput {
   podAnnotations: Record<string, string>;
 }
 
-/** The placement Deployment `<name>` (owner reference added when applied). */
-export function placementDeployment(cr: PlacementAPI, input: DeploymentInput) {
+/**
+ * The placement Deployment `<name>`: pods labelled `{service: placement, owner: <name>}`, spread
+ * over nodes, running as `placement-<name>` (owner reference added when applied).
+ */
+export function placementDeployment(cr: PlacementAPI, input: DeploymentInput): KubeObject {
   const names = childNames(cr.metadata.name!);
-  const labels = serviceLabels(cr.metadata.name!);
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: names.deployment, namespace: cr.metadata.namespace, labels },
-    spec: {
-      replicas: cr.spec.replicas,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels, annotations: input.podAnnotations },
-        spec: {
-          serviceAccountName: names.serviceAccount,
-          ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
-          affinity: spreadOverNodes(PLACEMENT_SERVICE_NAME),
-          volumes: placementVolumes(names.configSecret),
-          containers: apiContainers({
-            image: input.image,
-            logContainer: names.logContainer,
-            apiContainer: names.apiContainer,
-            configHash: input.configHash,
-            resources: cr.spec.resources,
-          }),
-        },
-      },
-    },
-  };
+  return buildDeployment({
+    name: names.deployment,
+    namespace: cr.metadata.namespace!,
+    selector: serviceLabels(cr.metadata.name!),
+    podAnnotations: input.podAnnotations,
+    replicas: cr.spec.replicas,
+    serviceAccountName: names.serviceAccount,
+    nodeSelector: cr.spec.nodeSelector,
+    configHash: input.configHash,
+    volumes: placementVolumes(names.configSecret),
+    containers: apiContainers({
+      image: input.image,
+      logContainer: names.logContainer,
+      apiContainer: names.apiContainer,
+      resources: cr.spec.resources,
+    }),
+  });
 }

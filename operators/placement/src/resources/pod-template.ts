@@ -1,5 +1,6 @@
+import { type Container, httpProbe } from '@stackops/lib-common/resources';
 import { PLACEMENT_API_PORT } from '../api/constants.js';
-import type { ResourceRequirements } from '../api/resource-requirements.js';
+import type { ResourceRequirements } from '../api/index.js';
 import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
 import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';
 
@@ -7,11 +8,6 @@ import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';
 export const PLACEMENT_UID = 42482;
 const KOLLA_CONFIG_FILE = '/var/lib/kolla/config_files/config.json';
 const LOG_DIR = '/var/log/placement';
-
-export interface EnvVar {
-  name: string;
-  value: string;
-}
 
 export const Volumes = { config: 'config-data', logs: 'logs' } as const;
 
@@ -38,37 +34,26 @@ export const placementSecurityContext = () => ({
   capabilities: { drop: ['MKNOD'] },
 });
 
-const httpProbe = () => ({
-  httpGet: { path: '/', port: PLACEMENT_API_PORT, scheme: 'HTTP' },
-  timeoutSeconds: 30,
-  periodSeconds: 30,
-  initialDelaySeconds: 5,
-});
-
 export interface ApiContainersInput {
   image: string;
   logContainer: string;
   apiContainer: string;
-  configHash: string;
   resources?: ResourceRequirements | undefined;
 }
 
 /**
  * The two containers of a placement pod: `-log` tails the API log file to stdout, `-api` runs httpd.
- * Both carry CONFIG_HASH, so any input change rolls the pods.
+ * Both get the same mounts, probes and resources (CONFIG_HASH is added by the Deployment builder).
  */
-export function apiContainers(input: ApiContainersInput) {
-  const env: EnvVar[] = [
-    { name: 'CONFIG_HASH', value: input.configHash },
-    { name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' },
-  ];
+export function apiContainers(input: ApiContainersInput): Container[] {
+  const probe = () => httpProbe({ path: '/', port: PLACEMENT_API_PORT });
   const common = {
     image: input.image,
     imagePullPolicy: 'IfNotPresent',
-    env,
+    env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
     volumeMounts: placementVolumeMounts(ConfigFiles.apiKolla),
-    livenessProbe: httpProbe(),
-    readinessProbe: httpProbe(),
+    livenessProbe: probe(),
+    readinessProbe: probe(),
     securityContext: placementSecurityContext(),
     ...(input.resources ? { resources: input.resources } : {}),
   };
@@ -94,18 +79,3 @@ export function apiContainers(input: ApiContainersInput) {
     },
   ];
 }
-
-/** Spread placement pods over nodes when possible (upstream `DistributePods`). */
-export const spreadOverNodes = (labelValue: string) => ({
-  podAntiAffinity: {
-    preferredDuringSchedulingIgnoredDuringExecution: [
-      {
-        weight: 100,
-        podAffinityTerm: {
-          labelSelector: { matchExpressions: [{ key: 'service', operator: 'In', values: [labelValue] }] },
-          topologyKey: 'kubernetes.io/hostname',
-        },
-      },
-    ],
-  },
-});

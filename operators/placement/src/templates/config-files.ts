@@ -1,8 +1,8 @@
+import { renderCustomData, renderString } from '@stackops/lib-common/resources';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../api/constants.js';
-import { httpdConfTemplate } from './httpd-conf.js';
+import { type HttpdConfParams, httpdConfTemplate } from './httpd-conf.js';
 import { apiKollaConfig, dbSyncKollaConfig } from './kolla-config.js';
-import { placementConfTemplate } from './placement-conf.js';
-import { renderTemplate } from './render.js';
+import { type PlacementConfParams, placementConfTemplate } from './placement-conf.js';
 
 export const PLACEMENT_LOG_FILE = '/var/log/placement/placement-api.log';
 /** mod_wsgi processes per virtual host (upstream fixed value). */
@@ -34,28 +34,34 @@ export interface ConfigInputs {
   defaultConfigOverwrite?: Record<string, string> | undefined;
 }
 
-/** Every file of the config Secret, rendered. Pure: the same inputs give the same bytes. */
+/**
+ * Every file of the config Secret, rendered. Pure: the same inputs give the same bytes.
+ * `customServiceConfig` is rendered with the placement.conf parameters too (as upstream renders its
+ * custom data), and kept verbatim when it is not a valid template.
+ */
 export function renderConfigFiles(inputs: ConfigInputs): Record<string, string> {
+  const conf: PlacementConfParams = {
+    logFile: PLACEMENT_LOG_FILE,
+    databaseConnection: inputs.databaseConnection,
+    keystonePublicURL: inputs.keystonePublicURL,
+    keystoneInternalURL: inputs.keystoneInternalURL,
+    serviceUser: inputs.serviceUser,
+    servicePassword: inputs.servicePassword,
+    region: inputs.region,
+  };
+  const httpd: HttpdConfParams = {
+    port: PLACEMENT_API_PORT,
+    timeout: inputs.apiTimeout,
+    processes: WSGI_PROCESSES,
+    vhosts: ['internal', 'public'].map((endpoint) => ({
+      endpoint,
+      serverName: `${PLACEMENT_SERVICE_NAME}-${endpoint}.${inputs.namespace}.svc`,
+    })),
+  };
   const files: Record<string, string> = {
-    [ConfigFiles.placementConf]: renderTemplate(placementConfTemplate, {
-      logFile: PLACEMENT_LOG_FILE,
-      databaseConnection: inputs.databaseConnection,
-      keystonePublicURL: inputs.keystonePublicURL,
-      keystoneInternalURL: inputs.keystoneInternalURL,
-      serviceUser: inputs.serviceUser,
-      servicePassword: inputs.servicePassword,
-      region: inputs.region,
-    }),
-    [ConfigFiles.httpdConf]: renderTemplate(httpdConfTemplate, {
-      port: PLACEMENT_API_PORT,
-      timeout: inputs.apiTimeout,
-      processes: WSGI_PROCESSES,
-      vhosts: ['internal', 'public'].map((endpoint) => ({
-        endpoint,
-        serverName: `${PLACEMENT_SERVICE_NAME}-${endpoint}.${inputs.namespace}.svc`,
-      })),
-    }),
-    [ConfigFiles.customConf]: inputs.customServiceConfig ?? '',
+    [ConfigFiles.placementConf]: renderString(placementConfTemplate, conf, ConfigFiles.placementConf),
+    [ConfigFiles.httpdConf]: renderString(httpdConfTemplate, httpd, ConfigFiles.httpdConf),
+    ...renderCustomData({ [ConfigFiles.customConf]: inputs.customServiceConfig ?? '' }, conf),
     [ConfigFiles.myCnf]: inputs.databaseClientConfig,
     [ConfigFiles.apiKolla]: `${JSON.stringify(apiKollaConfig(), null, 2)}\n`,
     [ConfigFiles.dbSyncKolla]: `${JSON.stringify(dbSyncKollaConfig(), null, 2)}\n`,

@@ -1,0 +1,66 @@
+import type { Conditions } from '@stackops/lib-common/conditions';
+import type { KindRef, KubeClient, KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import type { Logger } from 'pino';
+import type { PlacementAPI, PlacementAPIStatus } from '../api/index.js';
+
+/** Reads from the informer caches (what the runtime's reconcile context offers). */
+export interface CacheReader {
+  get<T extends KubeObject = KubeObject>(kind: KindRef, ref: ObjectRef): T | undefined;
+  list<T extends KubeObject = KubeObject>(
+    kind: KindRef,
+    opts?: { namespace?: string; labelSelector?: string | Record<string, string> },
+  ): T[];
+}
+
+/** What a reconcile step may use to read and write. */
+export interface StepIo {
+  client: KubeClient;
+  cache: CacheReader;
+  log: Logger;
+}
+
+/** Settings of the operator that do not come from the CR. */
+export interface PlacementDefaults {
+  /** Image for a PlacementAPI without `containerImage`. */
+  apiImage: string;
+  /** Image with a MariaDB client, for the db-create Job. */
+  mariadbImage: string;
+}
+
+/** The state one reconcile builds up, step by step. */
+export interface ReconcileState {
+  readonly cr: PlacementAPI;
+  readonly conditions: Conditions;
+  /** The status being built; written once at the end, only if it changed. */
+  readonly status: PlacementAPIStatus & { hash: Record<string, string> };
+  readonly defaults: PlacementDefaults;
+  /** Named hashes of every input the pods depend on (upstream `configMapVars`). */
+  readonly inputHashes: Record<string, string>;
+  /** Passwords read from the input Secret (never logged). */
+  passwords?: { service: string; database: string };
+  /** Hash of the two database passwords: a change re-runs the db-create Job (ALTER USER). */
+  dbSecretHash?: string;
+  /** The combined input hash, once computed: the pods' CONFIG_HASH. */
+  configHash?: string;
+  /** Annotations for every placement pod (multus networks). */
+  podAnnotations: Record<string, string>;
+  /** NetworkAttachmentDefinition names requested by the spec. */
+  networkAttachments: string[];
+}
+
+/** A step either lets the reconcile go on (`undefined`) or ends it, maybe asking to come back later. */
+export type StepResult = undefined | { stop: true; requeueAfter?: number };
+
+export const stop = (requeueAfter?: number): StepResult =>
+  requeueAfter === undefined ? { stop: true } : { stop: true, requeueAfter };
+
+/** How long to wait before looking again at something that is not there yet and has no watch. */
+export const REQUEUE_MISSING_MS = 10_000;
+
+export const crRef = (cr: PlacementAPI): ObjectRef => ({
+  name: cr.metadata.name!,
+  namespace: cr.metadata.namespace!,
+});
+
+/** The image for the API and its jobs. */
+export const apiImage = (s: ReconcileState): string => s.cr.spec.containerImage || s.defaults.apiImage;

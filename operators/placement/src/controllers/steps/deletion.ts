@@ -1,0 +1,25 @@
+import { KeystoneKinds } from '@stackops/keystone-operator';
+import type { KubeObject } from '@stackops/lib-common/resources';
+import { removeFinalizer } from '@stackops/lib-common/runtime';
+import { PLACEMENT_API_FINALIZER, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
+import { PlacementAPIKind } from '../../api/kinds.js';
+import type { ReconcileState, StepIo } from '../state.js';
+
+/**
+ * Deletion (upstream `reconcileDelete`): take this operator's finalizer off the KeystoneEndpoint
+ * and KeystoneService `placement`, then off the PlacementAPI. Everything else it created is owned
+ * by it and goes with it through garbage collection — including the keystone children, whose own
+ * controllers then remove the endpoints, service and user from keystone.
+ */
+export async function reconcileDelete(s: ReconcileState, io: StepIo): Promise<void> {
+  const namespace = s.cr.metadata.namespace!;
+  for (const kind of [KeystoneKinds.KeystoneEndpoint, KeystoneKinds.KeystoneService]) {
+    const child = io.cache.get<KubeObject>(kind, { name: PLACEMENT_SERVICE_NAME, namespace });
+    if (child?.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
+      await removeFinalizer(io.client, kind, child, PLACEMENT_API_FINALIZER);
+    }
+  }
+  if (s.cr.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
+    await removeFinalizer(io.client, PlacementAPIKind, s.cr, PLACEMENT_API_FINALIZER);
+  }
+}

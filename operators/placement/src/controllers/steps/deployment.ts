@@ -1,0 +1,69 @@
+import { ConditionType, messagesOf, Reason, Severity } from '@stackops/lib-common/conditions';
+import {
+  applyOwned,
+  isDeploymentReady,
+  Kinds,
+  type KubeObject,
+  observedReadyReplicas,
+  verifyNetworkStatus,
+} from '@stackops/lib-common/resources';
+import { placementDeployment } from '../../resources/deployment.js';
+import { childNames, serviceLabels } from '../../resources/names.js';
+import { apiImage, type ReconcileState, type StepIo, type StepResult, stop } from '../state.js';
+
+/**
+ * Applies the Deployment (CONFIG_HASH = the input hash), then reports from its status: readyCount
+ * once the current generation is observed, the pods' addresses on the requested networks, and
+ * DeploymentReady when every replica is updated and ready. Until then the reconcile ends here; the
+ * Deployment watch brings it back.
+ */
+export async function reconcileDeployment(s: ReconcileState, io: StepIo): Promise<StepResult> {
+  const { cr } = s;
+  const namespace = cr.metadata.namespace!;
+  const desired = placementDeployment(cr, {
+    image: apiImage(s),
+    configHash: s.configHash ?? '',
+    podAnnotations: s.podAnnotations,
+  });
+  let live: KubeObject;
+  try {
+    ({ object: live } = await applyOwned(io.client, cr, Kinds.Deployment, desired, {
+      current:
+        io.cache.get(Kinds.Deployment, { name: childNames(cr.metadata.name!).deployment, namespace }) ?? null,
+    }));
+  } catch (err) {
+    s.conditions.markError(ConditionType.DeploymentReady, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  const ready = observedReadyReplicas(live);
+  if (ready !== undefined) s.status.readyCount = ready;
+
+  const network = verifyNetworkStatus({
+    requested: s.networkAttachments,
+    namespace,
+    pods:
+      s.networkAttachments.length > 0
+        ? io.cache.list(Kinds.Pod, { namespace, labelSelector: serviceLabels(cr.metadata.name!) })
+        : [],
+    readyCount: s.status.readyCount ?? 0,
+  });
+  s.status.networkAttachments = network.networkAttachments;
+  if (!network.ready) {
+    s.conditions.markFalse(
+      ConditionType.NetworkAttachmentsReady,
+      Reason.Error,
+      Severity.Warning,
+      messagesOf(ConditionType.NetworkAttachmentsReady)?.notAllPods ?? '%s',
+      `[${network.missing.join(' ')}]`,
+    );
+    return stop();
+  }
+  s.conditions.markTrue(ConditionType.NetworkAttachmentsReady);
+
+  if (!isDeploymentReady(live)) {
+    s.conditions.markRequested(ConditionType.DeploymentReady);
+    return stop();
+  }
+  s.conditions.markTrue(ConditionType.DeploymentReady);
+  return undefined;
+}

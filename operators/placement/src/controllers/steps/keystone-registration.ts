@@ -1,0 +1,94 @@
+import {
+  desiredKeystoneEndpoint,
+  desiredKeystoneService,
+  type KeystoneEndpoint,
+  KeystoneKinds,
+  type KeystoneService,
+} from '@stackops/keystone-operator';
+import { Conditions, ConditionType } from '@stackops/lib-common/conditions';
+import { applyOwned, type KindRef, type KubeObject } from '@stackops/lib-common/resources';
+import { ensureFinalizer } from '@stackops/lib-common/runtime';
+import {
+  PLACEMENT_API_FINALIZER,
+  PLACEMENT_SERVICE_DESCRIPTION,
+  PLACEMENT_SERVICE_NAME,
+  PLACEMENT_SERVICE_TYPE,
+} from '../../api/constants.js';
+import { serviceLabels } from '../../resources/names.js';
+import type { ReconcileState, StepIo, StepResult } from '../state.js';
+
+interface SubResource extends KubeObject {
+  status?: { conditions?: unknown; observedGeneration?: number };
+}
+
+/**
+ * Applies a keystone child (owned by the PlacementAPI), puts the PlacementAPI's finalizer on it
+ * (so it is not unregistered behind placement's back), and mirrors its conditions into `condition`.
+ * The finalizer is added with a JSON Patch rather than through apply, so that the keystone
+ * controllers' own finalizers never make the object look out of date.
+ */
+async function applyAndMirror(
+  s: ReconcileState,
+  io: StepIo,
+  kind: KindRef,
+  desired: KubeObject,
+  condition: string,
+): Promise<void> {
+  const namespace = s.cr.metadata.namespace!;
+  const name = desired.metadata.name!;
+  let live: SubResource;
+  try {
+    ({ object: live } = await applyOwned<SubResource>(io.client, s.cr, kind, desired, {
+      current: io.cache.get<SubResource>(kind, { name, namespace }) ?? null,
+    }));
+    if (!live.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
+      live = await ensureFinalizer(io.client, kind, live, PLACEMENT_API_FINALIZER);
+    }
+  } catch (err) {
+    s.conditions.markError(condition, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  const sub = Conditions.from(live.status?.conditions);
+  if (sub.size === 0) return; // not reconciled by keystone-operator yet: stays Unknown/Init
+  const observed = live.status?.observedGeneration;
+  if (observed !== undefined && observed !== live.metadata.generation) {
+    s.conditions.markRequested(condition, `${kind.kind} ${name} not yet reconciled for its current spec`);
+    return;
+  }
+  s.conditions.set(sub.mirror(condition));
+}
+
+/**
+ * Once the Deployment is ready: KeystoneService `placement` (service, user and its roles in
+ * keystone) and KeystoneEndpoint `placement` (the internal and public URLs), mirrored into
+ * KeystoneServiceReady and KeystoneEndpointReady.
+ */
+export async function reconcileKeystoneRegistration(s: ReconcileState, io: StepIo): Promise<StepResult> {
+  const { cr } = s;
+  const namespace = cr.metadata.namespace!;
+  const labels = serviceLabels(cr.metadata.name!);
+  const service: KeystoneService = desiredKeystoneService({
+    name: PLACEMENT_SERVICE_NAME,
+    namespace,
+    labels,
+    spec: {
+      serviceType: PLACEMENT_SERVICE_TYPE,
+      serviceName: PLACEMENT_SERVICE_NAME,
+      serviceDescription: PLACEMENT_SERVICE_DESCRIPTION,
+      enabled: true,
+      serviceUser: cr.spec.serviceUser,
+      secret: cr.spec.secret,
+      passwordSelector: cr.spec.passwordSelectors.service,
+    },
+  });
+  await applyAndMirror(s, io, KeystoneKinds.KeystoneService, service, ConditionType.KeystoneServiceReady);
+
+  const endpoint: KeystoneEndpoint = desiredKeystoneEndpoint({
+    name: PLACEMENT_SERVICE_NAME,
+    namespace,
+    labels,
+    spec: { serviceName: PLACEMENT_SERVICE_NAME, endpoints: { ...s.status.apiEndpoints } },
+  });
+  await applyAndMirror(s, io, KeystoneKinds.KeystoneEndpoint, endpoint, ConditionType.KeystoneEndpointReady);
+  return undefined;
+}

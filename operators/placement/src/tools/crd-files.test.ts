@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { renderCrdFiles } from './crd-files.js';
+
+const chartCrds = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../../charts/placement-operator/crds',
+);
+
+describe('chart CRDs', () => {
+  for (const file of renderCrdFiles()) {
+    it(`${file.fileName} is what the schema generates (run \`npm run gen:crds\` after changing the API)`, () => {
+      expect(readFileSync(join(chartCrds, file.fileName), 'utf8')).toBe(file.content);
+    });
+  }
+
+  it('carries upstream defaults, the policy.yaml-only rule and the printer columns', () => {
+    const [file] = renderCrdFiles();
+    const crd = parse(file!.content);
+    const version = crd.spec.versions[0];
+    const spec = version.schema.openAPIV3Schema.properties.spec;
+    expect(crd.metadata.name).toBe('placementapis.placement.openstack.org');
+    expect(spec.required).toEqual(expect.arrayContaining(['databaseInstance', 'secret']));
+    expect(spec.required).not.toContain('containerImage');
+    expect(spec.properties.replicas).toMatchObject({ default: 1, minimum: 0, maximum: 32 });
+    expect(spec.properties.apiTimeout).toMatchObject({ default: 60, minimum: 10 });
+    expect(spec.properties.serviceUser.default).toBe('placement');
+    expect(spec.properties.databaseAccount.default).toBe('placement');
+    expect(spec.properties.passwordSelectors.default).toEqual({
+      service: 'PlacementPassword',
+      database: 'PlacementDatabasePassword',
+    });
+    expect(spec.properties.defaultConfigOverwrite['x-kubernetes-validations'][0].rule).toBe(
+      "self.all(k, k in ['policy.yaml'])",
+    );
+    expect(version.additionalPrinterColumns.map((c: { name: string }) => c.name)).toEqual([
+      'NetworkAttachments',
+      'Status',
+      'Message',
+      'Age',
+    ]);
+    expect(version.subresources).toEqual({ status: {} });
+  });
+});
