@@ -77,6 +77,8 @@ export const keystoneApiSpecSchema = Type.Object(
       Type.String({
         default: 'openstack',
         minLength: 1,
+        maxLength: 63,
+        pattern: '^[a-z]([-a-z0-9]*[a-z0-9])?$',
         description: 'Name of the MariaDB Service the keystone database is created on.',
       }),
     ),
@@ -84,9 +86,9 @@ export const keystoneApiSpecSchema = Type.Object(
       Type.String({
         default: 'keystone',
         minLength: 1,
-        maxLength: 80,
-        pattern: '^[A-Za-z0-9_]+$',
-        description: 'Database user keystone connects as.',
+        maxLength: 64,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: 'Database user keystone connects as (dashes become underscores in SQL).',
       }),
     ),
     memcachedInstance: Type.Optional(

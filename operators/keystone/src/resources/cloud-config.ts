@@ -1,0 +1,69 @@
+import type { KubeObject } from '@stackops/lib-common/resources';
+import { stringify } from 'yaml';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import { KeystoneNames, keystoneGroupLabels } from './names.js';
+import type { ResolvedSpec } from './spec.js';
+
+export interface CloudConfigInput {
+  cr: KeystoneAPI;
+  spec: ResolvedSpec;
+  publicURL: string;
+  adminPassword: string;
+}
+
+/** `openstack-config`: clouds.yaml (cloud `default`) for clients, without the password. */
+export function buildCloudConfigMap(c: CloudConfigInput): KubeObject {
+  const clouds = {
+    clouds: {
+      default: {
+        auth: {
+          auth_url: c.publicURL,
+          project_name: c.spec.adminProject,
+          username: c.spec.adminUser,
+          user_domain_name: 'Default',
+          project_domain_name: 'Default',
+        },
+        region_name: c.spec.region,
+      },
+    },
+  };
+  return {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: {
+      name: KeystoneNames.cloudConfigMap,
+      namespace: c.cr.metadata.namespace ?? '',
+      labels: keystoneGroupLabels(c.cr),
+    },
+    data: { 'clouds.yaml': stringify(clouds), OS_CLOUD: 'default' },
+  };
+}
+
+const shellQuote = (v: string): string => `'${v.replaceAll("'", `'\\''`)}'`;
+
+/** `openstack-config-secret`: secure.yaml (the password for clouds.yaml) and a cloudrc to source. */
+export function buildCloudConfigSecret(c: CloudConfigInput): KubeObject {
+  const secure = stringify({ clouds: { default: { auth: { password: c.adminPassword } } } });
+  const rc = [
+    ['OS_AUTH_URL', c.publicURL],
+    ['OS_USERNAME', c.spec.adminUser],
+    ['OS_PROJECT_NAME', c.spec.adminProject],
+    ['OS_PROJECT_DOMAIN_NAME', 'Default'],
+    ['OS_USER_DOMAIN_NAME', 'Default'],
+    ['OS_PASSWORD', c.adminPassword],
+  ]
+    .map(([k, v]) => `export ${k}=${shellQuote(v ?? '')}`)
+    .join('\n');
+  const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: KeystoneNames.cloudConfigSecret,
+      namespace: c.cr.metadata.namespace ?? '',
+      labels: keystoneGroupLabels(c.cr),
+    },
+    type: 'Opaque',
+    data: { cloudrc: b64(`${rc}\n`), 'secure.yaml': b64(secure) },
+  };
+}

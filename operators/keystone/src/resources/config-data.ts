@@ -1,0 +1,84 @@
+import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
+import type { KubeObject } from '@stackops/lib-common/resources';
+import { buildConfigSecret, renderCustomData, renderString } from '@stackops/lib-common/resources';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import { httpdConfTemplate } from '../templates/httpd-conf.js';
+import { keystoneConfTemplate } from '../templates/keystone-conf.js';
+import { keystoneApiKollaConfig } from '../templates/kolla-config.js';
+import { KEYSTONE_DATABASE, KeystoneNames, keystoneGroupLabels } from './names.js';
+import { databaseUser, type ResolvedSpec } from './spec.js';
+
+/** Everything the config templates read (and `customServiceConfig` may use). */
+export interface KeystoneConfigData {
+  databaseConnection: string;
+  memcachedServers: string;
+  enableSecureRBAC: boolean;
+  fernetMaxActiveKeys: number;
+  processNumber: number;
+  timeout: number;
+  region: string;
+  vhosts: { endpoint: 'internal' | 'public'; serverName: string }[];
+}
+
+export interface ConfigInputs {
+  databaseHostname: string;
+  databasePassword: string;
+  /** `host:port` list of memcached servers, comma-joined; empty when caching is off. */
+  memcachedServers: string;
+}
+
+export function keystoneConfigData(
+  cr: KeystoneAPI,
+  spec: ResolvedSpec,
+  inputs: ConfigInputs,
+): KeystoneConfigData {
+  const base = KeystoneNames.serviceBase(cr);
+  const ns = cr.metadata.namespace ?? '';
+  return {
+    databaseConnection: databaseConnectionUrl({
+      user: databaseUser(spec),
+      password: inputs.databasePassword,
+      host: inputs.databaseHostname,
+      database: KEYSTONE_DATABASE,
+    }),
+    memcachedServers: inputs.memcachedServers,
+    enableSecureRBAC: spec.enableSecureRBAC,
+    fernetMaxActiveKeys: spec.fernetMaxActiveKeys,
+    processNumber: spec.processNumber,
+    timeout: spec.apiTimeout,
+    region: spec.region,
+    vhosts: (['internal', 'public'] as const).map((endpoint) => ({
+      endpoint,
+      serverName: `${base}-${endpoint}.${ns}.svc`,
+    })),
+  };
+}
+
+/**
+ * The files of `<cr>-config-data`: keystone.conf, httpd.conf, the kolla config, custom.conf (from
+ * customServiceConfig, itself rendered as a template), my.cnf, then `defaultConfigOverwrite`
+ * entries, which win over generated files of the same name (as upstream's CustomData does).
+ */
+export function configFiles(spec: ResolvedSpec, data: KeystoneConfigData): Record<string, string> {
+  return {
+    'keystone.conf': renderString(keystoneConfTemplate, data, 'keystone.conf'),
+    'httpd.conf': renderString(httpdConfTemplate, data, 'httpd.conf'),
+    'keystone-api-config.json': keystoneApiKollaConfig(),
+    ...renderCustomData({ 'custom.conf': spec.customServiceConfig ?? '' }, data),
+    'my.cnf': databaseClientConfig(),
+    ...renderCustomData(spec.defaultConfigOverwrite ?? {}, data),
+  };
+}
+
+export function buildConfigDataSecret(
+  cr: KeystoneAPI,
+  spec: ResolvedSpec,
+  data: KeystoneConfigData,
+): KubeObject {
+  return buildConfigSecret({
+    name: KeystoneNames.configSecret(cr),
+    namespace: cr.metadata.namespace ?? '',
+    labels: keystoneGroupLabels(cr),
+    data: configFiles(spec, data),
+  });
+}

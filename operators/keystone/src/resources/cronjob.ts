@@ -1,0 +1,61 @@
+import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
+import type { ResolvedSpec } from './spec.js';
+import { keystoneVolumes, mounts } from './volumes.js';
+
+/** `keystone-cron`: `keystone-manage trust_flush` on `trustFlushSchedule`, never two at once. */
+export function buildTrustFlushCronJob(
+  cr: KeystoneAPI,
+  spec: ResolvedSpec,
+  podAnnotations: Record<string, string>,
+): KubeObject {
+  const args = spec.trustFlushArgs.split(' ').filter((a) => a !== '');
+  const volumes = keystoneVolumes(cr, spec.fernetMaxActiveKeys).filter(
+    (v) => v['name'] !== 'credential-keys',
+  );
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: KeystoneNames.cronJob, namespace: cr.metadata.namespace ?? '' },
+    spec: {
+      schedule: spec.trustFlushSchedule,
+      suspend: spec.trustFlushSuspend,
+      concurrencyPolicy: 'Forbid',
+      jobTemplate: {
+        metadata: { labels: keystoneServiceLabels(cr) },
+        spec: {
+          parallelism: 1,
+          completions: 1,
+          template: {
+            metadata: { labels: keystoneServiceLabels(cr), annotations: { ...podAnnotations } },
+            spec: {
+              restartPolicy: 'Never',
+              serviceAccountName: KeystoneNames.serviceAccount(cr),
+              securityContext: { fsGroup: KEYSTONE_UID },
+              ...(Object.keys(spec.nodeSelector).length > 0 ? { nodeSelector: spec.nodeSelector } : {}),
+              containers: [
+                {
+                  name: KeystoneNames.cronJob,
+                  image: spec.containerImage,
+                  imagePullPolicy: 'IfNotPresent',
+                  command: ['keystone-manage', 'trust_flush', ...args],
+                  env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
+                  volumeMounts: [mounts.keystoneConf, mounts.myCnf, mounts.fernetKeys],
+                  securityContext: {
+                    runAsUser: KEYSTONE_UID,
+                    runAsGroup: KEYSTONE_UID,
+                    runAsNonRoot: true,
+                    allowPrivilegeEscalation: false,
+                    capabilities: { drop: ['ALL'] },
+                  },
+                },
+              ],
+              volumes,
+            },
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { buildDeployment, httpProbe, type KubeObject } from '@stackops/lib-common/resources';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import { KEYSTONE_PORT, KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
+import type { ResolvedSpec } from './spec.js';
+import { keystoneVolumes, mounts } from './volumes.js';
+
+/**
+ * The `keystone` Deployment: one `keystone-api` container (kolla starts httpd), probes on /v3,
+ * `CONFIG_HASH` = the input hash so any config change rolls the pods, pods spread across nodes.
+ */
+export function buildKeystoneDeployment(
+  cr: KeystoneAPI,
+  spec: ResolvedSpec,
+  configHash: string,
+  podAnnotations: Record<string, string>,
+): KubeObject {
+  const probe = httpProbe({ path: '/v3', port: KEYSTONE_PORT });
+  return buildDeployment({
+    name: KeystoneNames.deployment,
+    namespace: cr.metadata.namespace ?? '',
+    selector: keystoneServiceLabels(cr),
+    podAnnotations,
+    replicas: spec.replicas,
+    serviceAccountName: KeystoneNames.serviceAccount(cr),
+    nodeSelector: spec.nodeSelector,
+    configHash,
+    volumes: keystoneVolumes(cr, spec.fernetMaxActiveKeys),
+    containers: [
+      {
+        name: 'keystone-api',
+        image: spec.containerImage,
+        command: ['/bin/bash', '-c', '/usr/local/bin/kolla_start'],
+        env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
+        ports: [{ name: 'keystone-api', containerPort: KEYSTONE_PORT, protocol: 'TCP' }],
+        livenessProbe: probe,
+        readinessProbe: probe,
+        ...(spec.resources ? { resources: spec.resources } : {}),
+        securityContext: {
+          runAsUser: KEYSTONE_UID,
+          runAsGroup: KEYSTONE_UID,
+          allowPrivilegeEscalation: false,
+          capabilities: { drop: ['MKNOD'] },
+        },
+        volumeMounts: [mounts.configData, mounts.kollaConfig, mounts.fernetKeys, mounts.credentialKeys],
+      },
+    ],
+  });
+}

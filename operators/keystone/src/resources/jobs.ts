@@ -1,0 +1,101 @@
+import type { JobObject } from '@stackops/lib-common/resources';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
+import type { ResolvedSpec } from './spec.js';
+import { keystoneVolumes, mounts } from './volumes.js';
+
+type Json = Record<string, unknown>;
+
+export interface JobContext {
+  cr: KeystoneAPI;
+  spec: ResolvedSpec;
+  /** The multus networks annotation (always present, `[]` without attachments). */
+  podAnnotations: Record<string, string>;
+}
+
+const kollaEnv = [
+  { name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' },
+  { name: 'KOLLA_BOOTSTRAP', value: 'true' },
+];
+
+function keystoneJob(ctx: JobContext, name: string, container: Json, volumes: Json[]): JobObject {
+  const labels = keystoneServiceLabels(ctx.cr);
+  const nodeSelector = ctx.spec.nodeSelector;
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: ctx.cr.metadata.namespace ?? '', labels },
+    spec: {
+      backoffLimit: 6,
+      template: {
+        metadata: { labels, annotations: { ...ctx.podAnnotations } },
+        spec: {
+          restartPolicy: 'OnFailure',
+          serviceAccountName: KeystoneNames.serviceAccount(ctx.cr),
+          ...(Object.keys(nodeSelector).length > 0 ? { nodeSelector } : {}),
+          containers: [
+            { name, image: ctx.spec.containerImage, imagePullPolicy: 'IfNotPresent', ...container },
+          ],
+          volumes,
+        },
+      },
+    },
+  };
+}
+
+/** `keystone-db-sync`: `keystone-manage db_sync` with keystone.conf and my.cnf. */
+export function buildDbSyncJob(ctx: JobContext): JobObject {
+  const volumes = keystoneVolumes(ctx.cr, ctx.spec.fernetMaxActiveKeys).filter(
+    (v) => v['name'] === 'config-data',
+  );
+  return keystoneJob(
+    ctx,
+    KeystoneNames.dbSyncJob,
+    {
+      command: ['/bin/bash', '-c', 'keystone-manage db_sync'],
+      env: kollaEnv,
+      volumeMounts: [mounts.keystoneConf, mounts.myCnf],
+      securityContext: {
+        runAsUser: KEYSTONE_UID,
+        runAsGroup: KEYSTONE_UID,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['MKNOD'] },
+      },
+    },
+    volumes,
+  );
+}
+
+/**
+ * `keystone-bootstrap`: `keystone-manage bootstrap` creates the admin user, project, role, region
+ * and keystone's own catalog entries. Its env holds the endpoint URLs, so a new URL re-runs it.
+ */
+export function buildBootstrapJob(
+  ctx: JobContext,
+  endpoints: { internal: string; public: string },
+): JobObject {
+  const s = ctx.spec;
+  return keystoneJob(
+    ctx,
+    KeystoneNames.bootstrapJob,
+    {
+      command: ['/bin/bash', '-c', '/usr/local/bin/kolla_set_configs && keystone-manage bootstrap'],
+      env: [
+        ...kollaEnv,
+        {
+          name: 'OS_BOOTSTRAP_PASSWORD',
+          valueFrom: { secretKeyRef: { name: s.secret, key: s.passwordSelectors.admin } },
+        },
+        { name: 'OS_BOOTSTRAP_USERNAME', value: s.adminUser },
+        { name: 'OS_BOOTSTRAP_PROJECT_NAME', value: s.adminProject },
+        { name: 'OS_BOOTSTRAP_SERVICE_NAME', value: 'keystone' },
+        { name: 'OS_BOOTSTRAP_REGION_ID', value: s.region },
+        { name: 'OS_BOOTSTRAP_INTERNAL_URL', value: endpoints.internal },
+        { name: 'OS_BOOTSTRAP_PUBLIC_URL', value: endpoints.public },
+      ],
+      volumeMounts: [mounts.configData, mounts.kollaConfig, mounts.fernetKeys, mounts.credentialKeys],
+      securityContext: { runAsUser: 0, allowPrivilegeEscalation: false },
+    },
+    keystoneVolumes(ctx.cr, s.fernetMaxActiveKeys),
+  );
+}

@@ -1,0 +1,20 @@
+import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import type { KeysResult } from './fernet-keys.js';
+import { KeystoneNames, keystoneGroupLabels, ROTATED_AT_ANNOTATION } from './names.js';
+
+/** The `keystone` Secret holding the fernet and credential keys, stamped with the rotation time. */
+export function buildKeysSecret(cr: KeystoneAPI, keys: KeysResult): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: KeystoneNames.fernetSecret,
+      namespace: cr.metadata.namespace ?? '',
+      labels: keystoneGroupLabels(cr),
+      annotations: { [ROTATED_AT_ANNOTATION]: keys.rotatedAt },
+    },
+    type: 'Opaque',
+    data: Object.fromEntries(Object.entries(keys.data).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * keystone.conf (Eta). Data: see `KeystoneConfigData` in resources/config-data.ts.
+ * Caching goes to memcached when a memcachedInstance is set (upstream: dogpile.cache.memcached
+ * without TLS); the fernet repository holds `fernetMaxActiveKeys` keys mounted from the Secret.
+ */
+export const keystoneConfTemplate = `[DEFAULT]
+use_stderr=true
+
+[cache]
+<% if (it.memcachedServers) { -%>
+backend=dogpile.cache.memcached
+memcache_servers=<%= it.memcachedServers %>
+memcache_dead_retry=30
+enabled=true
+tls_enabled=false
+<% } else { -%>
+enabled=false
+<% } -%>
+
+[database]
+max_retries=-1
+db_max_retries=-1
+connection=<%= it.databaseConnection %>
+
+[oslo_policy]
+enforce_new_defaults=<%= it.enableSecureRBAC %>
+enforce_scope=<%= it.enableSecureRBAC %>
+
+[fernet_tokens]
+key_repository=/etc/keystone/fernet-keys
+max_active_keys=<%= it.fernetMaxActiveKeys %>
+
+[credential]
+key_repository=/etc/keystone/credential-keys
+`;

@@ -1,0 +1,27 @@
+/** What kolla_start copies where before it runs httpd (the API pod's config.json). */
+export function keystoneApiKollaConfig(): string {
+  const file = (source: string, dest: string, perm = '0600', optional = false) => ({
+    source,
+    dest,
+    owner: 'keystone',
+    perm,
+    ...(optional ? { optional: true } : {}),
+  });
+  return JSON.stringify(
+    {
+      command: '/usr/sbin/httpd -DFOREGROUND',
+      config_files: [
+        file('/var/lib/config-data/default/keystone.conf', '/etc/keystone/keystone.conf'),
+        file('/var/lib/config-data/default/custom.conf', '/etc/keystone/keystone.conf.d/custom.conf'),
+        {
+          ...file('/var/lib/config-data/default/httpd.conf', '/etc/httpd/conf/httpd.conf', '0644'),
+          owner: 'apache',
+        },
+        file('/var/lib/config-data/default/my.cnf', '/etc/my.cnf', '0644'),
+      ],
+      permissions: [{ path: '/etc/keystone', owner: 'keystone:keystone', recurse: true }],
+    },
+    null,
+    2,
+  );
+}
