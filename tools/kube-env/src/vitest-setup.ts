@@ -7,6 +7,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The admin kubeconfig of the control plane this test run uses (also in process.env.KUBECONFIG). */
     kubeconfigPath: string;
+    /** The kube-env cluster name (for `kube-env logs <component> --name …`). */
+    kubeEnvCluster: string;
   }
 }
 
@@ -34,6 +36,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Workers are started after global setup, so they inherit this.
   process.env.KUBECONFIG = controlPlane.kubeconfigPath;
   project.provide('kubeconfigPath', controlPlane.kubeconfigPath);
+  project.provide('kubeEnvCluster', controlPlane.name);
   return async () => {
     if (!reuse) await controlPlane.stop({ purge: true });
   };

@@ -1,4 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, join } from 'node:path';
 import type { CacheLayout } from '../paths.js';
 import { run } from '../util/run.js';
@@ -116,7 +124,9 @@ const kwokStagesStep: BuildStep = {
     const { dir } = await downloadModule('sigs.k8s.io/kwok', versions.kwok, ctx.layout.src, ctx.logFile);
     mkdirSync(ctx.layout.stages, { recursive: true });
     for (const stage of kwokStages) {
-      copyFileSync(join(dir, 'kustomize', 'stage', stage), join(ctx.layout.stages, basename(stage)));
+      const target = join(ctx.layout.stages, basename(stage));
+      copyFileSync(join(dir, 'kustomize', 'stage', stage), target);
+      chmodSync(target, 0o644); // the module cache is read-only; keep our copy writable for the next build
     }
   },
 };
