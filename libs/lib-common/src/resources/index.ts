@@ -145,6 +145,7 @@ export {
   renderCustomData,
   renderString,
   renderTemplates,
+  substituteParameters,
   TemplateError,
   templatesDir,
 } from './templates.js';

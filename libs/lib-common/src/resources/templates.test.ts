@@ -8,6 +8,7 @@ import {
   renderCustomData,
   renderString,
   renderTemplates,
+  substituteParameters,
   TemplateError,
   templatesDir,
 } from './templates.js';
@@ -75,16 +76,30 @@ describe('renderTemplates', () => {
   });
 });
 
-describe('renderCustomData', () => {
-  it('renders values as templates and keeps the ones that do not render', () => {
-    expect(
-      renderCustomData(
-        { 'custom.conf': '[a]\nx = <%= it.v %>\n', 'raw.conf': 'y = <%= it.nope %>' },
-        { v: 1 },
-      ),
-    ).toEqual({
-      'custom.conf': '[a]\nx = 1\n',
-      'raw.conf': 'y = <%= it.nope %>',
+describe('substituteParameters / renderCustomData', () => {
+  const data = { Region: 'regionOne', Port: 5000, TLS: false, DB: { Host: 'db.svc' }, List: ['a'] };
+
+  it.each([
+    ['plain text', '[DEFAULT]\ndebug = true\n', '[DEFAULT]\ndebug = true\n'],
+    ['a parameter', 'region = {{ .Region }}', 'region = regionOne'],
+    ['numbers, booleans, nested, trim markers', '{{.Port}} {{ .TLS }} {{- .DB.Host -}}', '5000 false db.svc'],
+    [
+      'an unknown key keeps the text verbatim',
+      'a = {{ .Region }} b = {{ .Nope }}',
+      'a = {{ .Region }} b = {{ .Nope }}',
+    ],
+    ['a non-scalar keeps the text verbatim', 'x = {{ .List }}', 'x = {{ .List }}'],
+    ['any other action keeps the text verbatim', '{{ if .TLS }}x{{ end }}', '{{ if .TLS }}x{{ end }}'],
+    ['Eta code is not evaluated', '<%= process.exit(1) %> {{ .Region }}', '<%= process.exit(1) %> regionOne'],
+    ['prototype keys are not reachable', '{{ .constructor }}', '{{ .constructor }}'],
+  ])('%s', (_n, text, expected) => {
+    expect(substituteParameters(text, data)).toBe(expected);
+  });
+
+  it('renders every value, keyed and sorted by name', () => {
+    expect(renderCustomData({ 'z.conf': 'r = {{ .Region }}', 'custom.conf': '[a]\n' }, data)).toEqual({
+      'custom.conf': '[a]\n',
+      'z.conf': 'r = regionOne',
     });
   });
 });

@@ -71,24 +71,46 @@ export function renderTemplates(dir: string, data: object): Record<string, strin
   return out;
 }
 
+const GO_ACTION = /\{\{-?\s*(.*?)\s*-?\}\}/gs;
+const GO_FIELD = /^\.[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function lookup(data: object, path: string): unknown {
+  let v: unknown = data;
+  for (const key of path.slice(1).split('.')) {
+    if (!isPlainObject(v) || !Object.hasOwn(v, key)) return undefined;
+    v = v[key];
+  }
+  return v;
+}
+
+/**
+ * Substitutes upstream-style `{{ .Key }}` / `{{ .Key.Sub }}` placeholders in user-supplied text
+ * with scalar parameters. Nothing is evaluated: user text (`customServiceConfig`,
+ * `defaultConfigOverwrite`) must never run code in the operator. As upstream, text that does not
+ * render — any other `{{ … }}` action, an unknown key, a non-scalar value — is kept verbatim.
+ */
+export function substituteParameters(text: string, data: object): string {
+  let failed = false;
+  const out = text.replace(GO_ACTION, (whole, expr: string) => {
+    const v = GO_FIELD.test(expr) ? lookup(data, expr) : undefined;
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return String(v);
+    failed = true;
+    return whole;
+  });
+  return failed ? text : out;
+}
+
 /**
  * Extra files given as strings (upstream `CustomData`, e.g. `custom.conf` from
- * `customServiceConfig`): each is rendered as a template too, and kept as is when it does not
- * render (user text that happens to contain `<%`).
+ * `customServiceConfig`): each gets `substituteParameters` — parameter substitution only, never
+ * template code, since this text comes from users.
  */
 export function renderCustomData(
   values: Readonly<Record<string, string>>,
   data: object,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const key of Object.keys(values).sort()) {
-    const raw = values[key] ?? '';
-    try {
-      out[key] = renderString(raw, data, key);
-    } catch {
-      out[key] = raw;
-    }
-  }
+  for (const key of Object.keys(values).sort()) out[key] = substituteParameters(values[key] ?? '', data);
   return out;
 }
 
