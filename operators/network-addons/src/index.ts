@@ -1,1 +1,2 @@
-export {};
+/** The NetworkAddonsConfig API only (types, schemas, kinds, small pure helpers); no controllers. */
+export * from './api/index.js';

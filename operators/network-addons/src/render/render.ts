@@ -1,0 +1,25 @@
+import type { KubeObject } from '@stackops/lib-common/resources';
+import type { FilledSpec } from '../network/network.js';
+import type { RenderContext } from '../templates/context.js';
+import { COMPONENTS } from '../templates/index.js';
+
+export interface RenderedObject {
+  /** The component it belongs to (`operator` for the applied-config ConfigMap). */
+  component: string;
+  object: KubeObject;
+}
+
+/** The objects of every enabled component, in render order. */
+export function renderComponents(spec: FilledSpec, ctx: RenderContext): RenderedObject[] {
+  return COMPONENTS.filter((c) => c.enabled(spec)).flatMap((c) =>
+    c.render(spec, ctx).map((object) => ({ component: c.name, object })),
+  );
+}
+
+/** Names of the enabled components, in render order. */
+export const enabledComponents = (spec: FilledSpec): string[] =>
+  COMPONENTS.filter((c) => c.enabled(spec)).map((c) => c.name);
+
+/** `kind/namespace/name`: identifies an object across renders. */
+export const objectKey = (obj: KubeObject): string =>
+  `${obj.apiVersion ?? ''}/${obj.kind ?? ''}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
