@@ -1,0 +1,26 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import type { ResolvedSpec } from '../../resources/spec.js';
+
+/**
+ * The conditions a KeystoneAPI reports, initialised (Unknown) at the start of every reconcile so
+ * types that no longer apply disappear. External mode only checks its input. Memcached is only
+ * reported when a memcachedInstance is set; RabbitMQ, TLS and topology are not implemented yet.
+ */
+export function initialConditionTypes(spec: ResolvedSpec): string[] {
+  if (spec.externalKeystoneAPI) return [ConditionType.InputReady];
+  return [
+    ConditionType.InputReady,
+    ConditionType.DBReady,
+    ...(spec.memcachedInstance ? [ConditionType.MemcachedReady] : []),
+    ConditionType.ServiceConfigReady,
+    ConditionType.NetworkAttachmentsReady,
+    ConditionType.ServiceAccountReady,
+    ConditionType.RoleReady,
+    ConditionType.RoleBindingReady,
+    ConditionType.DBSyncReady,
+    ConditionType.CreateServiceReady,
+    ConditionType.BootstrapReady,
+    ConditionType.DeploymentReady,
+    ConditionType.CronJobReady,
+  ];
+}

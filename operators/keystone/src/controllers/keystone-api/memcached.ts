@@ -1,0 +1,36 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { Kinds, type KubeObject, serviceHostname } from '@stackops/lib-common/resources';
+import { REQUEUE_SHORT_MS, type StepContext, type StepResult, stop } from './context.js';
+
+const MEMCACHED_PORT = 11211;
+
+function memcachedPort(svc: KubeObject): number {
+  const ports = (svc['spec'] as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? [];
+  return (ports.find((p) => p.name === 'memcached') ?? ports[0])?.port ?? MEMCACHED_PORT;
+}
+
+/**
+ * Step 3: the memcached Service named by `memcachedInstance` (if any) gives the `[cache]` servers.
+ * A missing Service is a Warning and a wait (upstream #626), not an error.
+ */
+export async function checkMemcached(ctx: StepContext): Promise<StepResult> {
+  const name = ctx.spec.memcachedInstance;
+  if (!name) {
+    ctx.memcachedServers = '';
+    return undefined;
+  }
+  const ns = ctx.cr.metadata.namespace ?? '';
+  const svc = await ctx.reader.get(Kinds.Service, { name, namespace: ns });
+  if (!svc) {
+    ctx.conditions.markFalse(
+      ConditionType.MemcachedReady,
+      'Error',
+      'Warning',
+      ' Memcached instance has not been provisioned',
+    );
+    return stop(REQUEUE_SHORT_MS);
+  }
+  ctx.memcachedServers = `${serviceHostname(name, ns)}:${memcachedPort(svc)}`;
+  ctx.conditions.markTrue(ConditionType.MemcachedReady);
+  return undefined;
+}

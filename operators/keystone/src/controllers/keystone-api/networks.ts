@@ -1,0 +1,76 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import {
+  Kinds,
+  type KubeObject,
+  labelSelector,
+  type NetworkAttachmentDefinition,
+  networksAnnotation,
+  verifyNetworkStatus,
+} from '@stackops/lib-common/resources';
+import { keystoneServiceLabels } from '../../resources/names.js';
+import { REQUEUE_SHORT_MS, type StepContext, type StepResult, stop } from './context.js';
+
+/**
+ * Step 7: the NetworkAttachmentDefinitions named in `networkAttachments` exist; their multus
+ * annotation goes on every pod template (`[]` when none).
+ */
+export async function resolveNetworks(ctx: StepContext): Promise<StepResult> {
+  const ns = ctx.cr.metadata.namespace ?? '';
+  const nads: NetworkAttachmentDefinition[] = [];
+  for (const name of ctx.spec.networkAttachments) {
+    const nad = await ctx.reader.get<NetworkAttachmentDefinition>(Kinds.NetworkAttachmentDefinition, {
+      name,
+      namespace: ns,
+    });
+    if (!nad) {
+      ctx.conditions.markFalse(
+        ConditionType.NetworkAttachmentsReady,
+        'Error',
+        'Warning',
+        'NetworkAttachment resources missing: %s',
+        name,
+      );
+      return stop(REQUEUE_SHORT_MS);
+    }
+    nads.push(nad);
+  }
+  try {
+    ctx.podAnnotations = networksAnnotation(nads);
+  } catch (err) {
+    ctx.conditions.markError(ConditionType.NetworkAttachmentsReady, err);
+    return stop();
+  }
+  return undefined;
+}
+
+/**
+ * Step 12b: every requested network has an IP on each ready pod (from the pods' network-status);
+ * `status.networkAttachments` lists them. Not ready ends the pass (pod updates bring it back).
+ */
+export async function verifyNetworks(ctx: StepContext): Promise<StepResult> {
+  const ns = ctx.cr.metadata.namespace ?? '';
+  const pods =
+    ctx.spec.networkAttachments.length === 0
+      ? []
+      : await ctx.reader.list<KubeObject>(Kinds.Pod, ns, labelSelector(keystoneServiceLabels(ctx.cr)));
+  const verdict = verifyNetworkStatus({
+    requested: ctx.spec.networkAttachments,
+    namespace: ns,
+    pods,
+    readyCount: ctx.status.readyCount ?? 0,
+  });
+  ctx.status.networkAttachments = verdict.networkAttachments;
+  if (!verdict.ready) {
+    ctx.conditions.markFalse(
+      ConditionType.NetworkAttachmentsReady,
+      'Error',
+      'Warning',
+      'NetworkAttachments error occurred not all pods have interfaces with ips as configured in NetworkAttachments: %s',
+      `[${verdict.missing.join(' ')}]`,
+    );
+    // pods are not owned by the KeystoneAPI, so their updates do not wake it: look again soon
+    return stop(REQUEUE_SHORT_MS);
+  }
+  ctx.conditions.markTrue(ConditionType.NetworkAttachmentsReady);
+  return undefined;
+}
