@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { objectMetaSchema } from '@stackops/lib-common/schema';
+import { resourceMetadataSchema } from './metadata.js';
 
 /**
  * The subset of metal3's BareMetalHost (metal3.io/v1alpha1) that SIP reads. Unknown fields are
@@ -50,7 +50,7 @@ export const bareMetalHostStatusSchema = Type.Object(
 export const bareMetalHostSchema = Type.Object({
   apiVersion: Type.Optional(Type.String()),
   kind: Type.Optional(Type.String()),
-  metadata: Type.Optional(objectMetaSchema),
+  metadata: Type.Optional(resourceMetadataSchema),
   spec: Type.Optional(bareMetalHostSpecSchema),
   status: Type.Optional(bareMetalHostStatusSchema),
 });

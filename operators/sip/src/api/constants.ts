@@ -56,3 +56,5 @@ export const SSH_PORT = 22;
 export const DEX_PORT = 5556;
 /** Largest worker nodePortRange: each port becomes a Service port, a container port and an HAProxy frontend. */
 export const MAX_WORKER_PORTS = 256;
+/** `loadbalancer-controlplane-` is 26 characters and a Service name is a DNS label of at most 63. */
+export const MAX_NAME_LENGTH = 63 - 'loadbalancer-controlplane-'.length;

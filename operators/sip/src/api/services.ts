@@ -87,7 +87,7 @@ export const jumpHostSchema = Type.Object(
     sshAuthorizedKeys: Type.Optional(
       Type.Array(
         Type.String({
-          maxLength: 16384,
+          maxLength: 8192,
           'x-kubernetes-validations': [
             {
               rule: "self.matches('^(\\\\S+ )?(ssh-(rsa|dss|ed25519)|ecdsa-sha2-nistp(256|384|521)|sk-(ssh-ed25519|ecdsa-sha2-nistp256)@openssh\\\\.com) [A-Za-z0-9+/]+=*( .*)?$')",
@@ -170,7 +170,11 @@ export const authSchema = Type.Object(
       }),
     ),
     staticClients: Type.Optional(Type.Array(dexStaticClientSchema, { maxItems: 32 })),
-    connectors: Type.Optional(Type.Array(dexConnectorSchema, { maxItems: 32 })),
+    connectors: Type.Array(dexConnectorSchema, {
+      minItems: 1,
+      maxItems: 32,
+      description: 'Dex connectors (identity providers); Dex needs at least one.',
+    }),
     envFromSecret: Type.Optional(
       Type.String({
         minLength: 1,

@@ -1,7 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
-import { ROLES } from './constants.js';
+import { conditionListSchema } from '@stackops/lib-common/schema';
+import { MAX_NAME_LENGTH, ROLES } from './constants.js';
 import { labelSelectorSchema } from './label-selector.js';
+import { resourceMetadataSchema } from './metadata.js';
 import { servicesSchema } from './services.js';
 
 export const nodeCountSchema = Type.Object(
@@ -72,11 +73,19 @@ export const sipClusterSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
-    metadata: Type.Optional(objectMetaSchema),
+    metadata: Type.Optional(resourceMetadataSchema),
     spec: sipClusterSpecSchema,
     status: Type.Optional(sipClusterStatusSchema),
   },
-  { description: 'SIPCluster: the BareMetalHosts and support services of one tenant cluster.' },
+  {
+    description: 'SIPCluster: the BareMetalHosts and support services of one tenant cluster.',
+    'x-kubernetes-validations': [
+      {
+        rule: `size(self.metadata.name) <= ${MAX_NAME_LENGTH} && self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')`,
+        message: `metadata.name: a lowercase DNS label of at most ${MAX_NAME_LENGTH} characters, since it names the services (loadbalancer-controlplane-<name>) and labels the hosts`,
+      },
+    ],
+  },
 );
 
 export type NodeCount = Static<typeof nodeCountSchema>;

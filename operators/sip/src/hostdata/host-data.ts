@@ -124,7 +124,10 @@ const ifaceName = (i: string | undefined) => (i === undefined ? 'any interface' 
 /** Why a host cannot serve a role with these needs (names the host's Secret and interface), or undefined. */
 export function hostProblem(data: HostData, needs: RoleNeeds): string | undefined {
   if (needs.interfaces.size > 0) {
-    if (!data.networkData) return data.networkDataError;
+    if (!data.networkData) {
+      const ifaces = [...needs.interfaces].map(ifaceName).join(', ');
+      return `${data.networkDataError} (needed for the IP on ${ifaces})`;
+    }
     for (const iface of needs.interfaces) {
       if (ipOnInterface(data.networkData, iface) === undefined) {
         return `no IP on ${ifaceName(iface)} in networkData Secret ${data.networkDataSecret}`;

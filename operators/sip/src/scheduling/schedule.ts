@@ -37,6 +37,8 @@ export interface RoleShortfall {
   role: string;
   requested: number;
   missing: number;
+  /** Hosts that matched but could not serve the role, with why (bad input on the hosts). */
+  unusable: string[];
   message: string;
 }
 
@@ -204,5 +206,5 @@ function shortfall(r: RoleState, missing: number, s: ShortfallStats): RoleShortf
   const message =
     `${r.role}: ${missing} of ${r.requested} hosts missing (active ${count.active} + standby ${count.standby}) ` +
     `for labelSelector ${formatSelector(r.set.labelSelector)}${constraint}: ${reasons.join('; ')}`;
-  return { role: r.role, requested: r.requested, missing, message };
+  return { role: r.role, requested: r.requested, missing, unusable: s.unusable, message };
 }

@@ -1,0 +1,137 @@
+{{/* Name of the chart, shortened to a label-safe length. */}}
+{{- define "sip-operator.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Full name: the release name, plus the chart name unless the release already contains it. */}}
+{{- define "sip-operator.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "sip-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "sip-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "sip-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "sip-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: stackops
+{{- end -}}
+
+{{- define "sip-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "sip-operator.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "sip-operator.image" -}}
+{{- printf "%s/%s:%s" .Values.image.registry .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{/* Leader election is required as soon as two replicas could reconcile at once. */}}
+{{- define "sip-operator.leaderElect" -}}
+{{- if or .Values.leaderElection.enabled (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
+{{- end -}}
+
+{{/*
+The operator's rules, wherever it watches: SIPClusters and the services they own; BareMetalHosts
+(labels) and their networkData / BMC credentials Secrets (read).
+*/}}
+{{- define "sip-operator.rules" -}}
+- apiGroups: ["airship.airshipit.org"]
+  resources: ["sipclusters"]
+  verbs: ["get", "list", "watch", "patch"]
+- apiGroups: ["airship.airshipit.org"]
+  resources: ["sipclusters/status"]
+  verbs: ["get", "patch"]
+- apiGroups: ["airship.airshipit.org"]
+  resources: ["sipclusters/finalizers"]
+  verbs: ["update"]
+- apiGroups: [""]
+  resources: ["secrets", "configmaps", "services"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+- apiGroups: ["", "events.k8s.io"]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+- apiGroups: ["metal3.io"]
+  resources: ["baremetalhosts"]
+  verbs: ["get", "list", "watch", "patch"]
+{{- end -}}
+
+{{/*
+Grants a set of rules to the operator's ServiceAccount: a ClusterRole and ClusterRoleBinding when
+`namespaces` is empty, else one Role and RoleBinding per namespace.
+Arguments (dict): root (the chart context), suffix (name suffix), rules (the rules' template name), namespaces.
+*/}}
+{{- define "sip-operator.grant" -}}
+{{- $root := .root -}}
+{{- $name := printf "%s-%s" (include "sip-operator.fullname" $root) .suffix | trunc 63 | trimSuffix "-" -}}
+{{- $sa := include "sip-operator.serviceAccountName" $root -}}
+{{- if .namespaces }}
+{{- range $ns := .namespaces }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: {{ $name }}
+  namespace: {{ $ns }}
+  labels:
+    {{- include "sip-operator.labels" $root | nindent 4 }}
+rules:
+  {{- include $.rules $root | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: {{ $name }}
+  namespace: {{ $ns }}
+  labels:
+    {{- include "sip-operator.labels" $root | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: Role
+  name: {{ $name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ $sa }}
+    namespace: {{ $root.Release.Namespace }}
+{{- end }}
+{{- else }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: {{ $name }}
+  labels:
+    {{- include "sip-operator.labels" $root | nindent 4 }}
+rules:
+  {{- include .rules $root | nindent 2 }}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: {{ $name }}
+  labels:
+    {{- include "sip-operator.labels" $root | nindent 4 }}
+roleRef:
+  apiGroup: rbac.authorization.k8s.io
+  kind: ClusterRole
+  name: {{ $name }}
+subjects:
+  - kind: ServiceAccount
+    name: {{ $sa }}
+    namespace: {{ $root.Release.Namespace }}
+{{- end }}
+{{- end -}}

@@ -1,0 +1,75 @@
+import type { KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import { CONDITION_READY } from '../api/constants.js';
+import type { BareMetalHost, SIPCluster } from '../api/kinds.js';
+import { networkDataSecretRef } from '../hostdata/host-data.js';
+import { claimOf } from '../scheduling/claims.js';
+
+const refOf = (sip: SIPCluster): ObjectRef => ({
+  namespace: sip.metadata.namespace ?? '',
+  name: sip.metadata.name ?? '',
+});
+const keyOf = (ns: string | undefined, name: string | undefined) => `${ns ?? ''}/${name ?? ''}`;
+
+const isReady = (sip: SIPCluster) =>
+  sip.status?.conditions?.some((c) => c.type === CONDITION_READY && c.status === 'True') ?? false;
+
+/** Whether the cluster's status lists the host among the ones it holds. */
+const listsHost = (sip: SIPCluster, hostKey: string) =>
+  Object.values(sip.status?.nodes ?? {}).some((r) => r.hosts.includes(hostKey));
+
+/**
+ * The SIPClusters a BareMetalHost change concerns: the one its labels name, those whose status
+ * lists it (its labels may just have been removed), and every cluster not Ready yet (a host that
+ * appears or changes may be the one it is missing). A Ready cluster never takes new hosts unless one
+ * of its own changes, so it is left alone otherwise.
+ */
+export function clustersForHost(bmh: BareMetalHost, clusters: readonly SIPCluster[]): ObjectRef[] {
+  const claim = claimOf(bmh.metadata.labels);
+  const key = keyOf(bmh.metadata.namespace, bmh.metadata.name);
+  return clusters
+    .filter(
+      (sip) =>
+        (claim && claim.namespace === sip.metadata.namespace && claim.name === sip.metadata.name) ||
+        listsHost(sip, key) ||
+        !isReady(sip),
+    )
+    .map(refOf);
+}
+
+/** Names of the Secrets in its own namespace that a SIPCluster's services reference. */
+export function serviceSecretNames(sip: SIPCluster): Set<string> {
+  const names = new Set<string>();
+  for (const jh of sip.spec.services?.jumpHost ?? []) names.add(jh.nodeSSHPrivateKeys);
+  for (const a of sip.spec.services?.auth ?? []) {
+    if (a.tlsSecret) names.add(a.tlsSecret);
+    if (a.envFromSecret) names.add(a.envFromSecret);
+    for (const c of a.staticClients ?? []) if (c.secretRef) names.add(c.secretRef.name);
+  }
+  return names;
+}
+
+/**
+ * The SIPClusters a Secret change concerns: those whose services reference it, and those for
+ * which it is the networkData or BMC credentials Secret of a host the cluster holds (or of any
+ * host, while the cluster is not Ready: fixing a host's Secret may make it schedulable).
+ */
+export function clustersForSecret(
+  secret: KubeObject,
+  clusters: readonly SIPCluster[],
+  hosts: readonly BareMetalHost[],
+): ObjectRef[] {
+  const ns = secret.metadata.namespace ?? '';
+  const name = secret.metadata.name ?? '';
+  const usedBy = hosts.filter((h) => {
+    const nd = networkDataSecretRef(h);
+    if (nd && nd.namespace === ns && nd.name === name) return true;
+    return h.spec?.bmc?.credentialsName === name && (h.metadata.namespace ?? '') === ns;
+  });
+  return clusters
+    .filter(
+      (sip) =>
+        (sip.metadata.namespace === ns && serviceSecretNames(sip).has(name)) ||
+        usedBy.some((h) => clustersForHost(h, [sip]).length > 0),
+    )
+    .map(refOf);
+}

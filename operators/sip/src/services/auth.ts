@@ -1,0 +1,113 @@
+import { Kinds } from '@stackops/lib-common/resources';
+import { DEX_PORT } from '../api/constants.js';
+import type { AuthService } from '../api/services.js';
+import { clientSecretEnv, DEX_TLS_DIR, renderDexConfig } from '../templates/dex-config.js';
+import {
+  base64Data,
+  CONFIG_HASH_ANNOTATION,
+  configHash,
+  type DesiredObject,
+  instanceLabels,
+  nodePort,
+  nodeSelectorOf,
+  tcpPort,
+} from './common.js';
+import type { RenderContext } from './context.js';
+
+export const authName = (cluster: string): string => `auth-${cluster}`;
+
+const CONFIG_DIR = '/etc/dex/cfg';
+
+/** The issuer when the spec names none: Dex's in-cluster address, under /dex. */
+export function defaultIssuer(ctx: RenderContext, service: AuthService): string {
+  const scheme = service.tlsSecret ? 'https' : 'http';
+  return `${scheme}://${authName(ctx.cluster.name)}.${ctx.cluster.namespace}.svc:${DEX_PORT}/dex`;
+}
+
+/**
+ * The OIDC provider of the tenant cluster: Dex with its config in a Secret, a Deployment and a
+ * NodePort Service. Client secrets reach Dex as environment variables from their own Secrets;
+ * `envFromSecret` adds variables for connectors' $REFERENCES.
+ */
+export function renderAuth(ctx: RenderContext, service: AuthService): DesiredObject[] {
+  const name = authName(ctx.cluster.name);
+  const { namespace } = ctx.cluster;
+  const labels = instanceLabels('auth', 'dex', name);
+  const staticClients = service.staticClients ?? [];
+  const config = renderDexConfig({
+    issuer: service.issuer || defaultIssuer(ctx, service),
+    port: DEX_PORT,
+    tls: Boolean(service.tlsSecret),
+    staticClients,
+    connectors: service.connectors ?? [],
+  });
+  const env = staticClients.flatMap((c, i) =>
+    c.secretRef
+      ? [
+          {
+            name: clientSecretEnv(i),
+            valueFrom: { secretKeyRef: { name: c.secretRef.name, key: c.secretRef.key } },
+          },
+        ]
+      : [],
+  );
+  const volumes: Record<string, unknown>[] = [{ name: 'config', secret: { secretName: name } }];
+  const mounts: Record<string, unknown>[] = [{ name: 'config', mountPath: CONFIG_DIR, readOnly: true }];
+  if (service.tlsSecret) {
+    volumes.push({ name: 'tls', secret: { secretName: service.tlsSecret } });
+    mounts.push({ name: 'tls', mountPath: DEX_TLS_DIR, readOnly: true });
+  }
+  const secret = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace, labels },
+    type: 'Opaque',
+    data: base64Data({ 'config.yaml': config }),
+  };
+  const deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: labels },
+      template: {
+        metadata: { labels, annotations: { [CONFIG_HASH_ANNOTATION]: configHash(config, env) } },
+        spec: {
+          ...nodeSelectorOf(service.nodeLabels),
+          securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+          containers: [
+            {
+              name: 'dex',
+              image: service.image || ctx.images.auth,
+              imagePullPolicy: 'IfNotPresent',
+              args: ['dex', 'serve', `${CONFIG_DIR}/config.yaml`],
+              ports: [tcpPort('http', DEX_PORT)],
+              env,
+              ...(service.envFromSecret ? { envFrom: [{ secretRef: { name: service.envFromSecret } }] } : {}),
+              readinessProbe: { tcpSocket: { port: 'http' }, periodSeconds: 10 },
+              securityContext: {
+                allowPrivilegeEscalation: false,
+                readOnlyRootFilesystem: true,
+                capabilities: { drop: ['ALL'] },
+              },
+              volumeMounts: mounts,
+            },
+          ],
+          volumes,
+        },
+      },
+    },
+  };
+  const svc = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace, labels },
+    spec: { type: 'NodePort', selector: labels, ports: [nodePort('http', DEX_PORT, service.nodePort)] },
+  };
+  return [
+    { kind: Kinds.Secret, object: secret },
+    { kind: Kinds.Deployment, object: deployment },
+    { kind: Kinds.Service, object: svc },
+  ];
+}

@@ -1,0 +1,56 @@
+import { type KindRef, type KubeObject, stableHash } from '@stackops/lib-common/resources';
+
+/** One object a service needs, ready to server-side apply (the owner reference is added by the applier). */
+export interface DesiredObject {
+  kind: KindRef;
+  object: KubeObject;
+}
+
+export type ServiceComponent = 'loadbalancer' | 'jumphost' | 'auth';
+
+/** Labels on every object of a service instance; the first four also select its pods (upstream's set). */
+export function instanceLabels(
+  component: ServiceComponent,
+  appName: string,
+  instance: string,
+): Record<string, string> {
+  return {
+    'app.kubernetes.io/part-of': 'sip',
+    'app.kubernetes.io/component': component,
+    'app.kubernetes.io/name': appName,
+    'app.kubernetes.io/instance': instance,
+  };
+}
+
+/** Marks what this operator created, so it can find and prune objects a spec no longer asks for. */
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const MANAGED_BY = 'stackops-sip-operator';
+
+/** Pod template annotation whose change rolls a Deployment when its configuration changes. */
+export const CONFIG_HASH_ANNOTATION = 'sip.airshipit.org/config-hash';
+
+/** Hash of everything a pod's configuration is made of (lib-common's stable hash). */
+export const configHash = (...inputs: unknown[]): string => stableHash(inputs);
+
+/** Secret/ConfigMap `data` values: base64 for Secrets (never stringData, which SSA cannot compare). */
+export const base64Data = (data: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
+
+/** Tolerations that let the services run on control-plane nodes, where upstream pinned the load balancers. */
+export const controlPlaneTolerations = [
+  { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
+  { key: 'node-role.kubernetes.io/master', operator: 'Exists', effect: 'NoSchedule' },
+];
+
+/** `nodeLabels` as the pods' nodeSelector (upstream declared the field and never used it). */
+export const nodeSelectorOf = (nodeLabels: Record<string, string> | undefined) =>
+  nodeLabels && Object.keys(nodeLabels).length > 0 ? { nodeSelector: nodeLabels } : {};
+
+export const tcpPort = (name: string, port: number) => ({ name, containerPort: port, protocol: 'TCP' });
+export const nodePort = (name: string, port: number, node: number) => ({
+  name,
+  port,
+  targetPort: port,
+  nodePort: node,
+  protocol: 'TCP',
+});
