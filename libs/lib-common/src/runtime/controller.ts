@@ -1,0 +1,293 @@
+import type { Logger } from 'pino';
+import { forObject } from '../logging/logger.js';
+import type { KindRef } from '../resources/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../resources/types.js';
+import type { BackoffOptions } from './backoff.js';
+import type { CacheReader, InformerCache } from './cache.js';
+import type { InformerEvent } from './informer.js';
+import type { ControllerMetrics } from './metrics.js';
+import type { Predicate } from './predicates.js';
+import { type Outcome, type ShutdownResult, WorkQueue } from './queue.js';
+import type { EventRecorder } from './recorder.js';
+import { keyOf, refOfKey } from './store.js';
+
+export interface ReconcileResult {
+  /** Reconcile this object again after this many milliseconds (even without a change). */
+  requeueAfter?: number;
+}
+
+export interface ReconcileContext {
+  client: KubeClient;
+  cache: CacheReader;
+  recorder: EventRecorder;
+  /** A logger whose every line carries the controller, kind and object key. */
+  log: Logger;
+  /** `namespace/name` (or `name` for cluster-scoped kinds). */
+  key: string;
+  ref: ObjectRef;
+  /** Aborts when the controller stops (shutdown deadline passed, or leadership lost). */
+  signal: AbortSignal;
+  controller: string;
+}
+
+export type Reconciler<T extends KubeObject> = (
+  obj: T,
+  ctx: ReconcileContext,
+) => Promise<ReconcileResult | undefined>;
+
+/**
+ * Invalid user input: logged, counted, recorded as a Warning Event on the object, and not retried
+ * until the object (or something it watches) changes again.
+ */
+export class TerminalError extends Error {
+  readonly reason: string;
+  constructor(message: string, opts: { reason?: string; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'TerminalError';
+    this.reason = opts.reason ?? 'InvalidSpec';
+  }
+}
+
+/** Maps an object of a watched kind to the primary objects to reconcile. */
+export type MapFn = (obj: KubeObject) => ObjectRef | ObjectRef[] | undefined;
+
+interface Source {
+  kind: KindRef;
+  toKeys: (obj: KubeObject) => string[];
+  predicates: Predicate[];
+}
+
+export interface ControllerDeps {
+  client: KubeClient;
+  cache: InformerCache;
+  recorder: EventRecorder;
+  logger: Logger;
+  metrics: ControllerMetrics;
+}
+
+export interface ControllerOptions {
+  /** The primary kind (or call `.for(kind)`). */
+  for?: KindRef;
+  /** Name in logs and metrics; default the primary kind in lower case. */
+  name?: string;
+  /** Reconciles at once (different keys); default 1. */
+  concurrency?: number;
+  /** Per-key retry backoff after errors (default 5 ms doubling to 5 min). */
+  backoff?: BackoffOptions;
+}
+
+/** The controller owner of an object, if it is of the given kind (version ignored, as the GC does). */
+export function controllerOwnerKey(obj: KubeObject, owner: KindRef): string | undefined {
+  const ref = obj.metadata.ownerReferences?.find((r) => r.controller === true);
+  if (!ref || ref.kind !== owner.kind) return undefined;
+  const slash = ref.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : ref.apiVersion.slice(0, slash);
+  if (group !== owner.group) return undefined;
+  // Owner references never cross namespaces: a namespaced owner lives beside what it owns.
+  return owner.namespaced ? keyOf({ namespace: obj.metadata.namespace ?? '', name: ref.name }) : ref.name;
+}
+
+function mapToKeys(fn: MapFn, primary: KindRef): (obj: KubeObject) => string[] {
+  return (obj) => {
+    const out = fn(obj);
+    const refs = out === undefined ? [] : Array.isArray(out) ? out : [out];
+    return refs.map((r) => keyOf(primary.namespaced ? r : { name: r.name }));
+  };
+}
+
+const keysOfEvent = (e: InformerEvent, toKeys: (o: KubeObject) => string[]): string[] =>
+  e.type === 'update' ? [...new Set([...toKeys(e.old), ...toKeys(e.obj)])] : toKeys(e.obj);
+
+/** Builder: `for(kind)`, `owns(kind)`, `watches(kind, map)`, `withPredicates(...)`, then `reconcile(fn)`. */
+export class ControllerBuilder<T extends KubeObject = KubeObject> {
+  private primary: KindRef | undefined;
+  private primaryPredicates: Predicate[] = [];
+  private readonly pending: ((primary: KindRef) => Source)[] = [];
+
+  constructor(
+    private readonly opts: ControllerOptions,
+    private readonly register: (c: Controller<T>) => void,
+    private readonly deps: ControllerDeps | ((name: string) => ControllerDeps),
+  ) {
+    this.primary = opts.for;
+  }
+
+  for(kind: KindRef, opts: { predicates?: Predicate[] } = {}): this {
+    this.primary = kind;
+    this.primaryPredicates = opts.predicates ?? [];
+    return this;
+  }
+
+  /** Filters events of the primary kind (e.g. `generationChanged`). */
+  withPredicates(...predicates: Predicate[]): this {
+    this.primaryPredicates.push(...predicates);
+    return this;
+  }
+
+  /** A change to an object of `kind` whose controller owner is a primary object enqueues that owner. */
+  owns(kind: KindRef, opts: { predicates?: Predicate[] } = {}): this {
+    this.pending.push((primary) => ({
+      kind,
+      predicates: opts.predicates ?? [],
+      toKeys: (obj) => {
+        const k = controllerOwnerKey(obj, primary);
+        return k ? [k] : [];
+      },
+    }));
+    return this;
+  }
+
+  /** A change to an object of `kind` enqueues the primary objects `map` names. */
+  watches(kind: KindRef, map: MapFn, opts: { predicates?: Predicate[] } = {}): this {
+    this.pending.push((primary) => ({
+      kind,
+      predicates: opts.predicates ?? [],
+      toKeys: mapToKeys(map, primary),
+    }));
+    return this;
+  }
+
+  reconcile(fn: Reconciler<T>): Controller<T> {
+    const primary = this.primary;
+    if (!primary) throw new TypeError('controller: call for(kind) (or pass { for }) before reconcile()');
+    const name = this.opts.name ?? primary.kind.toLowerCase();
+    const sources: Source[] = [
+      { kind: primary, predicates: this.primaryPredicates, toKeys: (o) => [keyOf(o)] },
+      ...this.pending.map((make) => make(primary)),
+    ];
+    const deps = typeof this.deps === 'function' ? this.deps(name) : this.deps;
+    const c = new Controller<T>(name, primary, sources, fn, deps, this.opts);
+    this.register(c);
+    return c;
+  }
+}
+
+/**
+ * A running controller: informer events become keys in one work queue; a worker reads the object
+ * for a key from the cache (never from the event) and runs the reconciler. Workers start only once
+ * every informer the controller reads is synced.
+ */
+export class Controller<T extends KubeObject = KubeObject> {
+  private queue: WorkQueue | undefined;
+  private unsubscribe: (() => void)[] = [];
+  private stopSignal: AbortController | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly primary: KindRef,
+    private readonly sources: Source[],
+    private readonly reconciler: Reconciler<T>,
+    private readonly deps: ControllerDeps,
+    private readonly opts: ControllerOptions,
+  ) {
+    // Create the informers now, so the cache starts them with everything else.
+    for (const s of sources) deps.cache.informer(s.kind);
+  }
+
+  /** The kinds this controller reads (for sync gating and readiness). */
+  get kinds(): KindRef[] {
+    return this.sources.map((s) => s.kind);
+  }
+
+  get running(): boolean {
+    return this.queue !== undefined;
+  }
+
+  /** Queue statistics, for tests and benchmarks. */
+  get stats(): { depth: number; running: number; scheduled: number } {
+    const q = this.queue;
+    return { depth: q?.depth ?? 0, running: q?.running ?? 0, scheduled: q?.scheduled ?? 0 };
+  }
+
+  /** Enqueues a key by hand (e.g. from a timer or an external trigger). */
+  enqueue(ref: ObjectRef | string): void {
+    this.queue?.add(typeof ref === 'string' ? ref : keyOf(ref));
+  }
+
+  whenIdle(): Promise<void> {
+    return this.queue?.whenIdle() ?? Promise.resolve();
+  }
+
+  /** Subscribes to the informers, enqueues every cached primary object, and runs once synced. */
+  async start(): Promise<void> {
+    if (this.queue) return;
+    const concurrency = Math.max(1, this.opts.concurrency ?? 1);
+    const stop = new AbortController();
+    this.stopSignal = stop;
+    const queue = new WorkQueue((key, signal) => this.handle(key, signal), {
+      concurrency,
+      metrics: this.deps.metrics.queue,
+      ...(this.opts.backoff ? { backoff: this.opts.backoff } : {}),
+    });
+    this.queue = queue;
+    this.deps.metrics.maxConcurrency(concurrency);
+    for (const s of this.sources) {
+      const inf = this.deps.cache.informer(s.kind);
+      this.unsubscribe.push(
+        inf.on((e) => {
+          if (s.predicates.every((p) => p(e))) for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
+        }),
+      );
+    }
+    for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
+    await this.deps.cache.waitForSync(this.kinds, stop.signal);
+    if (stop.signal.aborted) return;
+    this.deps.logger.info({ controller: this.name }, 'informers synced, starting workers');
+    queue.start();
+  }
+
+  /** Stops taking work; in-flight reconciles get until the deadline (0 = abort them now). */
+  async stop(deadlineMs = 30_000): Promise<ShutdownResult> {
+    const queue = this.queue;
+    if (!queue) return { drained: true, abandoned: [] };
+    this.stopSignal?.abort();
+    for (const u of this.unsubscribe.splice(0)) u();
+    const res = await queue.shutdown(deadlineMs);
+    this.queue = undefined;
+    return res;
+  }
+
+  private async handle(key: string, signal: AbortSignal): Promise<Outcome> {
+    const obj = this.deps.cache.get<T>(this.primary, key);
+    // Gone from the cache: deleted (finalizers, if any, were handled while it still existed).
+    if (!obj) return 'success';
+    const log = forObject(this.deps.logger.child({ controller: this.name }), this.primary.kind, key);
+    const ctx: ReconcileContext = {
+      client: this.deps.client,
+      cache: this.deps.cache,
+      recorder: this.deps.recorder,
+      log,
+      key,
+      ref: refOfKey(key),
+      signal,
+      controller: this.name,
+    };
+    const started = performance.now();
+    const seconds = (): number => (performance.now() - started) / 1000;
+    try {
+      const res = await this.reconciler(obj, ctx);
+      const after = res?.requeueAfter;
+      if (after !== undefined && after > 0) {
+        this.deps.metrics.reconciled('requeue_after', seconds());
+        log.debug({ requeueAfter: after }, 'reconciled, requeue scheduled');
+        return { requeueAfterMs: after };
+      }
+      this.deps.metrics.reconciled('success', seconds());
+      log.debug('reconciled');
+      return 'success';
+    } catch (err) {
+      if (err instanceof TerminalError) {
+        this.deps.metrics.reconciled('error', seconds(), true);
+        log.error(
+          { reason: err.reason, err: err.message },
+          'reconcile failed on invalid input; not retrying',
+        );
+        await this.deps.recorder.warning(obj, err.reason, err.message);
+        return 'terminal';
+      }
+      this.deps.metrics.reconciled('error', seconds());
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'reconcile failed; will retry');
+      return 'error';
+    }
+  }
+}

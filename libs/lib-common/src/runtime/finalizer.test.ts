@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { Kinds } from '../resources/kinds.js';
+import type { KubeClient, KubeObject } from '../resources/types.js';
+import { addFinalizerPatch, removeFinalizerPatch, withFinalizer } from './finalizer.js';
+
+const F = 'example.stackops.dev/cleanup';
+const obj = (finalizers?: string[], deleting = false): KubeObject => ({
+  metadata: {
+    name: 'a',
+    namespace: 'ns',
+    ...(finalizers ? { finalizers } : {}),
+    ...(deleting ? { deletionTimestamp: '2026-01-01T00:00:00Z' } : {}),
+  },
+});
+
+describe('finalizer patches', () => {
+  it('adds the whole list, guarded by a null test, when there are no finalizers', () => {
+    expect(addFinalizerPatch(obj(), F)).toEqual([
+      { op: 'test', path: '/metadata/finalizers', value: null },
+      { op: 'add', path: '/metadata/finalizers', value: [F] },
+    ]);
+  });
+
+  it('appends, guarded by a test of the current list, when others are present', () => {
+    expect(addFinalizerPatch(obj(['other']), F)).toEqual([
+      { op: 'test', path: '/metadata/finalizers', value: ['other'] },
+      { op: 'add', path: '/metadata/finalizers/-', value: F },
+    ]);
+  });
+
+  it('adds nothing when already present, and removes nothing when absent', () => {
+    expect(addFinalizerPatch(obj([F]), F)).toBeUndefined();
+    expect(removeFinalizerPatch(obj(['other']), F)).toBeUndefined();
+  });
+
+  it('removes by index, guarded by a test of that index', () => {
+    expect(removeFinalizerPatch(obj(['other', F]), F)).toEqual([
+      { op: 'test', path: '/metadata/finalizers/1', value: F },
+      { op: 'remove', path: '/metadata/finalizers/1' },
+    ]);
+  });
+});
+
+function recordingClient(): { client: KubeClient; patches: unknown[] } {
+  const patches: unknown[] = [];
+  const client = {
+    fieldManager: 'test',
+    async patch<T extends KubeObject>(_k: unknown, _r: unknown, patch: unknown) {
+      patches.push(patch);
+      const p = patch as { op: string; value?: unknown }[];
+      const add = p.find((op) => op.op === 'add');
+      return obj(add ? [F] : []) as T;
+    },
+  } as unknown as KubeClient;
+  return { client, patches };
+}
+
+describe('withFinalizer', () => {
+  it('adds the finalizer, then applies on the patched object', async () => {
+    const { client, patches } = recordingClient();
+    const seen: KubeObject[] = [];
+    const res = await withFinalizer(client, Kinds.ConfigMap, obj(), F, {
+      apply: async (o) => {
+        seen.push(o);
+        return 'applied';
+      },
+      cleanup: async () => undefined,
+    });
+    expect(res).toBe('applied');
+    expect(patches).toHaveLength(1);
+    expect(seen[0]?.metadata.finalizers).toEqual([F]);
+  });
+
+  it('runs cleanup, then removes the finalizer', async () => {
+    const { client, patches } = recordingClient();
+    const order: string[] = [];
+    await withFinalizer(client, Kinds.ConfigMap, obj([F], true), F, {
+      apply: async () => order.push('apply'),
+      cleanup: async () => {
+        order.push('cleanup');
+      },
+    });
+    expect(order).toEqual(['cleanup']);
+    expect(patches).toEqual([removeFinalizerPatch(obj([F]), F)]);
+  });
+
+  it('keeps the finalizer when cleanup fails', async () => {
+    const { client, patches } = recordingClient();
+    await expect(
+      withFinalizer(client, Kinds.ConfigMap, obj([F], true), F, {
+        apply: async () => undefined,
+        cleanup: async () => {
+          throw new Error('backend unreachable');
+        },
+      }),
+    ).rejects.toThrow('backend unreachable');
+    expect(patches).toEqual([]);
+  });
+
+  it('does nothing for an object being deleted that does not carry the finalizer', async () => {
+    const { client, patches } = recordingClient();
+    let cleaned = false;
+    await withFinalizer(client, Kinds.ConfigMap, obj(['other'], true), F, {
+      apply: async () => undefined,
+      cleanup: async () => {
+        cleaned = true;
+      },
+    });
+    expect(cleaned).toBe(false);
+    expect(patches).toEqual([]);
+  });
+});

@@ -1,0 +1,54 @@
+export { Backoff, type BackoffOptions, backoffDelay, sleep } from './backoff.js';
+export { type CacheReader, InformerCache, type InformerCacheOptions } from './cache.js';
+export {
+  Controller,
+  ControllerBuilder,
+  type ControllerOptions,
+  controllerOwnerKey,
+  type MapFn,
+  type ReconcileContext,
+  type ReconcileResult,
+  type Reconciler,
+  TerminalError,
+} from './controller.js';
+export {
+  addFinalizerPatch,
+  ensureFinalizer,
+  type FinalizerHandlers,
+  hasFinalizer,
+  type JsonPatchOp,
+  removeFinalizer,
+  removeFinalizerPatch,
+  withFinalizer,
+} from './finalizer.js';
+export {
+  Informer,
+  type InformerEvent,
+  type InformerOptions,
+  type RestartReason,
+  stripManagedFields,
+} from './informer.js';
+export {
+  type LeaderElectionOptions,
+  LeaderElector,
+  type Lease,
+  type LeaseSpec,
+  microTime,
+} from './leader.js';
+export { Manager, type ManagerOptions, managerOptionsFromFlags } from './manager.js';
+export { type ManagerFlags, parseDuration, parseManagerOptions } from './options.js';
+export {
+  and,
+  annotationsChanged,
+  generationChanged,
+  labelSelected,
+  labelsChanged,
+  not,
+  or,
+  type Predicate,
+  resourceVersionChanged,
+} from './predicates.js';
+export { type Outcome, type ShutdownResult, WorkQueue, type WorkQueueOptions } from './queue.js';
+export { type EventRecorder, type EventType, KubeEventRecorder, type RecorderOptions } from './recorder.js';
+export { formatLabelSelector, labelMatcher, parseLabelSelector } from './selector.js';
+export { type CacheListOptions, keyOf, refOfKey, Store } from './store.js';

@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../resources/errors.js';
+import { Kinds } from '../resources/kinds.js';
+import type {
+  KubeClient,
+  KubeObject,
+  ListOptions,
+  ObjectList,
+  WatchEvent,
+  WatchOptions,
+} from '../resources/types.js';
+import { Informer, type InformerEvent } from './informer.js';
+
+type WatchScript = (opts: WatchOptions, emit: (e: WatchEvent) => void) => Promise<void>;
+
+const cm = (name: string, rv: string, labels?: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: 'ns', resourceVersion: rv, ...(labels ? { labels } : {}) },
+});
+
+/**
+ * A scripted stand-in for the client's list and watch calls: enough to drive the informer's state
+ * machine through 410s, errors and silences that are hard to provoke on demand from a real server.
+ */
+function scriptedClient(lists: (() => ObjectList)[], watches: WatchScript[]) {
+  const calls = { lists: [] as ListOptions[], watches: [] as WatchOptions[] };
+  const notUsed = (): never => {
+    throw new Error('not used');
+  };
+  const client: KubeClient = {
+    fieldManager: 'test',
+    get: notUsed,
+    create: notUsed,
+    replace: notUsed,
+    apply: notUsed,
+    patch: notUsed,
+    delete: notUsed,
+    async list<T extends KubeObject>(_k: unknown, opts?: ListOptions) {
+      calls.lists.push(opts ?? {});
+      const next = lists.shift();
+      if (!next) throw new Error('no more lists scripted');
+      return next() as ObjectList<T>;
+    },
+    async watch<T extends KubeObject>(_k: unknown, opts: WatchOptions, onEvent: (e: WatchEvent<T>) => void) {
+      calls.watches.push({ ...opts });
+      const next = watches.shift();
+      if (!next) {
+        // Nothing more scripted: stay open until stopped.
+        await new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve()));
+        return;
+      }
+      opts.onOpen?.();
+      await next(opts, onEvent as (e: WatchEvent) => void);
+    },
+  };
+  return { client, calls };
+}
+
+const list =
+  (rv: string, ...items: KubeObject[]) =>
+  () => ({ items, metadata: { resourceVersion: rv } });
+const fast = { initialMs: 1, maxMs: 5 };
+
+async function until(cond: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+describe('Informer', () => {
+  it('lists, becomes synced, then applies watch events from the list resourceVersion', async () => {
+    const { client, calls } = scriptedClient(
+      [list('10', cm('a', '5'), cm('b', '6'))],
+      [
+        async (_o, emit) => {
+          emit({ type: 'MODIFIED', object: cm('a', '11') });
+          emit({ type: 'ADDED', object: cm('c', '12') });
+          emit({ type: 'DELETED', object: cm('b', '13') });
+        },
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const seen: string[] = [];
+    inf.on((e) => seen.push(`${e.type}:${e.obj.metadata.name}`));
+    inf.start();
+    await inf.waitForSync();
+    expect(inf.synced()).toBe(true);
+    await until(() => seen.length === 5);
+    expect(seen).toEqual(['add:a', 'add:b', 'update:a', 'add:c', 'delete:b']);
+    expect(calls.watches[0]).toMatchObject({ resourceVersion: '10', allowWatchBookmarks: true });
+    expect(inf.list().map((o) => o.metadata.name)).toEqual(['a', 'c']);
+    await until(() => calls.watches.length === 2);
+    // resumed from the last event's resourceVersion, without a relist
+    expect(calls.watches[1]?.resourceVersion).toBe('13');
+    expect(calls.lists).toHaveLength(1);
+    await inf.stop();
+  });
+
+  it('resumes from a bookmark resourceVersion', async () => {
+    const { client, calls } = scriptedClient(
+      [list('10')],
+      [
+        async (_o, emit) => {
+          emit({ type: 'BOOKMARK', object: { metadata: { resourceVersion: '99' } } });
+        },
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    inf.start();
+    await until(() => calls.watches.length === 2);
+    expect(calls.watches[1]?.resourceVersion).toBe('99');
+    await inf.stop();
+  });
+
+  it('relists on 410 and tells listeners about objects deleted in between', async () => {
+    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    const { client, calls } = scriptedClient(
+      [list('10', cm('a', '5'), cm('b', '6')), list('20', cm('a', '15'), cm('c', '16'))],
+      [
+        async () => {
+          throw gone;
+        },
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const events: InformerEvent[] = [];
+    inf.on((e) => events.push(e));
+    inf.start();
+    await until(() => calls.watches.length === 2);
+    expect(calls.lists).toHaveLength(2);
+    expect(calls.watches[1]?.resourceVersion).toBe('20');
+    expect(events.map((e) => `${e.type}:${e.obj.metadata.name}`)).toEqual([
+      'add:a',
+      'add:b',
+      'update:a',
+      'add:c',
+      'delete:b',
+    ]);
+    expect(inf.restarts.gone).toBe(1);
+    await inf.stop();
+  });
+
+  it('restarts a failed watch with backoff from the same resourceVersion, without relisting', async () => {
+    const down = new ApiError({ code: 0, reason: 'ConnectionError', message: 'ECONNREFUSED' });
+    const { client, calls } = scriptedClient(
+      [list('10', cm('a', '5'))],
+      [
+        async () => {
+          throw down;
+        },
+        async () => {
+          throw down;
+        },
+        async (_o, emit) => emit({ type: 'MODIFIED', object: cm('a', '30') }),
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    inf.start();
+    await until(() => inf.get('ns/a')?.metadata.resourceVersion === '30');
+    expect(inf.restarts.error).toBe(2);
+    expect(calls.lists).toHaveLength(1);
+    expect(calls.watches.slice(0, 3).map((w) => w.resourceVersion)).toEqual(['10', '10', '10']);
+    await inf.stop();
+  });
+
+  it('restarts a watch that stays silent past the idle timeout', async () => {
+    const { client, calls } = scriptedClient(
+      [list('10')],
+      [
+        (opts) => new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve())),
+        async (_o, emit) => emit({ type: 'ADDED', object: cm('late', '40') }),
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, idleTimeoutMs: 30 });
+    inf.start();
+    await until(() => inf.get('ns/late') !== undefined);
+    expect(inf.restarts.idle).toBe(1);
+    expect(calls.watches[1]?.resourceVersion).toBe('10');
+    await inf.stop();
+  });
+
+  it('is synced only when every namespace was listed, and lists per namespace', async () => {
+    let releaseSecond!: () => void;
+    const second = new Promise<void>((r) => {
+      releaseSecond = r;
+    });
+    const { client, calls } = scriptedClient(
+      [
+        list('1', cm('a', '1')),
+        () => {
+          throw new Error('unreachable');
+        },
+      ],
+      [],
+    );
+    // the second namespace's list waits until released
+    const origList = client.list.bind(client);
+    let n = 0;
+    client.list = async <T extends KubeObject>(k: typeof Kinds.ConfigMap, o?: ListOptions) => {
+      n += 1;
+      if (n === 2) {
+        calls.lists.push(o ?? {});
+        await second;
+        return { items: [], metadata: { resourceVersion: '2' } } as ObjectList<T>;
+      }
+      return origList<T>(k, o);
+    };
+    const inf = new Informer(client, Kinds.ConfigMap, { namespaces: ['ns', 'other'], backoff: fast });
+    inf.start();
+    await until(() => calls.lists.length === 2);
+    expect(inf.synced()).toBe(false);
+    releaseSecond();
+    await inf.waitForSync();
+    expect(calls.lists.map((l) => l.namespace).sort()).toEqual(['ns', 'other']);
+    await inf.stop();
+  });
+
+  it('drops managedFields from cached objects and lists by label selector', async () => {
+    const withFields = { ...cm('a', '1', { app: 'x' }) };
+    (withFields.metadata as Record<string, unknown>)['managedFields'] = [{ manager: 'kubectl' }];
+    const { client } = scriptedClient([list('5', withFields, cm('b', '2', { app: 'y' }))], []);
+    const inf = new Informer(client, Kinds.ConfigMap);
+    inf.start();
+    await inf.waitForSync();
+    expect(inf.get('ns/a')?.metadata).not.toHaveProperty('managedFields');
+    expect(inf.list({ labelSelector: 'app in (x,z)' }).map((o) => o.metadata.name)).toEqual(['a']);
+    expect(inf.list({ namespace: 'elsewhere' })).toEqual([]);
+    await inf.stop();
+  });
+});

@@ -1,0 +1,287 @@
+import type { Logger } from 'pino';
+import { listAll } from '../resources/client.js';
+import { isGone } from '../resources/errors.js';
+import { type KindRef, kindKey } from '../resources/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef, WatchEvent } from '../resources/types.js';
+import { Backoff, type BackoffOptions, sleep } from './backoff.js';
+import { type CacheListOptions, keyOf, Store } from './store.js';
+
+export type InformerEvent<T extends KubeObject = KubeObject> =
+  | { type: 'add'; obj: T }
+  | { type: 'update'; old: T; obj: T }
+  | { type: 'delete'; obj: T };
+
+export type RestartReason = 'gone' | 'error' | 'idle';
+
+export interface InformerMetrics {
+  restarted(kind: string, reason: RestartReason): void;
+  objects(kind: string, n: number): void;
+}
+
+export interface InformerOptions<T extends KubeObject = KubeObject> {
+  /** Namespaces to list/watch (one list+watch each); all namespaces when absent. */
+  namespaces?: string[];
+  labelSelector?: string;
+  fieldSelector?: string;
+  pageSize?: number;
+  /** Server-side watch timeout (default 290 s, like kube-rs). */
+  watchTimeoutSeconds?: number;
+  /** Restart a watch that delivered nothing (not even a bookmark) for this long (default timeout + 10 s). */
+  idleTimeoutMs?: number;
+  /** Backoff between restarts after errors (default 800 ms → 30 s, ×2, ±20 %). */
+  backoff?: BackoffOptions;
+  /** Shapes cached objects; by default drops `metadata.managedFields`, which nobody reads from a cache. */
+  transform?: (obj: T) => T;
+  logger?: Logger;
+  metrics?: InformerMetrics;
+}
+
+export const defaultInformerBackoff: BackoffOptions = {
+  initialMs: 800,
+  maxMs: 30_000,
+  factor: 2,
+  jitter: 0.2,
+};
+
+export function stripManagedFields<T extends KubeObject>(obj: T): T {
+  if (obj.metadata && 'managedFields' in obj.metadata) {
+    const { managedFields: _dropped, ...metadata } = obj.metadata as T['metadata'] & {
+      managedFields?: unknown;
+    };
+    return { ...obj, metadata };
+  }
+  return obj;
+}
+
+/** One list+watch loop over one scope (a namespace, or the whole cluster). */
+interface Reflector {
+  namespace: string | undefined;
+  resourceVersion: string | undefined;
+  synced: boolean;
+}
+
+/**
+ * An informer for one kind: lists, then watches from the list's resourceVersion with bookmarks,
+ * keeps a cache, and tells listeners about adds, updates and deletes. It never gives up: 410 Gone
+ * relists at once, any other failure restarts with jittered exponential backoff, and a watchdog
+ * restarts a watch that went silent. `synced()` turns true once every scope has been listed.
+ */
+export class Informer<T extends KubeObject = KubeObject> {
+  readonly store = new Store<T>();
+  readonly restarts: Record<RestartReason, number> = { gone: 0, error: 0, idle: 0 };
+  private readonly listeners = new Set<(e: InformerEvent<T>) => void>();
+  private readonly reflectors: Reflector[];
+  private readonly syncWaiters: (() => void)[] = [];
+  private readonly transform: (obj: T) => T;
+  private readonly name: string;
+  private stopController: AbortController | undefined;
+  private loops: Promise<void>[] = [];
+
+  constructor(
+    private readonly client: KubeClient,
+    readonly kind: KindRef,
+    private readonly opts: InformerOptions<T> = {},
+  ) {
+    const scopes = kind.namespaced && opts.namespaces?.length ? opts.namespaces : [undefined];
+    this.reflectors = scopes.map((namespace) => ({ namespace, resourceVersion: undefined, synced: false }));
+    this.transform = opts.transform ?? stripManagedFields;
+    this.name = kindKey(kind);
+  }
+
+  /** Registers a listener; returns a function that removes it. */
+  on(listener: (e: InformerEvent<T>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get(ref: ObjectRef | string): T | undefined {
+    return this.store.get(ref);
+  }
+
+  list(opts?: CacheListOptions): T[] {
+    return this.store.list(opts);
+  }
+
+  synced(): boolean {
+    return this.reflectors.every((r) => r.synced);
+  }
+
+  /** Resolves once synced, or when the signal aborts (then check `synced()`). */
+  waitForSync(signal?: AbortSignal): Promise<void> {
+    if (this.synced() || signal?.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.syncWaiters.push(resolve);
+      signal?.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  get running(): boolean {
+    return this.stopController !== undefined;
+  }
+
+  start(): void {
+    if (this.stopController) return;
+    const stop = new AbortController();
+    this.stopController = stop;
+    this.loops = this.reflectors.map((r) => this.run(r, stop.signal));
+  }
+
+  async stop(): Promise<void> {
+    const stop = this.stopController;
+    if (!stop) return;
+    stop.abort();
+    await Promise.all(this.loops);
+    this.stopController = undefined;
+    this.loops = [];
+  }
+
+  private async run(r: Reflector, stop: AbortSignal): Promise<void> {
+    const backoff = new Backoff(this.opts.backoff ?? defaultInformerBackoff);
+    let goneInARow = 0;
+    while (!stop.aborted) {
+      try {
+        if (r.resourceVersion === undefined) {
+          await this.relist(r);
+          backoff.reset();
+        }
+        await this.watch(r, stop, () => {
+          goneInARow = 0;
+        });
+        // The server ended the watch (its timeout): resume from the last resourceVersion.
+      } catch (err) {
+        if (stop.aborted) break;
+        const reason: RestartReason = isGone(err) ? 'gone' : err instanceof WatchIdle ? 'idle' : 'error';
+        this.restarts[reason] += 1;
+        this.opts.metrics?.restarted(this.name, reason);
+        this.opts.logger?.warn(
+          { kind: this.kind.kind, namespace: r.namespace, reason, err: String(err) },
+          'informer restarting',
+        );
+        if (reason === 'gone') {
+          r.resourceVersion = undefined;
+          goneInARow += 1;
+          // One 410 means "relist now"; a second in a row means the server is in trouble: back off.
+          if (goneInARow === 1) continue;
+        }
+        await sleep(backoff.next(), stop);
+      }
+    }
+  }
+
+  private async relist(r: Reflector): Promise<void> {
+    const { items, resourceVersion } = await listAll<T>(this.client, this.kind, {
+      ...(r.namespace ? { namespace: r.namespace } : {}),
+      ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
+      ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
+      ...(this.opts.pageSize ? { pageSize: this.opts.pageSize } : {}),
+    });
+    this.replace(r, items);
+    r.resourceVersion = resourceVersion;
+    if (!r.synced) {
+      r.synced = true;
+      if (this.synced()) for (const w of this.syncWaiters.splice(0)) w();
+    }
+  }
+
+  /** Makes the cache of one scope equal to a fresh list, telling listeners what changed. */
+  private replace(r: Reflector, items: T[]): void {
+    const seen = new Set<string>();
+    for (const raw of items) {
+      const obj = this.transform(raw);
+      const key = keyOf(obj);
+      seen.add(key);
+      const old = this.store.get(key);
+      if (old && old.metadata.resourceVersion === obj.metadata.resourceVersion) continue;
+      this.store.set(obj);
+      this.emit(old ? { type: 'update', old, obj } : { type: 'add', obj });
+    }
+    for (const key of this.store.keys(r.namespace)) {
+      if (seen.has(key)) continue;
+      const old = this.store.delete(key);
+      if (old) this.emit({ type: 'delete', obj: old });
+    }
+    this.opts.metrics?.objects(this.name, this.store.size);
+  }
+
+  private async watch(r: Reflector, stop: AbortSignal, onOpen: () => void): Promise<void> {
+    if (stop.aborted) return;
+    const ac = new AbortController();
+    const onStop = (): void => ac.abort();
+    stop.addEventListener('abort', onStop, { once: true });
+    const timeoutSeconds = this.opts.watchTimeoutSeconds ?? 290;
+    const idleMs = this.opts.idleTimeoutMs ?? (timeoutSeconds + 10) * 1000;
+    let idle = false;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        idle = true;
+        ac.abort();
+      }, idleMs);
+    };
+    arm();
+    try {
+      await this.client.watch<T>(
+        this.kind,
+        {
+          ...(r.namespace ? { namespace: r.namespace } : {}),
+          ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
+          ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
+          ...(r.resourceVersion ? { resourceVersion: r.resourceVersion } : {}),
+          allowWatchBookmarks: true,
+          timeoutSeconds,
+          signal: ac.signal,
+          onOpen,
+        },
+        (e) => {
+          arm();
+          this.apply(r, e);
+        },
+      );
+    } finally {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
+    }
+    if (idle) throw new WatchIdle(idleMs);
+  }
+
+  private apply(r: Reflector, e: WatchEvent<T>): void {
+    const rv = e.object.metadata?.resourceVersion;
+    if (e.type === 'BOOKMARK') {
+      if (rv) r.resourceVersion = rv;
+      return;
+    }
+    const obj = this.transform(e.object);
+    const key = keyOf(obj);
+    if (e.type === 'DELETED') {
+      const old = this.store.delete(key);
+      this.emit({ type: 'delete', obj: old ?? obj });
+    } else {
+      const old = this.store.get(key);
+      if (!old || old.metadata.resourceVersion !== rv) {
+        this.store.set(obj);
+        this.emit(old ? { type: 'update', old, obj } : { type: 'add', obj });
+      }
+    }
+    if (rv) r.resourceVersion = rv;
+    this.opts.metrics?.objects(this.name, this.store.size);
+  }
+
+  private emit(e: InformerEvent<T>): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch (err) {
+        this.opts.logger?.error({ kind: this.kind.kind, err }, 'informer listener failed');
+      }
+    }
+  }
+}
+
+/** A watch that delivered nothing for longer than the idle timeout. */
+export class WatchIdle extends Error {
+  constructor(ms: number) {
+    super(`watch silent for ${ms} ms`);
+    this.name = 'WatchIdle';
+  }
+}

@@ -1,0 +1,300 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, register as globalRegistry, type Registry } from 'prom-client';
+import { createLogger } from '../logging/logger.js';
+import { createKubeClient, type Impersonation, type RestKubeClient } from '../resources/client.js';
+import type { KubeObject } from '../resources/types.js';
+import { InformerCache, type InformerCacheOptions } from './cache.js';
+import { type Controller, ControllerBuilder, type ControllerOptions } from './controller.js';
+import { type LeaderElectionOptions, LeaderElector } from './leader.js';
+import { controllerMetrics, informerMetrics, leaderMetrics } from './metrics.js';
+import type { ManagerFlags } from './options.js';
+import { type EventRecorder, KubeEventRecorder } from './recorder.js';
+import { type Endpoint, HttpEndpoint, parseEndpoint, probe } from './server.js';
+
+export interface ManagerOptions {
+  /** The operator's name, e.g. `keystone-operator` (logs, Events, Lease, default field manager). */
+  name: string;
+  kubeConfig: KubeConfig;
+  /** SSA field manager; default `stackops-<name>`. */
+  fieldManager?: string;
+  /** Run as another identity, e.g. the chart's ServiceAccount, to prove its RBAC. */
+  impersonate?: Impersonation;
+  /** Watch only these namespaces (all when absent). */
+  namespaces?: string[];
+  /** `true` for defaults (Lease `<name>-leader` in POD_NAMESPACE or `default`), or explicit settings. */
+  leaderElection?: boolean | Partial<LeaderElectionOptions>;
+  /** Shortcuts: serve /metrics or /healthz+/readyz on 127.0.0.1:<port> (0 = any free port). */
+  metricsPort?: number;
+  probePort?: number;
+  /** `host:port`; wins over the port shortcuts. Absent (and no port) = not served. */
+  metricsBindAddress?: string;
+  healthProbeBindAddress?: string;
+  logger?: Logger;
+  /** prom-client registry for /metrics (default: the global one). */
+  registry?: Registry;
+  /** How long in-flight reconciles may run on shutdown (default 30 s). */
+  gracefulShutdownTimeoutMs?: number;
+  /** Events' `reportingInstance` (e.g. the pod name); default POD_NAME or the name. */
+  instance?: string;
+  informer?: InformerCacheOptions['informer'];
+  /** Use this client instead of building one (tests that count requests). */
+  client?: RestKubeClient;
+}
+
+const defaultMetricsDone = new WeakSet<Registry>();
+
+/** Turns parsed flags (see `parseManagerOptions`) into manager options. */
+export function managerOptionsFromFlags(
+  flags: ManagerFlags,
+  base: Pick<ManagerOptions, 'name' | 'kubeConfig'> & Partial<ManagerOptions>,
+): ManagerOptions {
+  return {
+    ...base,
+    metricsBindAddress: flags.metricsBindAddress,
+    healthProbeBindAddress: flags.healthProbeBindAddress,
+    gracefulShutdownTimeoutMs: flags.gracefulShutdownTimeoutMs,
+    ...(flags.namespaces ? { namespaces: flags.namespaces } : {}),
+    ...(flags.impersonate ? { impersonate: flags.impersonate } : {}),
+    ...(flags.leaderElect
+      ? {
+          leaderElection: {
+            leaseDurationMs: flags.leaseDurationMs,
+            renewDeadlineMs: flags.renewDeadlineMs,
+            retryPeriodMs: flags.retryPeriodMs,
+            ...(flags.leaderElectionId ? { leaseName: flags.leaderElectionId } : {}),
+            ...(flags.leaderElectionNamespace ? { namespace: flags.leaderElectionNamespace } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Runs controllers over shared informers, with optional leader election, probes, metrics and
+ * graceful shutdown. Informers run on every replica (a standby has a warm cache); controllers run
+ * only on the leader and stop the moment leadership is lost.
+ */
+export class Manager {
+  readonly name: string;
+  readonly client: RestKubeClient;
+  readonly cache: InformerCache;
+  readonly recorder: EventRecorder;
+  readonly registry: Registry;
+  readonly log: Logger;
+  private readonly controllers: Controller[] = [];
+  private readonly elector: LeaderElector | undefined;
+  private readonly ownsClient: boolean;
+  private readonly servers: { kind: 'metrics' | 'probes'; server: HttpEndpoint }[] = [];
+  private readonly addresses = new Map<'metrics' | 'probes', Endpoint>();
+  private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
+  private leading = false;
+  private stopped: Promise<void> | undefined;
+  private resolveDone: (() => void) | undefined;
+  readonly done: Promise<void>;
+
+  constructor(private readonly opts: ManagerOptions) {
+    this.name = opts.name;
+    this.registry = opts.registry ?? globalRegistry;
+    this.log = opts.logger ?? createLogger({ name: opts.name });
+    const fieldManager = opts.fieldManager ?? `stackops-${opts.name}`;
+    const clientOpts = {
+      fieldManager,
+      registry: this.registry,
+      ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
+    };
+    this.ownsClient = !opts.client;
+    this.client = opts.client ?? createKubeClient(opts.kubeConfig, clientOpts);
+    this.cache = new InformerCache(this.client, {
+      ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
+      logger: this.log,
+      metrics: informerMetrics(this.registry),
+      ...(opts.informer ? { informer: opts.informer } : {}),
+    });
+    this.recorder = new KubeEventRecorder(this.client, {
+      component: opts.name,
+      instance: opts.instance ?? process.env['POD_NAME'] ?? opts.name,
+      logger: this.log,
+    });
+    if (opts.leaderElection) {
+      const le = opts.leaderElection === true ? {} : opts.leaderElection;
+      const renewDeadlineMs = le.renewDeadlineMs ?? 10_000;
+      // One hung request must not cost the lease: cap each at half the renew deadline.
+      const leClient = createKubeClient(opts.kubeConfig, {
+        ...clientOpts,
+        requestTimeoutMs: Math.max(renewDeadlineMs / 2, 1000),
+      });
+      const status = leaderMetrics(opts.name, this.registry);
+      this.elector = new LeaderElector(
+        leClient,
+        {
+          ...le,
+          leaseName: le.leaseName ?? `${opts.name}-leader`,
+          namespace: le.namespace ?? process.env['POD_NAMESPACE'] ?? 'default',
+        },
+        {
+          onStartedLeading: () => this.onLeading(true),
+          onStoppedLeading: () => this.onLeading(false),
+          onStatus: (l) => status.leading(l),
+          logger: this.log,
+        },
+      );
+    }
+    this.done = new Promise((resolve) => {
+      this.resolveDone = resolve;
+    });
+  }
+
+  /** Declares a controller; `.reconcile(fn)` registers it with this manager. */
+  controller<T extends KubeObject = KubeObject>(opts: ControllerOptions = {}): ControllerBuilder<T> {
+    return new ControllerBuilder<T>(
+      opts,
+      (c) => {
+        this.controllers.push(c as unknown as Controller);
+        if (this.state === 'running' && this.shouldReconcile()) void c.start();
+      },
+      (name) => ({
+        client: this.client,
+        cache: this.cache,
+        recorder: this.recorder,
+        logger: this.log,
+        metrics: controllerMetrics(name, this.registry),
+      }),
+    );
+  }
+
+  /** Starts servers, informers, and either the controllers or the campaign for leadership. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw new Error(`manager ${this.name} already ${this.state}`);
+    this.state = 'running';
+    if (!defaultMetricsDone.has(this.registry)) {
+      defaultMetricsDone.add(this.registry);
+      collectDefaultMetrics({ register: this.registry });
+    }
+    await this.startServers();
+    this.cache.start();
+    if (this.elector) this.elector.start();
+    else this.onLeading(true);
+    this.log.info(
+      { leaderElection: Boolean(this.elector), controllers: this.controllers.map((c) => c.name) },
+      'manager started',
+    );
+  }
+
+  /** Leader (or no election) and running. */
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /** Undefined when ready; else why not (informers not synced, or not campaigning). */
+  readiness(): string | undefined {
+    if (this.state !== 'running') return `manager ${this.state}`;
+    const unsynced = this.cache
+      .all()
+      .filter((i) => !i.synced())
+      .map((i) => i.kind.kind);
+    if (unsynced.length) return `informers not synced: ${unsynced.join(', ')}`;
+    return undefined;
+  }
+
+  /** Where /metrics or the probes listen (after start). */
+  address(kind: 'metrics' | 'probes'): Endpoint | undefined {
+    return this.addresses.get(kind);
+  }
+
+  /** The manager's controllers, by name. */
+  controllerNamed(name: string): Controller | undefined {
+    return this.controllers.find((c) => c.name === name);
+  }
+
+  /**
+   * Graceful shutdown: stop taking work, give in-flight reconciles until the deadline, release the
+   * lease (so a standby takes over at once), stop informers and servers.
+   */
+  stop(): Promise<void> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  /** Stops on SIGTERM/SIGINT, then exits; a second signal exits at once. */
+  stopOnSignals(signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
+    let received = false;
+    const handler = (sig: NodeJS.Signals): void => {
+      if (received) process.exit(1);
+      received = true;
+      this.log.info({ signal: sig }, 'shutting down');
+      this.stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          this.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    for (const s of signals) process.on(s, handler);
+  }
+
+  private shouldReconcile(): boolean {
+    return this.leading;
+  }
+
+  private onLeading(leading: boolean): void {
+    this.leading = leading;
+    if (this.state !== 'running') return;
+    if (leading) {
+      for (const c of this.controllers) void c.start();
+    } else {
+      // Leadership lost: another replica may already reconcile, so stop at once.
+      for (const c of this.controllers) void c.stop(0);
+    }
+  }
+
+  private async shutdown(): Promise<void> {
+    if (this.state === 'new') this.state = 'stopped';
+    if (this.state === 'stopped') {
+      this.resolveDone?.();
+      return;
+    }
+    this.state = 'stopping';
+    const deadline = this.opts.gracefulShutdownTimeoutMs ?? 30_000;
+    const results = await Promise.all(this.controllers.map((c) => c.stop(deadline)));
+    const abandoned = results.flatMap((r) => r.abandoned);
+    if (abandoned.length) this.log.warn({ abandoned }, 'reconciles still running at the shutdown deadline');
+    this.leading = false;
+    await this.elector?.stop();
+    await this.cache.stop();
+    await Promise.all(this.servers.map((s) => s.server.stop()));
+    if (this.ownsClient) this.client.close();
+    this.state = 'stopped';
+    this.log.info('manager stopped');
+    this.resolveDone?.();
+  }
+
+  private async startServers(): Promise<void> {
+    const metrics =
+      parseEndpoint(this.opts.metricsBindAddress) ??
+      (this.opts.metricsPort !== undefined ? { host: '127.0.0.1', port: this.opts.metricsPort } : undefined);
+    const probes =
+      parseEndpoint(this.opts.healthProbeBindAddress) ??
+      (this.opts.probePort !== undefined ? { host: '127.0.0.1', port: this.opts.probePort } : undefined);
+    if (metrics) {
+      const server = new HttpEndpoint(metrics, {
+        '/metrics': async (_req, res) => {
+          const body = await this.registry.metrics();
+          res.writeHead(200, { 'Content-Type': this.registry.contentType });
+          res.end(body);
+        },
+      });
+      this.servers.push({ kind: 'metrics', server });
+      this.addresses.set('metrics', await server.start());
+    }
+    if (probes) {
+      const server = new HttpEndpoint(probes, {
+        '/healthz': probe(() => (this.state === 'stopped' ? 'stopped' : undefined)),
+        '/readyz': probe(() => this.readiness()),
+      });
+      this.servers.push({ kind: 'probes', server });
+      this.addresses.set('probes', await server.start());
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import type { KubeObject } from '../resources/types.js';
+import type { InformerEvent } from './informer.js';
+import { labelMatcher } from './selector.js';
+
+/** Decides whether an informer event should enqueue a reconcile. */
+export type Predicate<T extends KubeObject = KubeObject> = (e: InformerEvent<T>) => boolean;
+
+function sameRecord(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  const ka = Object.keys(a ?? {});
+  const kb = Object.keys(b ?? {});
+  return ka.length === kb.length && ka.every((k) => a?.[k] === b?.[k]);
+}
+
+const onUpdate =
+  (changed: (old: KubeObject, obj: KubeObject) => boolean): Predicate =>
+  (e) =>
+    e.type !== 'update' || changed(e.old, e.obj);
+
+/**
+ * Passes adds, deletes, and updates that changed `metadata.generation` (i.e. the spec) or started
+ * the deletion. Status-only writes are filtered out: a wiped status is then not noticed until the
+ * next spec change or requeue.
+ */
+export const generationChanged: Predicate = onUpdate(
+  (old, obj) =>
+    old.metadata.generation !== obj.metadata.generation ||
+    old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp,
+);
+
+export const resourceVersionChanged: Predicate = onUpdate(
+  (old, obj) => old.metadata.resourceVersion !== obj.metadata.resourceVersion,
+);
+
+export const labelsChanged: Predicate = onUpdate(
+  (old, obj) => !sameRecord(old.metadata.labels, obj.metadata.labels),
+);
+
+export const annotationsChanged: Predicate = onUpdate(
+  (old, obj) => !sameRecord(old.metadata.annotations, obj.metadata.annotations),
+);
+
+/** Only objects whose labels match the selector (on update: either version). */
+export function labelSelected(selector: string | Record<string, string>): Predicate {
+  const match = labelMatcher(selector);
+  return (e) => match(e.obj.metadata.labels) || (e.type === 'update' && match(e.old.metadata.labels));
+}
+
+export const and =
+  <T extends KubeObject>(...ps: Predicate<T>[]): Predicate<T> =>
+  (e) =>
+    ps.every((p) => p(e));
+
+export const or =
+  <T extends KubeObject>(...ps: Predicate<T>[]): Predicate<T> =>
+  (e) =>
+    ps.some((p) => p(e));
+
+export const not =
+  <T extends KubeObject>(p: Predicate<T>): Predicate<T> =>
+  (e) =>
+    !p(e);
