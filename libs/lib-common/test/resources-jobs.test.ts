@@ -106,13 +106,26 @@ describe('runHashGatedJob', () => {
     expect(live?.metadata.annotations?.[JOB_HASH_ANNOTATION]).toBe(jobHash(v2));
   });
 
-  it('a Job deleted after success (TTL) is not run again while the hash is unchanged', async () => {
+  it('a finished Job is deleted after its TTL, and is not run again while the hash is unchanged', async () => {
     const job = dbSync('ttl-gone', 'true');
-    const { hashToRecord } = await runToSuccess(job, undefined);
-    await client.delete(Kinds.Job, { name: 'ttl-gone', namespace: ns }, { propagationPolicy: 'Background' });
-    await waitFor('the Job to be gone', async () => ((await getJob('ttl-gone')) ? undefined : true));
-    const r = await runHashGatedJob(client, owner, job, { previousHash: hashToRecord });
-    expect(r.state).toBe('succeeded');
+    const { hashToRecord } = await waitFor('Job ttl-gone to succeed', async () => {
+      const r = await runHashGatedJob(client, owner, job, {
+        previousHash: undefined,
+        ttlSecondsAfterFinished: 1,
+      });
+      return r.state === 'succeeded' ? r : undefined;
+    });
+    expect((await getJob('ttl-gone'))?.spec?.ttlSecondsAfterFinished).toBe(1);
+    await waitFor('the TTL controller to delete the Job', async () =>
+      (await getJob('ttl-gone')) ? undefined : true,
+    );
+    const writes = client.requests.writes();
+    const r = await runHashGatedJob(client, owner, job, {
+      previousHash: hashToRecord,
+      ttlSecondsAfterFinished: 1,
+    });
+    expect(r).toEqual({ state: 'succeeded', hash: hashToRecord, changed: false });
+    expect(client.requests.writes() - writes).toBe(0);
     expect(await getJob('ttl-gone')).toBeUndefined();
   });
 });

@@ -86,6 +86,7 @@ export {
 } from './labels.js';
 export {
   getNetworkAttachments,
+  markNetworkAttachmentsCondition,
   NETWORK_STATUS_ANNOTATION,
   NETWORKS_ANNOTATION,
   type NetworkAttachmentDefinition,

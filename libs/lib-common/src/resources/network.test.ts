@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Conditions } from '../conditions/conditions.js';
 import {
+  markNetworkAttachmentsCondition,
   NETWORK_STATUS_ANNOTATION,
   type NetworkAttachmentDefinition,
   networksAnnotation,
@@ -119,5 +121,28 @@ describe('verifyNetworkStatus', () => {
     ['readyCount 0', ['internalapi'], [], 0, { ready: true, networkAttachments: {}, missing: [] }],
   ])('%s', (_n, requested, pods, readyCount, expected) => {
     expect(verifyNetworkStatus({ requested, namespace: 'openstack', pods, readyCount })).toEqual(expected);
+  });
+});
+
+describe('markNetworkAttachmentsCondition', () => {
+  it.each([
+    [true, { status: 'True', reason: 'Ready', message: 'NetworkAttachments completed' }],
+    [
+      false,
+      {
+        status: 'False',
+        reason: 'Error',
+        severity: 'Warning',
+        message:
+          'NetworkAttachments error occurred not all pods have interfaces with ips as configured in NetworkAttachments: [internalapi storage]',
+      },
+    ],
+  ])('ready=%s', (ready, expected) => {
+    const conds = markNetworkAttachmentsCondition(
+      new Conditions(),
+      { ready, networkAttachments: {}, missing: [] },
+      ['internalapi', 'storage'],
+    );
+    expect(conds.get('NetworkAttachmentsReady')).toMatchObject(expected);
   });
 });

@@ -1,3 +1,5 @@
+import { ConditionCatalog, ConditionType, Reason, Severity } from '../conditions/catalog.js';
+import type { Conditions } from '../conditions/conditions.js';
 import { isPlainObject } from './json.js';
 import { Kinds } from './kinds.js';
 import type { KubeClient, KubeObject } from './types.js';
@@ -138,4 +140,21 @@ export function verifyNetworkStatus(input: {
     if (found.length < input.readyCount) missing.push(nad);
   }
   return { ready: missing.length === 0, networkAttachments, missing };
+}
+
+/**
+ * Upstream's NetworkAttachmentsReady from a verdict: True when ready; otherwise False (Error,
+ * Warning) "NetworkAttachments error occurred not all pods have interfaces with ips as configured
+ * in NetworkAttachments: [<requested…>]".
+ */
+export function markNetworkAttachmentsCondition(
+  conditions: Conditions,
+  verdict: NetworkAttachmentsVerdict,
+  requested: readonly string[],
+): Conditions {
+  const type = ConditionType.NetworkAttachmentsReady;
+  if (verdict.ready) return conditions.markTrue(type);
+  return conditions.markFalse(type, Reason.Error, Severity.Warning, ConditionCatalog[type].notAllPods, [
+    ...requested,
+  ]);
 }
