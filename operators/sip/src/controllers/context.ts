@@ -1,15 +1,8 @@
-import type { KubeClient } from '@stackops/lib-common/resources';
-import type { CacheReader, EventRecorder } from '@stackops/lib-common/runtime';
-import type { Logger } from 'pino';
+import type { ReconcileContext } from '@stackops/lib-common/runtime';
 import type { ReadyReason } from '../api/constants.js';
 
 /** What a SIPCluster reconcile uses from the runtime: the client, the informer cache, Events and a logger. */
-export interface StepContext {
-  client: KubeClient;
-  cache: CacheReader;
-  recorder: EventRecorder;
-  log: Logger;
-}
+export type StepContext = Pick<ReconcileContext, 'client' | 'cache' | 'recorder' | 'log'>;
 
 export type FailureSeverity = 'Error' | 'Warning';
 
