@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ensureBinaries } from './build/build.js';
+import { ensureBinaries, type Stamp } from './build/build.js';
 import { goEnv } from './build/go.js';
 import { startCluster, stopCluster } from './cluster/control-plane.js';
 import { componentNames } from './cluster/layout.js';

@@ -29,10 +29,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const name = `vitest-${process.pid}-${Date.now().toString(36)}`;
     controlPlane = await startControlPlane({ name, fresh: true, ephemeral: true, progress });
   }
-  progress(
-    `${controlPlane.reused ? 'reusing' : 'started'} cluster ${controlPlane.name} at ${controlPlane.server}` +
-      (controlPlane.reused ? '' : ` in ${(controlPlane.startupMs / 1000).toFixed(1)}s`),
-  );
+  if (!controlPlane.reused) {
+    progress(
+      `started cluster ${controlPlane.name} at ${controlPlane.server} in ${(controlPlane.startupMs / 1000).toFixed(1)}s`,
+    );
+  }
   // Workers are started after global setup, so they inherit this.
   process.env.KUBECONFIG = controlPlane.kubeconfigPath;
   project.provide('kubeconfigPath', controlPlane.kubeconfigPath);

@@ -22,12 +22,14 @@ export interface BuildResult {
   durationMs: number;
 }
 
-interface Stamp {
+export interface Stamp {
   key: string;
   versions: typeof versions;
   go: string;
   builtAt: string;
+  /** Milliseconds per step this build ran; steps whose outputs were already there are absent. */
   steps: Record<string, number>;
+  totalMs: number;
 }
 
 /** The stamp is written last, so a complete cache is: a stamp with our key, and every binary present. */

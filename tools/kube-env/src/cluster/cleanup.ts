@@ -1,21 +1,35 @@
-import { rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { signalNow } from './processes.js';
 
 /**
  * Clusters this process started without `detach`: their process groups are killed when this
- * process exits or receives SIGINT/SIGTERM/SIGHUP, so a test run never leaves a control plane behind.
+ * process exits or receives SIGINT/SIGTERM/SIGHUP, and a watchdog process does the same if this
+ * process dies without a chance to (SIGKILL), so a test run never leaves a control plane behind.
  */
 interface Owned {
   pids: number[];
   /** Remove this state directory too (private clusters). */
   purgeDir: string | undefined;
+  watchdog: number | undefined;
 }
 
 const owned = new Map<string, Owned>();
 const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
+function stopWatchdog(entry: Owned): void {
+  if (entry.watchdog === undefined) return;
+  try {
+    process.kill(entry.watchdog, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 function cleanUpAll(): void {
   for (const entry of owned.values()) {
+    stopWatchdog(entry);
     // A throw-away cluster dies at once; a named one gets SIGTERM so etcd shuts down cleanly.
     signalNow(entry.pids, entry.purgeDir ? 'SIGKILL' : 'SIGTERM');
     if (entry.purgeDir) rmSync(entry.purgeDir, { recursive: true, force: true });
@@ -45,15 +59,50 @@ function uninstall(): void {
   for (const signal of signals) process.off(signal, onSignal);
 }
 
+/** The built watchdog, or its source when running from src/ under vitest (Node strips the types). */
+function watchdogScript(): string {
+  const built = fileURLToPath(new URL('./watchdog.js', import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL('./watchdog.ts', import.meta.url));
+}
+
+function startWatchdog(root: string, binDir: string, purge: boolean): number | undefined {
+  const child = spawn(
+    process.execPath,
+    [watchdogScript(), String(process.pid), root, binDir, purge ? '1' : '0'],
+    {
+      detached: true,
+      stdio: 'ignore',
+    },
+  );
+  child.on('error', () => {});
+  child.unref();
+  return child.pid;
+}
+
+export interface OwnedCluster {
+  name: string;
+  root: string;
+  binDir: string;
+  /** Delete the state directory as well when cleaning up. */
+  purge: boolean;
+}
+
 /** Starts tracking a cluster; returns the (mutable) pid list to append to as components start. */
-export function ownCluster(name: string, purgeDir: string | undefined): number[] {
-  const entry: Owned = { pids: [], purgeDir };
-  owned.set(name, entry);
+export function ownCluster(cluster: OwnedCluster): number[] {
+  releaseCluster(cluster.name);
+  const entry: Owned = {
+    pids: [],
+    purgeDir: cluster.purge ? cluster.root : undefined,
+    watchdog: startWatchdog(cluster.root, cluster.binDir, cluster.purge),
+  };
+  owned.set(cluster.name, entry);
   install();
   return entry.pids;
 }
 
 export function releaseCluster(name: string): void {
+  const entry = owned.get(name);
+  if (entry) stopWatchdog(entry);
   owned.delete(name);
   if (owned.size === 0) uninstall();
 }

@@ -187,7 +187,12 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
   };
 
   // Tracked for cleanup from the first process on, so Ctrl-C during `up` leaves nothing behind.
-  const ownedPids = ownCluster(layout.name, options.ephemeral && !options.detach ? layout.root : undefined);
+  const ownedPids = ownCluster({
+    name: layout.name,
+    root: layout.root,
+    binDir: inputs.binDir,
+    purge: (options.ephemeral ?? false) && !options.detach,
+  });
   const processes: StartedProcess[] = [];
   const launch = (component: ComponentName): StartedProcess => {
     const proc = startProcess({
