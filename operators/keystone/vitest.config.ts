@@ -1,18 +1,29 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
 export default defineConfig({
   resolve: {
     // lib-common does not export ./schema yet; point at its build output until it does.
-    alias: {
-      '@stackops/lib-common/schema': fileURLToPath(
-        new URL('../../libs/lib-common/dist/schema/index.js', import.meta.url),
-      ),
-    },
+    alias: { '@stackops/lib-common/schema': here('../../libs/lib-common/dist/schema/index.js') },
   },
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          // One real control plane per run (or the one named by KUBE_ENV_NAME with KUBE_ENV_REUSE=1).
+          globalSetup: [here('../../tools/kube-env/dist/vitest-setup.js')],
+          fileParallelism: false,
+          testTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/resources';
-import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema } from '@stackops/lib-common/schema';
 import {
   extraMountsSchema,
   metalLBConfigSchema,
@@ -204,7 +204,6 @@ export const keystoneApiSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
-    metadata: Type.Optional(objectMetaSchema),
     spec: keystoneApiSpecSchema,
     status: Type.Optional(keystoneApiStatusSchema),
   },

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/resources';
-import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema } from '@stackops/lib-common/schema';
 
 /** The catalog interfaces an endpoint can be registered for. */
 export const EndpointInterfaces = ['admin', 'internal', 'public'] as const;
@@ -38,7 +38,6 @@ export const keystoneEndpointSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
-    metadata: Type.Optional(objectMetaSchema),
     spec: keystoneEndpointSpecSchema,
     status: Type.Optional(keystoneEndpointStatusSchema),
   },

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/resources';
-import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema } from '@stackops/lib-common/schema';
 
 export const keystoneServiceSpecSchema = Type.Object({
   serviceType: Type.String({ minLength: 1, description: 'Service type in the catalog, e.g. placement.' }),
@@ -22,7 +22,6 @@ export const keystoneServiceSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
-    metadata: Type.Optional(objectMetaSchema),
     spec: keystoneServiceSpecSchema,
     status: Type.Optional(keystoneServiceStatusSchema),
   },

@@ -25,7 +25,7 @@ describe('resolveSpec', () => {
 });
 
 describe('config files', () => {
-  const cr = sampleKeystoneAPI({ customServiceConfig: '[DEFAULT]\ndebug = true\nregion = <%= it.region %>' });
+  const cr = sampleKeystoneAPI({ customServiceConfig: '[DEFAULT]\ndebug = true\nregion = {{ .Region }}' });
   const spec = resolveSpec(cr, images);
   const data = keystoneConfigData(cr, spec, {
     databaseHostname: 'openstack.openstack.svc',

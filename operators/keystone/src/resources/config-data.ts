@@ -18,6 +18,8 @@ export interface KeystoneConfigData {
   timeout: number;
   region: string;
   vhosts: { endpoint: 'internal' | 'public'; serverName: string }[];
+  /** The published URLs (empty on the first pass), for `{{ .KeystoneEndpointPublic }}` in custom text. */
+  endpoints: { internal: string; public: string };
 }
 
 export interface ConfigInputs {
@@ -25,6 +27,7 @@ export interface ConfigInputs {
   databasePassword: string;
   /** `host:port` list of memcached servers, comma-joined; empty when caching is off. */
   memcachedServers: string;
+  endpoints?: { internal?: string | undefined; public?: string | undefined };
 }
 
 export function keystoneConfigData(
@@ -51,12 +54,30 @@ export function keystoneConfigData(
       endpoint,
       serverName: `${base}-${endpoint}.${ns}.svc`,
     })),
+    endpoints: { internal: inputs.endpoints?.internal ?? '', public: inputs.endpoints?.public ?? '' },
+  };
+}
+
+/** Upstream's template parameter names, substituted into user text as `{{ .Name }}`. */
+export function customDataParameters(d: KeystoneConfigData): Record<string, string | number | boolean> {
+  return {
+    DatabaseConnection: d.databaseConnection,
+    MemcachedServers: d.memcachedServers,
+    MemcachedServersWithInet: d.memcachedServers,
+    MemcachedTLS: false,
+    EnableSecureRBAC: d.enableSecureRBAC,
+    FernetMaxActiveKeys: d.fernetMaxActiveKeys,
+    ProcessNumber: d.processNumber,
+    TimeOut: d.timeout,
+    Region: d.region,
+    KeystoneEndpointInternal: d.endpoints.internal,
+    KeystoneEndpointPublic: d.endpoints.public,
   };
 }
 
 /**
  * The files of `<cr>-config-data`: keystone.conf, httpd.conf, the kolla config, custom.conf (from
- * customServiceConfig, itself rendered as a template), my.cnf, then `defaultConfigOverwrite`
+ * customServiceConfig, with upstream's `{{ .Param }}` substitution), my.cnf, then `defaultConfigOverwrite`
  * entries, which win over generated files of the same name (as upstream's CustomData does).
  */
 export function configFiles(spec: ResolvedSpec, data: KeystoneConfigData): Record<string, string> {
@@ -64,9 +85,9 @@ export function configFiles(spec: ResolvedSpec, data: KeystoneConfigData): Recor
     'keystone.conf': renderString(keystoneConfTemplate, data, 'keystone.conf'),
     'httpd.conf': renderString(httpdConfTemplate, data, 'httpd.conf'),
     'keystone-api-config.json': keystoneApiKollaConfig(),
-    ...renderCustomData({ 'custom.conf': spec.customServiceConfig ?? '' }, data),
+    ...renderCustomData({ 'custom.conf': spec.customServiceConfig ?? '' }, customDataParameters(data)),
     'my.cnf': databaseClientConfig(),
-    ...renderCustomData(spec.defaultConfigOverwrite ?? {}, data),
+    ...renderCustomData(spec.defaultConfigOverwrite ?? {}, customDataParameters(data)),
   };
 }
 

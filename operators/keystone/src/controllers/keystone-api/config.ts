@@ -13,6 +13,7 @@ export async function ensureConfigSecret(ctx: StepContext): Promise<StepResult> 
     databaseHostname: ctx.status.databaseHostname ?? '',
     databasePassword: ctx.secrets?.database ?? '',
     memcachedServers: ctx.memcachedServers ?? '',
+    endpoints: ctx.status.apiEndpoints,
   });
   let secret: SecretObject;
   try {

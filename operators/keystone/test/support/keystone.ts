@@ -1,0 +1,83 @@
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { KeystoneKinds } from '../../src/api/group.js';
+import type { KeystoneAPI } from '../../src/api/keystone-api.js';
+import { fixture, readYaml, waitFor } from './harness.js';
+
+/** install_yamls' osp-secret keys (values `12345678` there; any valid password here). */
+export const OSP_SECRET_DATA = {
+  AdminPassword: '12345678',
+  KeystoneDatabasePassword: 'keystone-db-pw',
+  DbRootPassword: 'root-pw',
+};
+
+export async function createInputSecret(
+  client: KubeClient,
+  ns: string,
+  data: Record<string, string> = OSP_SECRET_DATA,
+  name = 'osp-secret',
+): Promise<void> {
+  await client.create(Kinds.Secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    stringData: data,
+  } as KubeObject);
+}
+
+/** The MariaDB Service `openstack` the db-create Job talks to (its Job runs as a fake pod). */
+export async function createDatabaseService(
+  client: KubeClient,
+  ns: string,
+  name = 'openstack',
+): Promise<void> {
+  await client.create(Kinds.Service, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: ns, labels: { app: 'mariadb', cr: `mariadb-${name}` } },
+    spec: { selector: { app: 'mariadb' }, ports: [{ name: 'mysql', port: 3306 }] },
+  } as KubeObject);
+}
+
+/** Creates a KeystoneAPI from a fixture file (namespace set here, nothing else changed). */
+export async function createKeystoneFromFixture(
+  client: KubeClient,
+  ns: string,
+  file: string,
+): Promise<KeystoneAPI> {
+  const [cr] = readYaml<KeystoneAPI>(fixture(file));
+  if (!cr) throw new Error(`no object in ${file}`);
+  return client.create(KeystoneKinds.KeystoneAPI, { ...cr, metadata: { ...cr.metadata, namespace: ns } });
+}
+
+export const getKeystone = (client: KubeClient, ns: string, name = 'keystone') =>
+  client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name, namespace: ns });
+
+export const conditionOf = (cr: KeystoneAPI | undefined, type: string) =>
+  cr?.status?.conditions?.find((c) => c.type === type);
+
+const summary = (cr: KeystoneAPI | undefined) => ({
+  generation: cr?.metadata.generation,
+  finalizers: cr?.metadata.finalizers,
+  status: cr?.status,
+});
+
+/** Waits until `check(cr)` holds, printing the KeystoneAPI's status on timeout. */
+export function waitForKeystone(
+  client: KubeClient,
+  ns: string,
+  what: string,
+  check: (cr: KeystoneAPI) => boolean,
+  opts: { timeoutMs?: number; name?: string } = {},
+): Promise<KeystoneAPI> {
+  return waitFor(
+    what,
+    async () => {
+      const cr = await getKeystone(client, ns, opts.name);
+      return cr && check(cr) ? cr : undefined;
+    },
+    { ...opts, describe: async () => summary(await getKeystone(client, ns, opts.name)) },
+  );
+}
+
+export const isReady = (cr: KeystoneAPI): boolean =>
+  conditionOf(cr, 'Ready')?.status === 'True' && cr.status?.observedGeneration === cr.metadata.generation;
