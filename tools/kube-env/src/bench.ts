@@ -45,14 +45,17 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const build = await ensureBinaries();
   const layout = cacheLayout();
-  const stamp = JSON.parse(readFileSync(layout.stamp, 'utf8')) as {
-    builtAt: string;
-    steps: Record<string, number>;
-  };
-  const buildTotal = Object.values(stamp.steps).reduce((a, b) => a + b, 0);
+  const stamp = JSON.parse(readFileSync(layout.stamp, 'utf8')) as Stamp;
+  const built = Object.entries(stamp.steps).map(([step, ms]) => `${step} ${formatDuration(ms)}`);
   out(`kube-env bench (${layout.root})`);
   out(
-    `  build: cache check took ${build.durationMs} ms; last build ${stamp.builtAt} took ${formatDuration(buildTotal)}`,
+    `  machine: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  out(`  build: cache check took ${build.durationMs} ms`);
+  out(
+    `  last build (${stamp.builtAt}, go ${stamp.go}): ${formatDuration(stamp.totalMs ?? 0)}; built: ${built.join(', ') || 'nothing'} (other steps were already in the cache; see ${layout.buildLog})`,
   );
   const { modcache, buildcache } = goCacheDirs();
   out(

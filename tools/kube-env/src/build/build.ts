@@ -66,7 +66,7 @@ export async function ensureBinaries(options: BuildOptions = {}): Promise<BuildR
   try {
     if (!options.force && isCacheComplete(layout))
       return { layout, cached: true, durationMs: Date.now() - started };
-    if (options.force) rmSync(layout.bin, { recursive: true, force: true });
+    // Binaries are replaced by rename, never deleted first: running clusters keep working.
     rmSync(layout.stamp, { force: true });
     mkdirSync(layout.bin, { recursive: true });
     mkdirSync(layout.src, { recursive: true });
@@ -86,15 +86,16 @@ export async function ensureBinaries(options: BuildOptions = {}): Promise<BuildR
       steps[step.name] = await runStep(step, layout, started, progress);
     }
     await verifyVersions(layout);
+    const total = Date.now() - started;
     const stamp: Stamp = {
       key: cacheKey(),
       versions,
       go: goVersion,
       builtAt: new Date().toISOString(),
       steps,
+      totalMs: total,
     };
     writeFileSync(layout.stamp, `${JSON.stringify(stamp, null, 2)}\n`);
-    const total = Date.now() - started;
     appendFileSync(layout.buildLog, `===== kube-env build finished in ${formatDuration(total)} =====\n`);
     progress(`kube-env build: done in ${formatDuration(total)}`);
     return { layout, cached: false, durationMs: total };
