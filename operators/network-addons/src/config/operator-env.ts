@@ -1,0 +1,28 @@
+import type { ComponentImages } from '../templates/context.js';
+import { imagesFromEnv } from './images.js';
+
+/** What the operator learns from its environment (the chart sets every variable). */
+export interface OperatorEnv {
+  /** Holds the applied-config ConfigMap (OPERATOR_NAMESPACE). */
+  operatorNamespace: string;
+  /** Where the components go (OPERAND_NAMESPACE, default the operator namespace). */
+  operandNamespace: string;
+  /** Reported in status and stamped on every object (OPERATOR_VERSION). */
+  operatorVersion: string;
+  images: ComponentImages;
+}
+
+export function readOperatorEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  fallbackVersion: string,
+): OperatorEnv {
+  const operatorNamespace = env['OPERATOR_NAMESPACE'];
+  if (!operatorNamespace)
+    throw new Error('OPERATOR_NAMESPACE must be set (the namespace the operator runs in)');
+  return {
+    operatorNamespace,
+    operandNamespace: env['OPERAND_NAMESPACE'] || operatorNamespace,
+    operatorVersion: env['OPERATOR_VERSION'] || fallbackVersion,
+    images: imagesFromEnv(env),
+  };
+}
