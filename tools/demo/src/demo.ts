@@ -1,0 +1,116 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type ControlPlane, ensureBinaries, startControlPlane } from '@stackops/kube-env';
+import { createKubeClient } from '@stackops/lib-common/resources';
+import { applyExamples } from './examples.js';
+import { type RunningOperator, startOperator } from './operators.js';
+import { countOwned } from './owned.js';
+import { freePort } from './ports.js';
+import { StepPrinter } from './steps.js';
+import { catalogueTable, summaryTable } from './summary.js';
+import { demoTargets } from './targets.js';
+import { chartAliases, installUmbrella, type OperatorDir, operatorServiceAccounts } from './umbrella.js';
+import { waitForTargets } from './wait.js';
+
+export interface DemoOptions {
+  /** Stop after the summary instead of running until Ctrl-C. */
+  exit: boolean;
+  clusterName: string;
+  timeoutMs: number;
+}
+
+export interface DemoOutcome {
+  allDone: boolean;
+  pids: number[];
+}
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+/** `make demo`: the whole system on one machine, for real. */
+export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
+  const steps = new StepPrinter(7);
+  const operators: RunningOperator[] = [];
+  let cp: ControlPlane | undefined;
+  let stopping: Promise<void> | undefined;
+  const stopAll = () => {
+    stopping ??= (async () => {
+      await Promise.allSettled(operators.map((o) => o.stop()));
+      await cp?.stop({ purge: true });
+    })();
+    return stopping;
+  };
+  const onSignal = () => {
+    say('\nstopping everything the demo started…');
+    void stopAll().then(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  try {
+    await steps.run('Check the local control plane binaries', async (note) => {
+      const built = await ensureBinaries({ progress: (l: string) => note(l) });
+      note(`${built.cached ? 'cached' : 'built'}: ${built.layout.bin}`);
+    });
+    cp = await steps.run(`Start the local control plane "${opts.clusterName}"`, () =>
+      startControlPlane({ name: opts.clusterName, fresh: true }),
+    );
+    const kubeconfig = cp.kubeconfigPath;
+    const admin = createKubeClient(cp.kubeConfig, { fieldManager: 'stackops-demo' });
+    await steps.run('helm install the umbrella chart (CRDs, RBAC, operator Deployments)', () =>
+      installUmbrella(cp!.helm, kubeconfig),
+    );
+    const logDir = join(cp.handle.layout.root, 'operators');
+    mkdirSync(logDir, { recursive: true });
+    await steps.run("Run the four operators locally, each as its chart's ServiceAccount", async (note) => {
+      const accounts = await operatorServiceAccounts(admin);
+      for (const dir of Object.keys(chartAliases) as OperatorDir[]) {
+        const op = await startOperator(
+          { dir, serviceAccount: accounts[dir], probePort: await freePort() },
+          kubeconfig,
+          logDir,
+        );
+        operators.push(op);
+        note(
+          `${dir}-operator pid ${op.pid} as ${accounts[dir].namespace}/${accounts[dir].name}, log ${op.logFile}`,
+        );
+      }
+    });
+    await steps.run('Apply the upstream README examples', async (note) => {
+      for (const f of await applyExamples(cp!.kubectl, kubeconfig)) note(`applied ${f}`);
+    });
+    const results = await steps.run('Wait until every resource is Ready / Available', () =>
+      waitForTargets(admin, demoTargets, opts.timeoutMs),
+    );
+    const allDone = results.every((r) => r.done);
+    await steps.run('Summary', async () => {
+      const owned = await countOwned(
+        admin,
+        results.flatMap((r) => (r.object?.metadata.uid ? [r.object.metadata.uid] : [])),
+      );
+      say(summaryTable(results, owned));
+      say(catalogueTable([]));
+    });
+    const pids = [
+      ...operators.map((o) => o.pid),
+      ...Object.values(cp.handle.state.components).map((c) => c.pid),
+    ];
+    if (!allDone) say('Not every resource converged: see the operator logs above.');
+    if (opts.exit) {
+      await stopAll();
+      say(`stopped pids: ${pids.join(' ')}`);
+      return { allDone, pids };
+    }
+    say('');
+    say('The cluster keeps running. Try:');
+    say(`  export KUBECONFIG=${kubeconfig}`);
+    say(`  ${cp.kubectl} get keystoneapis,placementapis,sipclusters -A`);
+    say(`  ${cp.kubectl} get networkaddonsconfig cluster -o yaml`);
+    say(`Operator logs: ${logDir}`);
+    say('Press Ctrl-C to stop everything.');
+    await new Promise<never>(() => {});
+    return { allDone, pids };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

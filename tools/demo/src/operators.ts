@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** An operator of the repository, run as a local process by the demo. */
+export interface OperatorProcessSpec {
+  /** operators/<dir> */
+  dir: 'keystone' | 'placement' | 'network-addons' | 'sip';
+  /** The ServiceAccount its chart created, that the process impersonates. */
+  serviceAccount: { namespace: string; name: string };
+  probePort: number;
+  env?: Record<string, string>;
+}
+
+export interface RunningOperator {
+  dir: string;
+  pid: number;
+  logFile: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+
+/**
+ * Starts `operators/<dir>/dist/main.js` against the cluster, authenticated as the chart's
+ * ServiceAccount (`--as system:serviceaccount:<ns>:<name>`), so the chart's RBAC is exactly what it
+ * gets. Waits for its /readyz; a process that exits early fails with the end of its log.
+ */
+export async function startOperator(
+  spec: OperatorProcessSpec,
+  kubeconfig: string,
+  logDir: string,
+): Promise<RunningOperator> {
+  const logFile = join(logDir, `${spec.dir}-operator.log`);
+  const log = createWriteStream(logFile, { flags: 'a' });
+  const args = [
+    join(repoRoot, 'operators', spec.dir, 'dist', 'main.js'),
+    `--kubeconfig=${kubeconfig}`,
+    `--as=system:serviceaccount:${spec.serviceAccount.namespace}:${spec.serviceAccount.name}`,
+    `--health-probe-bind-address=127.0.0.1:${spec.probePort}`,
+    '--metrics-bind-address=0',
+    '--leader-elect=false',
+  ];
+  const child = spawn(process.execPath, args, {
+    env: { ...process.env, ...spec.env, LOG_FORMAT: 'json', KUBECONFIG: kubeconfig },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? -1;
+  });
+  const stop = async () => {
+    if (exited !== null) return;
+    child.kill('SIGTERM');
+    for (let i = 0; i < 100 && exited === null; i++) await sleep(100);
+    if (exited === null) child.kill('SIGKILL');
+  };
+  for (let i = 0; i < 300; i++) {
+    if (exited !== null) throw new Error(`${spec.dir}-operator exited with ${exited}; see ${logFile}`);
+    if (await ready(spec.probePort)) return { dir: spec.dir, pid: child.pid ?? -1, logFile, child, stop };
+    await sleep(200);
+  }
+  await stop();
+  throw new Error(`${spec.dir}-operator did not become ready within 60 s; see ${logFile}`);
+}
+
+async function ready(port: number): Promise<boolean> {
+  try {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import Table from 'cli-table3';
+import { seconds } from './steps.js';
+import type { TargetResult } from './wait.js';
+
+/** Each custom resource: its conditions, the objects it owns, and how long it took. */
+export function summaryTable(results: TargetResult[], owned: Map<string, Map<string, number>>): string {
+  const table = new Table({
+    head: ['resource', 'conditions', 'owns', 'took'],
+    wordWrap: true,
+    colWidths: [34, 46, 34, 8],
+  });
+  for (const r of results) {
+    const conds = r.conditions.map((c) => `${c.type}=${c.status}`).join('\n') || '(none)';
+    const uid = r.object?.metadata.uid;
+    const counts = uid ? owned.get(uid) : undefined;
+    const owns = counts && counts.size > 0 ? [...counts].map(([k, n]) => `${n} ${k}`).join('\n') : '-';
+    table.push([
+      r.target.label,
+      conds,
+      owns,
+      r.done && r.tookMs !== undefined ? seconds(r.tookMs) : 'not done',
+    ]);
+  }
+  return table.toString();
+}
+
+/** The Keystone catalogue, like `openstack endpoint list`. */
+export function catalogueTable(
+  rows: { service: string; type: string; interface: string; url: string; region: string }[],
+): string {
+  const table = new Table({ head: ['service', 'type', 'interface', 'region', 'url'] });
+  for (const r of rows) table.push([r.service, r.type, r.interface, r.region, r.url]);
+  return table.toString();
+}

@@ -1,0 +1,77 @@
+import type { KindRef } from '@stackops/lib-common/resources';
+
+/** A custom resource the demo creates and waits for, and the condition that means "done". */
+export interface DemoTarget {
+  /** Short label in progress lines and the summary. */
+  label: string;
+  kind: KindRef;
+  namespace?: string;
+  name: string;
+  /** `Ready` for the OpenStack and SIP operators, `Available` for network-addons. */
+  doneCondition: 'Ready' | 'Available';
+}
+
+const kind = (group: string, version: string, k: string, plural: string, namespaced = true): KindRef => ({
+  group,
+  version,
+  kind: k,
+  plural,
+  namespaced,
+});
+
+export const KeystoneAPIKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneAPI', 'keystoneapis');
+export const KeystoneServiceKind = kind(
+  'keystone.openstack.org',
+  'v1beta1',
+  'KeystoneService',
+  'keystoneservices',
+);
+export const KeystoneEndpointKind = kind(
+  'keystone.openstack.org',
+  'v1beta1',
+  'KeystoneEndpoint',
+  'keystoneendpoints',
+);
+export const PlacementAPIKind = kind('placement.openstack.org', 'v1beta1', 'PlacementAPI', 'placementapis');
+export const NetworkAddonsConfigKind = kind(
+  'networkaddonsoperator.network.kubevirt.io',
+  'v1',
+  'NetworkAddonsConfig',
+  'networkaddonsconfigs',
+  false,
+);
+export const SIPClusterKind = kind('airship.airshipit.org', 'v1', 'SIPCluster', 'sipclusters');
+
+export const OPENSTACK_NAMESPACE = 'openstack';
+export const SIP_NAMESPACE = 'sip-demo';
+
+/** Every custom resource `make demo` applies, in the order they should converge. */
+export const demoTargets: DemoTarget[] = [
+  {
+    label: 'KeystoneAPI openstack/keystone',
+    kind: KeystoneAPIKind,
+    namespace: OPENSTACK_NAMESPACE,
+    name: 'keystone',
+    doneCondition: 'Ready',
+  },
+  {
+    label: 'PlacementAPI openstack/placement',
+    kind: PlacementAPIKind,
+    namespace: OPENSTACK_NAMESPACE,
+    name: 'placement',
+    doneCondition: 'Ready',
+  },
+  {
+    label: 'NetworkAddonsConfig cluster',
+    kind: NetworkAddonsConfigKind,
+    name: 'cluster',
+    doneCondition: 'Available',
+  },
+  {
+    label: 'SIPCluster sip-demo/tenant-a',
+    kind: SIPClusterKind,
+    namespace: SIP_NAMESPACE,
+    name: 'tenant-a',
+    doneCondition: 'Ready',
+  },
+];

@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { demoTargets } from '../src/targets.js';
+
+const main = resolve(import.meta.dirname, '../dist/main.js');
+/** Every resource must converge within this budget, measured from when the examples were applied. */
+const BUDGET_SECONDS = 300;
+
+function runDemo(): Promise<{ code: number | null; out: string }> {
+  return new Promise((done) => {
+    const child = spawn(
+      process.execPath,
+      [main, '--exit', '--name', 'stackops-demo-e2e', '--timeout', String(BUDGET_SECONDS)],
+      {
+        env: { ...process.env, CI: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      out += String(d);
+    });
+    child.on('exit', (code) => done({ code, out }));
+  });
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('make demo --exit', () => {
+  it('converges every example within the budget, prints the summary, and leaves nothing running', async () => {
+    const { code, out } = await runDemo();
+    if (code !== 0) console.log(out);
+    expect(code).toBe(0);
+    for (const t of demoTargets) {
+      const m = out.match(
+        new RegExp(`${t.label.replace(/[/.]/g, '\\$&')}: ${t.doneCondition} after ([\\d.]+)s`),
+      );
+      expect(m, `${t.label} should report ${t.doneCondition}`).not.toBeNull();
+      expect(Number(m![1])).toBeLessThan(BUDGET_SECONDS);
+    }
+    expect(out).toMatch(/resource.*conditions.*owns.*took/);
+    const pids = (out.match(/stopped pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
+    expect(pids.length).toBeGreaterThanOrEqual(9); // 4 operators + etcd, apiserver, KCM, scheduler, kwok
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
