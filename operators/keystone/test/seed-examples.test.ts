@@ -1,43 +1,24 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+
+const NAD = Kinds.NetworkAttachmentDefinition;
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, getObject, readYaml, useOperator, waitFor } from './support/harness.js';
 import {
-  adminClient,
-  getObject,
-  installCrds,
-  newNamespace,
-  type Operator,
-  startOperator,
-} from './support/harness.js';
-import {
-  createDatabaseService,
-  createInputSecret,
+  conditionOf,
   createKeystoneFromFixture,
   isReady,
+  preparedNamespace,
   waitForKeystone,
 } from './support/keystone.js';
 
 describe('the seed README examples, applied as written', () => {
+  const suite = useOperator({ beforeAll, afterAll });
   let client: KubeClient;
-  let operator: Operator;
-  const namespaces: string[] = [];
-
-  beforeAll(async () => {
-    client = adminClient();
-    await installCrds(client);
-    operator = await startOperator();
+  beforeAll(() => {
+    client = suite.client;
   });
-  afterAll(async () => {
-    await operator?.stop();
-    for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns });
-  });
-
-  async function prepared(): Promise<string> {
-    const ns = await newNamespace(client);
-    namespaces.push(ns);
-    await createInputSecret(client, ns);
-    await createDatabaseService(client, ns);
-    return ns;
-  }
+  const prepared = () => preparedNamespace(suite);
 
   it('API Example: the KeystoneAPI becomes Ready with its endpoints published', async () => {
     const ns = await prepared();
@@ -59,5 +40,84 @@ describe('the seed README examples, applied as written', () => {
       const j = await getObject<KubeObject & { status?: { succeeded?: number } }>(client, Kinds.Job, ns, job);
       expect(j?.status?.succeeded, job).toBe(1);
     }
+  });
+
+  it('MetalLB example: the internal Service is a LoadBalancer with the annotations; Ready once it has an IP', async () => {
+    const ns = await prepared();
+    await createKeystoneFromFixture(client, ns, 'seed/keystoneapi-metallb.yaml');
+    const pending = await waitForKeystone(client, ns, 'CreateServiceReady False (IP pending)', (cr) =>
+      (conditionOf(cr, 'CreateServiceReady')?.message ?? '').includes('LoadBalancer IP still pending'),
+    );
+    expect(conditionOf(pending, 'CreateServiceReady')).toMatchObject({
+      status: 'False',
+      severity: 'Warning',
+      message: 'Create service error occurred keystone-internal LoadBalancer IP still pending',
+    });
+    expect(conditionOf(pending, 'Ready')?.status).toBe('False');
+    const svc = await getObject(client, Kinds.Service, ns, 'keystone-internal');
+    expect(svc?.['spec']).toMatchObject({
+      type: 'LoadBalancer',
+      ports: [{ name: 'keystone-internal', port: 5000 }],
+    });
+    expect(svc?.metadata.annotations).toMatchObject({
+      'metallb.universe.tf/address-pool': 'osp-internalapi',
+      'metallb.universe.tf/allow-shared-ip': 'osp-internalapi',
+      'metallb.universe.tf/loadBalancerIPs': '172.17.0.202',
+      'dnsmasq.network.openstack.org/hostname': `keystone-internal.${ns}.svc`,
+      endpoint: 'internal',
+      'core.openstack.org/ingress_create': 'false',
+    });
+    // What MetalLB would do: give the Service its address.
+    await client.patch(
+      Kinds.Service,
+      { name: 'keystone-internal', namespace: ns },
+      { status: { loadBalancer: { ingress: [{ ip: '172.17.0.202' }] } } },
+      'merge',
+      { subresource: 'status' },
+    );
+    const ready = await waitForKeystone(client, ns, 'KeystoneAPI Ready', isReady, { timeoutMs: 90_000 });
+    expect(ready.status?.apiEndpoints).toEqual({
+      internal: `http://keystone-internal.${ns}.svc:5000`,
+      public: `http://keystone-public.${ns}.svc:5000`,
+    });
+    const pub = await getObject(client, Kinds.Service, ns, 'keystone-public');
+    expect(pub?.['spec']).toMatchObject({ type: 'ClusterIP' });
+    expect(pub?.metadata.annotations?.['core.openstack.org/ingress_create']).toBe('true');
+  });
+
+  it('additional networks example: pods get the multus annotation; Ready once they report an IP on storage', async () => {
+    const ns = await prepared();
+    const [nad] = readYaml(fixture('seed/network-attachment-definition.yaml'));
+    await client.create(NAD, { ...nad!, metadata: { ...nad!.metadata, namespace: ns } });
+    await createKeystoneFromFixture(client, ns, 'seed/keystoneapi-network-attachments.yaml');
+    const waiting = await waitForKeystone(client, ns, 'NetworkAttachmentsReady False', (cr) =>
+      (conditionOf(cr, 'NetworkAttachmentsReady')?.message ?? '').includes('not all pods'),
+    );
+    expect(conditionOf(waiting, 'NetworkAttachmentsReady')?.message).toBe(
+      'NetworkAttachments error occurred not all pods have interfaces with ips as configured in NetworkAttachments: [storage]',
+    );
+    const deploy = await getObject<
+      KubeObject & { spec: { template: { metadata: { annotations: Record<string, string> } } } }
+    >(client, Kinds.Deployment, ns, 'keystone');
+    expect(JSON.parse(deploy!.spec.template.metadata.annotations['k8s.v1.cni.cncf.io/networks']!)).toEqual([
+      { name: 'storage', namespace: ns, interface: 'storage' },
+    ]);
+    // What multus would do: report the pod's interface on the storage network.
+    const pods = await waitFor('a keystone pod', async () => {
+      const list = await client.list(Kinds.Pod, { namespace: ns, labelSelector: 'service=keystone' });
+      const api = list.items.filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'ReplicaSet'));
+      return api.length > 0 ? api : undefined;
+    });
+    for (const pod of pods) {
+      const status = [{ name: `${ns}/storage`, interface: 'net1', ips: ['172.18.0.52'] }];
+      await client.patch(
+        Kinds.Pod,
+        { name: pod.metadata.name ?? '', namespace: ns },
+        { metadata: { annotations: { 'k8s.v1.cni.cncf.io/network-status': JSON.stringify(status) } } },
+        'merge',
+      );
+    }
+    const ready = await waitForKeystone(client, ns, 'KeystoneAPI Ready', isReady, { timeoutMs: 90_000 });
+    expect(ready.status?.networkAttachments).toEqual({ [`${ns}/storage`]: ['172.18.0.52'] });
   });
 });

@@ -129,3 +129,35 @@ export const getObject = <T extends KubeObject = KubeObject>(
   ns: string,
   name: string,
 ) => client.get<T>(kind, { name, namespace: ns });
+
+export interface Suite {
+  client: KubeClient;
+  operator: Operator;
+  /** A fresh namespace, deleted after the file's tests. */
+  namespace(): Promise<string>;
+}
+
+/** Registers beforeAll/afterAll for a test file: CRDs, one operator for all namespaces, namespaces cleaned up. */
+export function useOperator(hooks: {
+  beforeAll: (fn: () => Promise<void>) => void;
+  afterAll: (fn: () => Promise<void>) => void;
+}): Suite {
+  const namespaces: string[] = [];
+  const suite = {
+    namespace: async () => {
+      const ns = await newNamespace(suite.client);
+      namespaces.push(ns);
+      return ns;
+    },
+  } as Suite;
+  hooks.beforeAll(async () => {
+    suite.client = adminClient();
+    await installCrds(suite.client);
+    suite.operator = await startOperator();
+  });
+  hooks.afterAll(async () => {
+    await suite.operator?.stop();
+    for (const ns of namespaces) await suite.client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
+  });
+  return suite;
+}

@@ -81,3 +81,39 @@ export function waitForKeystone(
 
 export const isReady = (cr: KeystoneAPI): boolean =>
   conditionOf(cr, 'Ready')?.status === 'True' && cr.status?.observedGeneration === cr.metadata.generation;
+
+/** A namespace with osp-secret and the `openstack` MariaDB Service, as the examples expect. */
+export async function preparedNamespace(suite: {
+  client: KubeClient;
+  namespace(): Promise<string>;
+}): Promise<string> {
+  const ns = await suite.namespace();
+  await createInputSecret(suite.client, ns);
+  await createDatabaseService(suite.client, ns);
+  return ns;
+}
+
+/** Creates a KeystoneAPI from a spec (name `keystone`). */
+export function createKeystone(
+  client: KubeClient,
+  ns: string,
+  spec: Partial<KeystoneAPI['spec']> = {},
+  name = 'keystone',
+) {
+  return client.create<KeystoneAPI>(KeystoneKinds.KeystoneAPI, {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneAPI',
+    metadata: { name, namespace: ns },
+    spec: { secret: 'osp-secret', ...spec },
+  });
+}
+
+/** Merge-patches a KeystoneAPI's spec. */
+export function patchKeystoneSpec(
+  client: KubeClient,
+  ns: string,
+  spec: Record<string, unknown>,
+  name = 'keystone',
+) {
+  return client.patch<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name, namespace: ns }, { spec }, 'merge');
+}

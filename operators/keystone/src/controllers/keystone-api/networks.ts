@@ -43,6 +43,11 @@ export async function resolveNetworks(ctx: StepContext): Promise<StepResult> {
   return undefined;
 }
 
+/** The Deployment's live pods; the Jobs' pods carry the same labels but do not serve the API. */
+const isApiPod = (pod: KubeObject): boolean =>
+  pod.metadata.deletionTimestamp === undefined &&
+  (pod.metadata.ownerReferences ?? []).some((o) => o.kind === 'ReplicaSet');
+
 /**
  * Step 12b: every requested network has an IP on each ready pod (from the pods' network-status);
  * `status.networkAttachments` lists them. Not ready ends the pass (pod updates bring it back).
@@ -56,7 +61,7 @@ export async function verifyNetworks(ctx: StepContext): Promise<StepResult> {
   const verdict = verifyNetworkStatus({
     requested: ctx.spec.networkAttachments,
     namespace: ns,
-    pods,
+    pods: pods.filter(isApiPod),
     readyCount: ctx.status.readyCount ?? 0,
   });
   ctx.status.networkAttachments = verdict.networkAttachments;
