@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { cacheLayout } from '@stackops/kube-env';
 import { createLogger } from '@stackops/lib-common/logging';
 import {
   createKubeClient,
@@ -18,6 +19,9 @@ import type { SIPClusterSpec } from '../src/api/sipcluster.js';
 import { registerSipClusterController } from '../src/operator.js';
 
 export const CHART_DIR = join(import.meta.dirname, '../../../charts/sip-operator');
+
+/** kubectl or helm from kube-env's pinned binaries. */
+export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin, name);
 
 export function kubeConfig(): KubeConfig {
   const path = process.env['KUBECONFIG'];
