@@ -50,47 +50,57 @@ export const placementApiSpecSchema = Type.Object(
           'Placement API image. When empty the operator uses RELATED_IMAGE_PLACEMENT_API_IMAGE_URL_DEFAULT, else the upstream image.',
       }),
     ),
-    apiTimeout: Type.Integer({
-      default: 60,
-      minimum: 10,
-      description: 'Timeout in seconds of the API (httpd TimeOut).',
-    }),
-    serviceUser: Type.String({
-      default: 'placement',
-      minLength: 1,
-      description: 'Keystone user the service registers and authenticates as.',
-    }),
+    apiTimeout: Type.Optional(
+      Type.Integer({
+        default: 60,
+        minimum: 10,
+        description: 'Timeout in seconds of the API (httpd TimeOut).',
+      }),
+    ),
+    serviceUser: Type.Optional(
+      Type.String({
+        default: 'placement',
+        minLength: 1,
+        description: 'Keystone user the service registers and authenticates as.',
+      }),
+    ),
     databaseInstance: Type.String({
       minLength: 1,
       description: 'Name of the MariaDB/Galera instance (its Service) that holds the placement database.',
     }),
-    databaseAccount: Type.String({
-      default: 'placement',
-      minLength: 1,
-      description: 'Name of the MariaDBAccount used to reach the placement database.',
-    }),
-    replicas: Type.Integer({
-      format: 'int32',
-      default: 1,
-      minimum: 0,
-      maximum: 32,
-      description: 'Number of placement API pods.',
-    }),
+    databaseAccount: Type.Optional(
+      Type.String({
+        default: 'placement',
+        pattern: '^[A-Za-z0-9_]{1,64}$',
+        description: 'Database account (user) placement connects as: 1-64 letters, digits or underscores.',
+      }),
+    ),
+    replicas: Type.Optional(
+      Type.Integer({
+        format: 'int32',
+        default: 1,
+        minimum: 0,
+        maximum: 32,
+        description: 'Number of placement API pods.',
+      }),
+    ),
     secret: Type.String({
       minLength: 1,
       description:
         'Secret holding the service and database passwords (keys named by passwordSelectors) and DbRootPassword.',
     }),
-    passwordSelectors: passwordSelectorsSchema,
+    passwordSelectors: Type.Optional(passwordSelectorsSchema),
     nodeSelector: Type.Optional(
       Type.Record(Type.String(), Type.String(), {
         description: 'Node selector for the API pods and the db-sync Job.',
       }),
     ),
-    preserveJobs: Type.Boolean({
-      default: false,
-      description: 'Keep finished Jobs (no TTL) e.g. to read their logs.',
-    }),
+    preserveJobs: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Keep finished Jobs (no TTL) e.g. to read their logs.',
+      }),
+    ),
     customServiceConfig: Type.Optional(
       Type.String({
         description:
@@ -178,6 +188,18 @@ export const placementApiSchema = Type.Object(
   { description: 'PlacementAPI deploys the OpenStack Placement API and registers it in keystone.' },
 );
 
-export type PlacementAPISpec = Static<typeof placementApiSpecSchema>;
+/** Fields the CRD defaults: always present on objects read from the API server. */
+type Defaulted =
+  | 'apiTimeout'
+  | 'serviceUser'
+  | 'databaseAccount'
+  | 'replicas'
+  | 'passwordSelectors'
+  | 'preserveJobs';
+/** The spec as the API server returns it (defaults applied). */
+export type PlacementAPISpec = Omit<Static<typeof placementApiSpecSchema>, Defaulted> &
+  Required<Pick<Static<typeof placementApiSpecSchema>, Defaulted>>;
+/** The spec as a user writes it (defaulted fields may be left out). */
+export type PlacementAPISpecInput = Static<typeof placementApiSpecSchema>;
 export type PlacementAPIStatus = Static<typeof placementApiStatusSchema>;
 export type PlacementAPIPasswordSelectors = Static<typeof passwordSelectorsSchema>;

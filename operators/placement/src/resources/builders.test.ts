@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { PlacementAPI } from '../api/kinds.js';
 import { dbSyncJob } from './db-sync-job.js';
 import { placementDeployment } from './deployment.js';
-import { placementRbac } from './rbac.js';
 
 const cr = (spec: Partial<PlacementAPI['spec']> = {}): PlacementAPI => ({
   apiVersion: 'placement.openstack.org/v1beta1',
@@ -23,12 +22,41 @@ const cr = (spec: Partial<PlacementAPI['spec']> = {}): PlacementAPI => ({
 
 const networks = { 'k8s.v1.cni.cncf.io/networks': '[]' };
 
+interface ContainerView {
+  name: string;
+  image: string;
+  command: string[];
+  env: { name: string; value: string }[];
+  volumeMounts: unknown[];
+  readinessProbe: { httpGet: { port: number; path: string } };
+  livenessProbe: { httpGet: { port: number; path: string } };
+}
+interface DeploymentView {
+  metadata: { name: string };
+  spec: {
+    replicas: number;
+    selector: { matchLabels: Record<string, string> };
+    template: {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+      spec: {
+        serviceAccountName: string;
+        nodeSelector: Record<string, string>;
+        volumes: unknown[];
+        containers: ContainerView[];
+        affinity: unknown;
+      };
+    };
+  };
+}
+
 describe('placementDeployment', () => {
-  const d = placementDeployment(cr({ replicas: 3, nodeSelector: { role: 'ctl' } }), {
-    image: 'img:1',
-    configHash: 'h1',
-    podAnnotations: networks,
-  });
+  const build = (hash: string) =>
+    placementDeployment(cr({ replicas: 3, nodeSelector: { role: 'ctl' } }), {
+      image: 'img:1',
+      configHash: hash,
+      podAnnotations: networks,
+    }) as unknown as DeploymentView;
+  const d = build('h1');
   const pod = d.spec.template.spec;
 
   it('selects and labels pods with service and owner', () => {
@@ -65,12 +93,12 @@ describe('placementDeployment', () => {
     expect(d.spec.template.metadata.annotations).toEqual(networks);
   });
 
+  it('spreads pods over nodes by the service label', () => {
+    expect(JSON.stringify(pod.affinity)).toContain('"values":["placement"]');
+  });
+
   it('differs only in CONFIG_HASH when the hash changes', () => {
-    const other = placementDeployment(cr({ replicas: 3, nodeSelector: { role: 'ctl' } }), {
-      image: 'img:1',
-      configHash: 'h2',
-      podAnnotations: networks,
-    });
+    const other = build('h2');
     const strip = (x: unknown) => JSON.stringify(x).replaceAll('"h1"', '"H"').replaceAll('"h2"', '"H"');
     expect(strip(other)).toBe(strip(d));
     expect(JSON.stringify(other)).not.toBe(JSON.stringify(d));
@@ -95,17 +123,5 @@ describe('dbSyncJob', () => {
     const pod = dbSyncJob(cr({ customServiceConfig: 'x' }), 'img:1', networks).spec.template.spec;
     expect(JSON.stringify(pod)).toBe(JSON.stringify(dbSyncJob(cr(), 'img:1', networks).spec.template.spec));
     expect(JSON.stringify(pod)).not.toContain('CONFIG_HASH');
-  });
-});
-
-describe('placementRbac', () => {
-  it('binds placement-<name>-role to the placement-<name> ServiceAccount', () => {
-    const r = placementRbac('placement', 'openstack');
-    expect(r.serviceAccount.metadata.name).toBe('placement-placement');
-    expect(r.roleBinding.roleRef.name).toBe('placement-placement-role');
-    expect(r.roleBinding.subjects).toEqual([
-      { kind: 'ServiceAccount', name: 'placement-placement', namespace: 'openstack' },
-    ]);
-    expect(r.role.rules[1]!.resources).toEqual(['pods']);
   });
 });

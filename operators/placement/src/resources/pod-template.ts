@@ -1,6 +1,6 @@
+import type { ResourceRequirements } from '@stackops/keystone-operator';
 import { type Container, httpProbe } from '@stackops/lib-common/resources';
 import { PLACEMENT_API_PORT } from '../api/constants.js';
-import type { ResourceRequirements } from '../api/index.js';
 import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
 import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';
 

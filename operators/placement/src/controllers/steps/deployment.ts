@@ -4,6 +4,7 @@ import {
   isDeploymentReady,
   Kinds,
   type KubeObject,
+  labelSelector,
   observedReadyReplicas,
   verifyNetworkStatus,
 } from '@stackops/lib-common/resources';
@@ -41,9 +42,15 @@ export async function reconcileDeployment(s: ReconcileState, io: StepIo): Promis
   const network = verifyNetworkStatus({
     requested: s.networkAttachments,
     namespace,
+    // Pods are not cached (an informer over every pod is too much for this); read only when needed.
     pods:
       s.networkAttachments.length > 0
-        ? io.cache.list(Kinds.Pod, { namespace, labelSelector: serviceLabels(cr.metadata.name!) })
+        ? (
+            await io.client.list(Kinds.Pod, {
+              namespace,
+              labelSelector: labelSelector(serviceLabels(cr.metadata.name!)),
+            })
+          ).items
         : [],
     readyCount: s.status.readyCount ?? 0,
   });
