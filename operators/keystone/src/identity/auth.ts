@@ -79,20 +79,10 @@ interface TokenBody {
   };
 }
 
-function tokenOf(
-  subject: string | undefined,
-  body: unknown,
-  where: { method: string; path: string },
-): ScopedToken {
+/** The token described by a `{"token": {...}}` body, or undefined when the body is not one. */
+export function tokenFromBody(subject: string | undefined, body: unknown): ScopedToken | undefined {
   const token = (body as TokenBody | undefined)?.token;
-  if (!subject || !token?.expires_at || !token.user?.id) {
-    throw new IdentityError({
-      ...where,
-      status: 502,
-      title: 'Bad Gateway',
-      message: 'Keystone answered without a token',
-    });
-  }
+  if (!subject || !token?.expires_at || !token.user?.id) return undefined;
   const result: ScopedToken = {
     token: subject,
     expiresAt: new Date(token.expires_at),
@@ -113,10 +103,17 @@ export async function issueToken(
   const url = joinUrl(identityV3Url(authUrl), 'auth/tokens');
   const res = await sendJson({ method: 'POST', url, body: passwordAuthBody(creds, scope) }, opts);
   const subject = res.headers['x-subject-token'];
-  return tokenOf(typeof subject === 'string' ? subject : undefined, res.body, {
-    method: 'POST',
-    path: url.pathname,
-  });
+  const token = tokenFromBody(typeof subject === 'string' ? subject : undefined, res.body);
+  if (!token) {
+    throw new IdentityError({
+      status: 502,
+      method: 'POST',
+      path: url.pathname,
+      title: 'Bad Gateway',
+      message: 'Keystone answered without a token',
+    });
+  }
+  return token;
 }
 
 /**

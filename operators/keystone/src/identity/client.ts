@@ -5,6 +5,7 @@ import {
   joinUrl,
   type PasswordCredentials,
   type ScopedToken,
+  tokenFromBody,
 } from './auth.js';
 import { Collection, type IdentityTransport } from './collection.js';
 import { isNotFound, isUnauthorized } from './errors.js';
@@ -106,24 +107,7 @@ export class IdentityClient {
   async validateToken(subjectToken: string): Promise<ScopedToken | undefined> {
     try {
       const res = await this.send('GET', 'auth/tokens', undefined, { 'x-subject-token': subjectToken });
-      const body = res.body as {
-        token?: {
-          expires_at?: string;
-          user?: { id?: string; name?: string };
-          system?: unknown;
-          project?: { id?: string; name?: string };
-        };
-      };
-      const t = body.token;
-      if (!t?.expires_at || !t.user?.id) return undefined;
-      const result: ScopedToken = {
-        token: subjectToken,
-        expiresAt: new Date(t.expires_at),
-        scope: t.system ? 'system' : t.project ? 'project' : 'unscoped',
-        user: { id: t.user.id, name: t.user.name ?? '' },
-      };
-      if (t.project?.id) result.project = { id: t.project.id, name: t.project.name ?? '' };
-      return result;
+      return tokenFromBody(subjectToken, res.body);
     } catch (err) {
       if (isNotFound(err) || isUnauthorized(err)) return undefined;
       throw err;
