@@ -16,6 +16,9 @@ import { formatDuration } from './util/format.js';
 import { cacheKey, versions } from './versions.js';
 
 const err = (line: string) => process.stderr.write(`${line}\n`);
+// A closed pipe (`kube-env up | head`) must not abort a start half-way: output is best effort.
+process.stdout.on('error', () => {});
+process.stderr.on('error', () => {});
 const defaultName = () => process.env.KUBE_ENV_NAME || defaultClusterName;
 
 function positiveInt(value: string): number {
