@@ -242,6 +242,16 @@ describe('schedule: idempotence, scale up and down', () => {
     expect(result.roles[0]!.added).toEqual([]);
   });
 
+  it('a fully scheduled cluster stays scheduled when no host at all is free (upstream failed here)', () => {
+    const req: ScheduleRequest = {
+      cluster: me,
+      nodes: { ControlPlane: nodeSet('control-plane', 3) },
+      hosts: hosts.slice(0, 3),
+    };
+    const again = ok(schedule({ ...req, hosts: applied(req, schedule(req)) }));
+    expect(names(again.roles[0]!.kept)).toEqual(['a', 'b', 'c']);
+  });
+
   it('scale up keeps the held hosts and adds the missing ones', () => {
     const req: ScheduleRequest = { cluster: me, nodes: { ControlPlane: nodeSet('control-plane', 2) }, hosts };
     const labelled = applied(req, schedule(req));
