@@ -1,5 +1,6 @@
 import { type Condition, Conditions } from '@stackops/lib-common/conditions';
 import {
+  isForbidden,
   isNotFound,
   type KubeClient,
   type ObjectRef,
@@ -89,6 +90,11 @@ export class KeystoneApiReconciler {
     const saved: Condition[] = Conditions.from(cr.status?.conditions).list();
     try {
       return await this.run(ctx, cr.status?.conditions === undefined);
+    } catch (err) {
+      // The namespace is going away: creating children is refused, and the KeystoneAPI's own
+      // deletion (which brings it back here) is coming. Retrying now would only spin.
+      if (isNamespaceTerminating(err)) return {};
+      throw err;
     } finally {
       await this.finish(ctx, saved);
     }
@@ -156,6 +162,9 @@ export class KeystoneApiReconciler {
     }
   }
 }
+
+const isNamespaceTerminating = (err: unknown): boolean =>
+  isForbidden(err) && err instanceof Error && err.message.includes('because it is being terminated');
 
 /** The earlier of a step's requeue and the next fernet rotation. */
 function withWake(ctx: StepContext, requeueAfterMs: number | undefined): ReconcileOutcome {
