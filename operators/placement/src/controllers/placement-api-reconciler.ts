@@ -1,4 +1,4 @@
-import { Conditions } from '@stackops/lib-common/conditions';
+import { type Condition, Conditions, ConditionType } from '@stackops/lib-common/conditions';
 import { patchStatusIfChanged } from '@stackops/lib-common/resources';
 import { ensureFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, type PlacementAPIStatus } from '../api/index.js';
@@ -35,6 +35,13 @@ export const placementSteps: readonly Step[] = [
 
 export interface ReconcileOutcome {
   requeueAfter?: number;
+}
+
+/** An Event when Ready flips: Normal when it became True, Warning when it was lost. */
+function announceReadyChange(before: Condition | undefined, after: Condition | undefined, io: StepIo): void {
+  if (!after || before?.status === after.status) return;
+  if (after.status === 'True') io.event('Normal', 'Ready', after.message ?? 'Setup complete');
+  else if (before?.status === 'True') io.event('Warning', 'NotReady', after.message ?? '');
 }
 
 /** The status a reconcile starts from: what is known stays (so an early stop does not wipe it). */
@@ -81,8 +88,11 @@ export class PlacementApiReconciler {
   }
 
   private async writeStatus(s: ReconcileState, io: StepIo): Promise<void> {
-    s.conditions.computeReady().restoreLastTransitionTimes(Conditions.from(s.cr.status?.conditions).list());
+    const previous = Conditions.from(s.cr.status?.conditions);
+    s.conditions.computeReady().restoreLastTransitionTimes(previous.list());
     const status: PlacementAPIStatus = { ...s.status, conditions: s.conditions.toJSON() };
-    await patchStatusIfChanged(io.client, PlacementAPIKind, s.cr, status);
+    const { patched } = await patchStatusIfChanged(io.client, PlacementAPIKind, s.cr, status);
+    if (patched)
+      announceReadyChange(previous.get(ConditionType.Ready), s.conditions.get(ConditionType.Ready), io);
   }
 }

@@ -1,22 +1,16 @@
 import type { Conditions } from '@stackops/lib-common/conditions';
-import type { KindRef, KubeClient, KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import type { KubeClient, ObjectRef } from '@stackops/lib-common/resources';
+import type { CacheReader } from '@stackops/lib-common/runtime';
 import type { Logger } from 'pino';
 import type { PlacementAPI, PlacementAPIStatus } from '../api/index.js';
-
-/** Reads from the informer caches (what the runtime's reconcile context offers). */
-export interface CacheReader {
-  get<T extends KubeObject = KubeObject>(kind: KindRef, ref: ObjectRef): T | undefined;
-  list<T extends KubeObject = KubeObject>(
-    kind: KindRef,
-    opts?: { namespace?: string; labelSelector?: string | Record<string, string> },
-  ): T[];
-}
 
 /** What a reconcile step may use to read and write. */
 export interface StepIo {
   client: KubeClient;
   cache: CacheReader;
   log: Logger;
+  /** Records a Kubernetes Event on the PlacementAPI (never with secret values). */
+  event(type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
 /** Settings of the operator that do not come from the CR. */

@@ -35,7 +35,9 @@ export async function reconcileInputSecret(s: ReconcileState, io: StepIo): Promi
   const values = keys.map((k) => secretValue(secret, k) ?? '');
   const missing = keys.filter((_, i) => values[i] === '');
   if (missing.length > 0) {
-    s.conditions.markError(ConditionType.InputReady, missingKeysMessage(name, missing));
+    const message = missingKeysMessage(name, missing);
+    s.conditions.markError(ConditionType.InputReady, message);
+    io.event('Warning', 'InputError', message);
     return stop();
   }
   const [service = '', database = ''] = values;
