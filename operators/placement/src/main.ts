@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { KubeConfig } from '@kubernetes/client-node';
-import { DEFAULT_MARIADB_CLIENT_IMAGE, MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
+import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { createLogger } from '@stackops/lib-common/logging';
 import { Manager, managerOptionsFromFlags, parseManagerOptions } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_IMAGE_ENV } from './api/constants.js';

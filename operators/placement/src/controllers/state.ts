@@ -1,7 +1,7 @@
 import type { Conditions } from '@stackops/lib-common/conditions';
+import type { Logger } from '@stackops/lib-common/logging';
 import type { KubeClient, ObjectRef } from '@stackops/lib-common/resources';
 import type { CacheReader } from '@stackops/lib-common/runtime';
-import type { Logger } from 'pino';
 import type { PlacementAPI, PlacementAPIStatus } from '../api/index.js';
 
 /** What a reconcile step may use to read and write. */
