@@ -55,7 +55,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   );
   out(`  build: cache check took ${build.durationMs} ms`);
   out(
-    `  last build (${stamp.builtAt}, go ${stamp.go}): ${formatDuration(stamp.totalMs ?? 0)}; built: ${built.join(', ') || 'nothing'} (other steps were already in the cache; see ${layout.buildLog})`,
+    `  last build (${stamp.builtAt}, go ${stamp.go}): ${stamp.totalMs === undefined ? '?' : formatDuration(stamp.totalMs)}; built: ${built.join(', ') || 'nothing'} (other steps were already in the cache; see ${layout.buildLog})`,
   );
   const { modcache, buildcache } = goCacheDirs();
   out(

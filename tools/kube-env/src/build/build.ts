@@ -29,7 +29,8 @@ export interface Stamp {
   builtAt: string;
   /** Milliseconds per step this build ran; steps whose outputs were already there are absent. */
   steps: Record<string, number>;
-  totalMs: number;
+  /** Absent in stamps written before it was recorded. */
+  totalMs?: number;
 }
 
 /** The stamp is written last, so a complete cache is: a stamp with our key, and every binary present. */
