@@ -3,13 +3,14 @@ import { DEX_PORT } from '../api/constants.js';
 import type { AuthService } from '../api/services.js';
 import { clientSecretEnv, DEX_TLS_DIR, renderDexConfig } from '../templates/dex-config.js';
 import {
-  base64Data,
-  CONFIG_HASH_ANNOTATION,
   configHash,
+  configSecret,
   type DesiredObject,
   instanceLabels,
   nodePort,
+  nodePortService,
   nodeSelectorOf,
+  serviceDeployment,
   tcpPort,
 } from './common.js';
 import type { RenderContext } from './context.js';
@@ -57,54 +58,31 @@ export function renderAuth(ctx: RenderContext, service: AuthService): DesiredObj
     volumes.push({ name: 'tls', secret: { secretName: service.tlsSecret } });
     mounts.push({ name: 'tls', mountPath: DEX_TLS_DIR, readOnly: true });
   }
-  const secret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace, labels },
-    type: 'Opaque',
-    data: base64Data({ 'config.yaml': config }),
-  };
-  const deployment = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace, labels },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels, annotations: { [CONFIG_HASH_ANNOTATION]: configHash(config, env) } },
-        spec: {
-          ...nodeSelectorOf(service.nodeLabels),
-          securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
-          containers: [
-            {
-              name: 'dex',
-              image: service.image || ctx.images.auth,
-              imagePullPolicy: 'IfNotPresent',
-              args: ['dex', 'serve', `${CONFIG_DIR}/config.yaml`],
-              ports: [tcpPort('http', DEX_PORT)],
-              env,
-              ...(service.envFromSecret ? { envFrom: [{ secretRef: { name: service.envFromSecret } }] } : {}),
-              readinessProbe: { tcpSocket: { port: 'http' }, periodSeconds: 10 },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                capabilities: { drop: ['ALL'] },
-              },
-              volumeMounts: mounts,
-            },
-          ],
-          volumes,
+  const secret = configSecret(name, namespace, labels, { 'config.yaml': config });
+  const deployment = serviceDeployment(name, namespace, labels, configHash(config, env), {
+    ...nodeSelectorOf(service.nodeLabels),
+    securityContext: { runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } },
+    containers: [
+      {
+        name: 'dex',
+        image: service.image || ctx.images.auth,
+        imagePullPolicy: 'IfNotPresent',
+        args: ['dex', 'serve', `${CONFIG_DIR}/config.yaml`],
+        ports: [tcpPort('http', DEX_PORT)],
+        env,
+        ...(service.envFromSecret ? { envFrom: [{ secretRef: { name: service.envFromSecret } }] } : {}),
+        readinessProbe: { tcpSocket: { port: 'http' }, periodSeconds: 10 },
+        securityContext: {
+          allowPrivilegeEscalation: false,
+          readOnlyRootFilesystem: true,
+          capabilities: { drop: ['ALL'] },
         },
+        volumeMounts: mounts,
       },
-    },
-  };
-  const svc = {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name, namespace, labels },
-    spec: { type: 'NodePort', selector: labels, ports: [nodePort('http', DEX_PORT, service.nodePort)] },
-  };
+    ],
+    volumes,
+  });
+  const svc = nodePortService(name, namespace, labels, [nodePort('http', DEX_PORT, service.nodePort)]);
   return [
     { kind: Kinds.Secret, object: secret },
     { kind: Kinds.Deployment, object: deployment },

@@ -54,3 +54,50 @@ export const nodePort = (name: string, port: number, node: number) => ({
   nodePort: node,
   protocol: 'TCP',
 });
+
+type Labels = Record<string, string>;
+
+/** An Opaque Secret holding a service's configuration files. */
+export const configSecret = (
+  name: string,
+  namespace: string,
+  labels: Labels,
+  files: Record<string, string>,
+) => ({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name, namespace, labels },
+  type: 'Opaque',
+  data: base64Data(files),
+});
+
+/** A NodePort Service selecting the instance's pods. */
+export const nodePortService = (
+  name: string,
+  namespace: string,
+  labels: Labels,
+  ports: ReturnType<typeof nodePort>[],
+) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace, labels },
+  spec: { type: 'NodePort', selector: labels, ports },
+});
+
+/** A one-replica Deployment of the instance whose pods roll when `hash` (its configuration) changes. */
+export const serviceDeployment = (
+  name: string,
+  namespace: string,
+  labels: Labels,
+  hash: string,
+  podSpec: Record<string, unknown>,
+) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name, namespace, labels },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: labels },
+    template: { metadata: { labels, annotations: { [CONFIG_HASH_ANNOTATION]: hash } }, spec: podSpec },
+  },
+});

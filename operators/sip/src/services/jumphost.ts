@@ -6,13 +6,14 @@ import { HOST_SCRIPT, HOSTS_FILE } from '../templates/host-script.js';
 import { PRIVATE_KEYS_DIR, renderSshConfig, type SshHost } from '../templates/ssh-config.js';
 import { authorizedKeyProblem } from './authorized-keys.js';
 import {
-  base64Data,
-  CONFIG_HASH_ANNOTATION,
   configHash,
+  configSecret,
   type DesiredObject,
   instanceLabels,
   nodePort,
+  nodePortService,
   nodeSelectorOf,
+  serviceDeployment,
   tcpPort,
 } from './common.js';
 import { allHosts, type RenderContext } from './context.js';
@@ -100,92 +101,70 @@ export function renderJumpHost(
         { name: 'NO_PROXY', value: '*' },
         { name: 'no_proxy', value: '*' },
       ];
+  const image = service.image || ctx.images.jumpHost;
   const objects = {
-    service: {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name, namespace, labels },
-      spec: { type: 'NodePort', selector: labels, ports: [nodePort('ssh', SSH_PORT, service.nodePort)] },
-    },
-    secret: {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name, namespace, labels },
-      type: 'Opaque',
-      data: base64Data(secretData),
-    },
+    service: nodePortService(name, namespace, labels, [nodePort('ssh', SSH_PORT, service.nodePort)]),
+    secret: configSecret(name, namespace, labels, secretData),
     configMap: {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name, namespace, labels },
       data: configMapData,
     },
-    deployment: {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name, namespace, labels },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: labels },
-        template: {
-          metadata: {
-            labels,
-            annotations: { [CONFIG_HASH_ANNOTATION]: configHash(secretData, configMapData, privateKeyNames) },
+    deployment: serviceDeployment(
+      name,
+      namespace,
+      labels,
+      configHash(secretData, configMapData, privateKeyNames),
+      {
+        ...nodeSelectorOf(service.nodeLabels),
+        securityContext: { fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+        hostAliases: sshHosts.map((h) => ({ ip: h.ip, hostnames: [h.name] })),
+        initContainers: [
+          {
+            name: 'ssh-perms',
+            image,
+            imagePullPolicy: 'IfNotPresent',
+            command: ['/bin/sh', '-c', `mkdir -p -m700 ${HOME}/.ssh`],
           },
-          spec: {
-            ...nodeSelectorOf(service.nodeLabels),
-            securityContext: { fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
-            hostAliases: sshHosts.map((h) => ({ ip: h.ip, hostnames: [h.name] })),
-            initContainers: [
+        ],
+        containers: [
+          {
+            name: 'jumphost',
+            image,
+            imagePullPolicy: 'IfNotPresent',
+            ports: [tcpPort('ssh', SSH_PORT)],
+            env: noProxy,
+            livenessProbe: { tcpSocket: { port: 'ssh' }, initialDelaySeconds: 15, periodSeconds: 10 },
+            readinessProbe: { tcpSocket: { port: 'ssh' }, initialDelaySeconds: 5, periodSeconds: 20 },
+            volumeMounts: [
+              { name: 'data', mountPath: HOSTS_FILE, subPath: 'hosts' },
+              { name: 'scripts', mountPath: SCRIPTS_DIR },
+              { name: 'data', mountPath: `${HOME}/.ssh/config`, subPath: 'ssh_config' },
+              { name: 'ssh-private-keys', mountPath: PRIVATE_KEYS_DIR },
               {
-                name: 'ssh-perms',
-                image: service.image || ctx.images.jumpHost,
-                imagePullPolicy: 'IfNotPresent',
-                command: ['/bin/sh', '-c', `mkdir -p -m700 ${HOME}/.ssh`],
-              },
-            ],
-            containers: [
-              {
-                name: 'jumphost',
-                image: service.image || ctx.images.jumpHost,
-                imagePullPolicy: 'IfNotPresent',
-                ports: [tcpPort('ssh', SSH_PORT)],
-                env: noProxy,
-                livenessProbe: { tcpSocket: { port: 'ssh' }, initialDelaySeconds: 15, periodSeconds: 10 },
-                readinessProbe: { tcpSocket: { port: 'ssh' }, initialDelaySeconds: 5, periodSeconds: 20 },
-                volumeMounts: [
-                  { name: 'data', mountPath: HOSTS_FILE, subPath: 'hosts' },
-                  { name: 'scripts', mountPath: SCRIPTS_DIR },
-                  { name: 'data', mountPath: `${HOME}/.ssh/config`, subPath: 'ssh_config' },
-                  { name: 'ssh-private-keys', mountPath: PRIVATE_KEYS_DIR },
-                  {
-                    name: 'authorized-keys',
-                    mountPath: `${HOME}/.ssh/authorized_keys`,
-                    subPath: 'authorized_keys',
-                  },
-                ],
-              },
-            ],
-            volumes: [
-              { name: 'data', secret: { secretName: name, defaultMode: 0o440 } },
-              { name: 'scripts', configMap: { name, items: [{ key: 'host', path: 'host', mode: 0o555 }] } },
-              {
-                name: 'ssh-private-keys',
-                secret: { secretName: service.nodeSSHPrivateKeys, defaultMode: 0o440 },
-              },
-              {
-                // group-readable: the files belong to root, and the ubuntu user reads them through fsGroup
                 name: 'authorized-keys',
-                configMap: {
-                  name,
-                  items: [{ key: 'authorized-keys', path: 'authorized_keys', mode: 0o640 }],
-                },
+                mountPath: `${HOME}/.ssh/authorized_keys`,
+                subPath: 'authorized_keys',
               },
             ],
           },
-        },
+        ],
+        volumes: [
+          { name: 'data', secret: { secretName: name, defaultMode: 0o440 } },
+          { name: 'scripts', configMap: { name, items: [{ key: 'host', path: 'host', mode: 0o555 }] } },
+          {
+            name: 'ssh-private-keys',
+            secret: { secretName: service.nodeSSHPrivateKeys, defaultMode: 0o440 },
+          },
+          // group-readable: the files belong to root, and the ubuntu user reads them through fsGroup
+          {
+            name: 'authorized-keys',
+            configMap: { name, items: [{ key: 'authorized-keys', path: 'authorized_keys', mode: 0o640 }] },
+          },
+        ],
       },
-    },
+    ),
   };
   return [
     { kind: Kinds.Service, object: objects.service },

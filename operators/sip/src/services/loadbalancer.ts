@@ -4,14 +4,15 @@ import type { LoadBalancerControlPlaneService, LoadBalancerWorkerService } from 
 import { hostIp } from '../hostdata/host-data.js';
 import { type Backend, type HealthCheck, renderHaproxyConfig } from '../templates/haproxy.js';
 import {
-  base64Data,
-  CONFIG_HASH_ANNOTATION,
   configHash,
+  configSecret,
   controlPlaneTolerations,
   type DesiredObject,
   instanceLabels,
   nodePort,
+  nodePortService,
   nodeSelectorOf,
+  serviceDeployment,
   tcpPort,
 } from './common.js';
 import type { RenderContext } from './context.js';
@@ -48,51 +49,29 @@ function renderLoadBalancer(ctx: RenderContext, input: LoadBalancerInput): Desir
     backends: backendsOf(ctx, input.role, input.service.nodeInterfaceId),
     check: input.check,
   });
-  const secret = {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace, labels },
-    type: 'Opaque',
-    data: base64Data({ 'haproxy.cfg': config }),
-  };
-  const deployment = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace, labels },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: labels },
-      template: {
-        metadata: { labels, annotations: { [CONFIG_HASH_ANNOTATION]: configHash(config) } },
-        spec: {
-          ...nodeSelectorOf(input.service.nodeLabels),
-          tolerations: controlPlaneTolerations,
-          containers: [
-            {
-              name: 'loadbalancer',
-              image: input.service.image || ctx.images.loadBalancer,
-              imagePullPolicy: 'IfNotPresent',
-              ports: input.ports.map((p) => tcpPort(p.name, p.port)),
-              readinessProbe: { tcpSocket: { port: input.ports[0]!.port }, periodSeconds: 10 },
-              securityContext: { allowPrivilegeEscalation: false },
-              volumeMounts: [{ name: 'haproxy-config', mountPath: HAPROXY_CONFIG_DIR, readOnly: true }],
-            },
-          ],
-          volumes: [{ name: 'haproxy-config', secret: { secretName: name } }],
-        },
+  const secret = configSecret(name, namespace, labels, { 'haproxy.cfg': config });
+  const deployment = serviceDeployment(name, namespace, labels, configHash(config), {
+    ...nodeSelectorOf(input.service.nodeLabels),
+    tolerations: controlPlaneTolerations,
+    containers: [
+      {
+        name: 'loadbalancer',
+        image: input.service.image || ctx.images.loadBalancer,
+        imagePullPolicy: 'IfNotPresent',
+        ports: input.ports.map((p) => tcpPort(p.name, p.port)),
+        readinessProbe: { tcpSocket: { port: input.ports[0]!.port }, periodSeconds: 10 },
+        securityContext: { allowPrivilegeEscalation: false },
+        volumeMounts: [{ name: 'haproxy-config', mountPath: HAPROXY_CONFIG_DIR, readOnly: true }],
       },
-    },
-  };
-  const service = {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name, namespace, labels },
-    spec: {
-      type: 'NodePort',
-      selector: labels,
-      ports: input.ports.map((p) => nodePort(p.name, p.port, p.nodePort)),
-    },
-  };
+    ],
+    volumes: [{ name: 'haproxy-config', secret: { secretName: name } }],
+  });
+  const service = nodePortService(
+    name,
+    namespace,
+    labels,
+    input.ports.map((p) => nodePort(p.name, p.port, p.nodePort)),
+  );
   return [
     { kind: Kinds.Secret, object: secret },
     { kind: Kinds.Deployment, object: deployment },
