@@ -1,0 +1,154 @@
+import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../src/api/group.js';
+import { adminClient, installCrds, newNamespace } from './support/harness.js';
+
+/** The API server itself refuses bad input, with a message naming the field. */
+describe('schema and CEL rules', () => {
+  let client: KubeClient;
+  let ns: string;
+
+  beforeAll(async () => {
+    client = adminClient();
+    await installCrds(client);
+    ns = await newNamespace(client, 'ks-validate');
+  });
+  afterAll(async () => {
+    if (ns) await client.delete(Kinds.Namespace, { name: ns });
+  });
+
+  let n = 0;
+  async function rejection(kind: KindRef, spec: Record<string, unknown>): Promise<string> {
+    const obj = {
+      apiVersion: 'keystone.openstack.org/v1beta1',
+      kind: kind.kind,
+      metadata: { name: `bad-${n++}`, namespace: ns },
+      spec,
+    } as KubeObject;
+    try {
+      await client.create(kind, obj);
+    } catch (err) {
+      return err instanceof Error ? err.message : String(err);
+    }
+    throw new Error(`accepted: ${JSON.stringify(spec)}`);
+  }
+  const api = (spec: Record<string, unknown>) =>
+    rejection(KeystoneKinds.KeystoneAPI, { secret: 'osp-secret', ...spec });
+
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    ['secret is required', { secret: undefined }, /spec.secret: Required value/],
+    [
+      'replicas above 32',
+      { replicas: 33 },
+      /spec.replicas: Invalid value: 33: spec.replicas in body should be less than or equal to 32/,
+    ],
+    ['negative replicas', { replicas: -1 }, /spec.replicas.*greater than or equal to 0/],
+    [
+      'fewer than 3 fernet keys',
+      { fernetMaxActiveKeys: 2 },
+      /spec.fernetMaxActiveKeys.*greater than or equal to 3/,
+    ],
+    [
+      'rotation below one day',
+      { fernetRotationDays: 0 },
+      /spec.fernetRotationDays.*greater than or equal to 1/,
+    ],
+    ['apiTimeout below 10', { apiTimeout: 5 }, /spec.apiTimeout.*greater than or equal to 10/],
+    [
+      'trustFlushArgs outside the pattern',
+      { trustFlushArgs: '--x; rm -rf /' },
+      /spec.trustFlushArgs.*should match/,
+    ],
+    [
+      'override key other than internal/public',
+      { override: { service: { admin: {} } } },
+      /spec.override.service keys must be 'internal' or 'public'/,
+    ],
+    [
+      'external mode without public endpointURL',
+      { externalKeystoneAPI: true, override: { service: { internal: { endpointURL: 'http://i' } } } },
+      /external Keystone API requires endpointURL to be set for public endpoint/,
+    ],
+    [
+      'external mode without internal endpointURL',
+      { externalKeystoneAPI: true, override: { service: { public: { endpointURL: 'http://p' } } } },
+      /external Keystone API requires endpointURL to be set for internal endpoint/,
+    ],
+    [
+      'external endpointURL without a scheme',
+      {
+        externalKeystoneAPI: true,
+        override: {
+          service: { public: { endpointURL: 'keystone.example' }, internal: { endpointURL: 'http://i' } },
+        },
+      },
+      /spec.override.service.public.endpointURL: URL must include a scheme/,
+    ],
+    [
+      'the same externalEndpoints endpoint twice',
+      {
+        externalEndpoints: [
+          { endpoint: 'internal', ipAddressPool: 'a' },
+          { endpoint: 'internal', ipAddressPool: 'b' },
+        ],
+      },
+      /spec.externalEndpoints: each endpoint may be listed once/,
+    ],
+    [
+      'an externalEndpoints endpoint other than internal/public',
+      { externalEndpoints: [{ endpoint: 'admin', ipAddressPool: 'a' }] },
+      /spec.externalEndpoints\[0\].endpoint: Unsupported value: "admin"/,
+    ],
+    [
+      'an empty ipAddressPool',
+      { externalEndpoints: [{ endpoint: 'public', ipAddressPool: '' }] },
+      /ipAddressPool.*at least 1/,
+    ],
+    [
+      'rabbitMqClusterName differing from notificationsBus.cluster',
+      { rabbitMqClusterName: 'a', notificationsBus: { cluster: 'b' } },
+      /spec.rabbitMqClusterName \(deprecated\) and spec.notificationsBus.cluster must not differ/,
+    ],
+    [
+      'a defaultConfigOverwrite key that is no file name',
+      { defaultConfigOverwrite: { '../etc/passwd': 'x' } },
+      /spec.defaultConfigOverwrite keys must be file names/,
+    ],
+    [
+      'a databaseInstance that is no Service name',
+      { databaseInstance: 'Open_Stack' },
+      /spec.databaseInstance.*should match/,
+    ],
+    [
+      'a databaseAccount with SQL in it',
+      { databaseAccount: "k'; DROP" },
+      /spec.databaseAccount.*should match/,
+    ],
+    [
+      'a network attachment that is no name',
+      { networkAttachments: ['Storage Net'] },
+      /spec.networkAttachments\[0\].*should match/,
+    ],
+  ];
+
+  for (const [what, spec, message] of cases) {
+    it(`KeystoneAPI: rejects ${what}`, async () => {
+      expect(await api(spec)).toMatch(message);
+    });
+  }
+
+  it('KeystoneEndpoint: rejects an endpoint key other than admin/internal/public', async () => {
+    expect(
+      await rejection(KeystoneKinds.KeystoneEndpoint, {
+        serviceName: 'placement',
+        endpoints: { private: 'http://x' },
+      }),
+    ).toMatch(/spec.endpoints keys must be 'admin', 'internal' or 'public'/);
+  });
+
+  it('KeystoneService: requires its fields', async () => {
+    expect(await rejection(KeystoneKinds.KeystoneService, { serviceType: 'placement' })).toMatch(
+      /spec.serviceName: Required value/,
+    );
+  });
+});
