@@ -248,12 +248,13 @@ describe('SIPCluster', () => {
     };
 
     await putNetworkData(client, ns, 'cp-a', { 'oam-ipv4': '10.0.0.100' });
-    await waitFor('the load balancer config to have the new IP', async () =>
-      (await secretValue('loadbalancer-controlplane-tenant', 'haproxy.cfg')).includes(
-        'server cp-a 10.0.0.100:6443',
-      ),
+    // One reconcile updates the services one after the other: wait for the last one (the jump host).
+    await waitFor('the jump host config to have the new IP', async () =>
+      (await secretValue('jumphost-tenant', 'ssh_config')).includes('Host cp-a\n  HostName 10.0.0.100'),
     );
-    expect(await secretValue('jumphost-tenant', 'ssh_config')).toContain('Host cp-a\n  HostName 10.0.0.100');
+    expect(await secretValue('loadbalancer-controlplane-tenant', 'haproxy.cfg')).toContain(
+      'server cp-a 10.0.0.100:6443',
+    );
     const lb = await deployment('loadbalancer-controlplane-tenant');
     expect(lb.spec.template.metadata.annotations).not.toEqual(before.lb);
     const jump = await deployment('jumphost-tenant');
