@@ -4,10 +4,6 @@ import { defineConfig } from 'vitest/config';
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
 export default defineConfig({
-  resolve: {
-    // lib-common does not export ./schema yet; point at its build output until it does.
-    alias: { '@stackops/lib-common/schema': here('../../libs/lib-common/dist/schema/index.js') },
-  },
   test: {
     testTimeout: 60_000,
     hookTimeout: 120_000,
