@@ -345,6 +345,12 @@ describe('SIPCluster', () => {
       },
       services: { loadBalancerControlPlane: [{ nodePort: port, nodeInterfaceId: 'oam-ipv4' }] },
     });
+    // Serial processing: sample how many reconciles run at once while both clusters are handled.
+    const controller = operator.manager.controllerNamed('sipcluster')!;
+    let mostAtOnce = 0;
+    const sampler = setInterval(() => {
+      mostAtOnce = Math.max(mostAtOnce, controller.stats.running);
+    }, 2);
     await Promise.all([
       createSipCluster(client, ns, 'alpha', spec(portBase)),
       createSipCluster(client, ns, 'beta', spec(portBase + 1)),
@@ -361,6 +367,8 @@ describe('SIPCluster', () => {
       const reasons = conds.map((c) => c?.reason).sort();
       return reasons[0] === 'ReconciliationSucceeded' && reasons[1] === 'Unschedulable' ? conds : undefined;
     });
+    clearInterval(sampler);
+    expect(mostAtOnce).toBe(1);
     const winner = outcome[0]?.reason === 'ReconciliationSucceeded' ? 'alpha' : 'beta';
     const loser = winner === 'alpha' ? 'beta' : 'alpha';
     const failed = outcome.find((c) => c?.reason === 'Unschedulable')!;
