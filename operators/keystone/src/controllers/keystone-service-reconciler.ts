@@ -1,0 +1,146 @@
+import { Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import { ensureFinalizer, removeFinalizer } from '@stackops/lib-common/runtime';
+import { KeystoneConditionTypes, KeystoneMessages } from '../api/conditions.js';
+import { KeystoneFinalizers, serviceFinalizerOnApi } from '../api/finalizers.js';
+import { KeystoneKinds } from '../api/group.js';
+import type { KeystoneService, KeystoneServiceStatus } from '../api/keystone-service.js';
+import { markFailed, markWaiting, readSecretKeyFromCache } from '../identity/condition-marks.js';
+import {
+  type DependantDefinition,
+  type DependantOutcome,
+  type DependantPass,
+  type DependantReconcilerOptions,
+  type EventSink,
+  ignoreNotFound,
+  reconcileDependant,
+} from '../identity/dependant-reconcile.js';
+import {
+  deleteServiceRegistration,
+  ensureCatalogService,
+  ensureServiceUser,
+} from './keystone-service-registration.js';
+
+/** Upstream waits 10 s for the service user's password Secret. */
+export const PASSWORD_SECRET_RECHECK_MS = 10_000;
+
+const T = KeystoneConditionTypes;
+const M = KeystoneMessages;
+
+type Pass = DependantPass<KeystoneService, KeystoneServiceStatus>;
+
+async function registerService(pass: Pass): Promise<void> {
+  const spec = pass.cr.spec;
+  try {
+    const service = await ensureCatalogService(
+      pass.identity!,
+      {
+        type: spec.serviceType,
+        name: spec.serviceName,
+        description: spec.serviceDescription,
+        enabled: spec.enabled,
+      },
+      pass.status.serviceID || undefined,
+      pass.changes,
+    );
+    pass.status.serviceID = service.id;
+    pass.conditions.markTrue(
+      T.KeystoneServiceOSServiceReady,
+      M.KeystoneServiceOSServiceReady,
+      spec.serviceName,
+      service.id,
+    );
+  } catch (err) {
+    markFailed(pass.conditions, T.KeystoneServiceOSServiceReady, M.KeystoneServiceOSServiceReadyError, err);
+    throw err;
+  }
+}
+
+async function registerUser(
+  pass: Pass,
+  cache: DependantReconcilerOptions['cache'],
+): Promise<DependantOutcome> {
+  const spec = pass.cr.spec;
+  const type = T.KeystoneServiceOSUserReady;
+  const password = readSecretKeyFromCache(
+    cache,
+    pass.cr.metadata.namespace ?? '',
+    spec.secret,
+    spec.passwordSelector,
+  );
+  if (password.state === 'no-secret') {
+    markWaiting(pass.conditions, type, M.KeystoneServiceOSUserReadyWaiting);
+    return { requeueAfterMs: PASSWORD_SECRET_RECHECK_MS };
+  }
+  if (password.state === 'no-key') {
+    // The Secret is watched: its next change brings the next pass; no hot retry.
+    markFailed(pass.conditions, type, M.KeystoneServiceOSUserReadyError, password.detail);
+    return {};
+  }
+  try {
+    await ensureServiceUser(
+      pass.identity!,
+      { username: spec.serviceUser, password: password.value },
+      pass.changes,
+    );
+  } catch (err) {
+    markFailed(pass.conditions, type, M.KeystoneServiceOSUserReadyError, err);
+    throw err;
+  }
+  pass.conditions.markTrue(type, M.KeystoneServiceOSUserReady, spec.serviceUser);
+  return {};
+}
+
+/**
+ * KeystoneService (reference §5): registers the catalog service, and its user in project `service`
+ * with roles admin and service; on deletion removes both, then releases
+ * `openstack.org/keystoneservice-<name>` on the KeystoneAPI and its own finalizer.
+ */
+export function keystoneServiceDefinition(
+  opts: DependantReconcilerOptions,
+): DependantDefinition<KeystoneService, KeystoneServiceStatus> {
+  const apiFinalizer = (pass: Pass) => serviceFinalizerOnApi(pass.cr.metadata.name ?? '');
+  return {
+    kind: KeystoneKinds.KeystoneService,
+    finalizer: KeystoneFinalizers.KeystoneService,
+    conditions: [
+      unknownCondition(T.KeystoneAPIReady, Reason.Init, M.KeystoneAPIReadyInit),
+      unknownCondition(T.AdminServiceClientReady, Reason.Init, M.AdminServiceClientReadyInit),
+      unknownCondition(T.KeystoneServiceOSServiceReady, Reason.Init, M.KeystoneServiceOSServiceReadyInit),
+      unknownCondition(T.KeystoneServiceOSUserReady, Reason.Init, M.KeystoneServiceOSUserReadyInit),
+    ],
+    initialStatus: (cr) => ({ ...cr.status, observedGeneration: cr.metadata.generation ?? 0 }),
+    registered: (status) => Boolean(status.serviceID),
+    async register(pass, api) {
+      // Only here, with keystone ready, so a service being deleted never re-adds it (keystone #401).
+      await ensureFinalizer(opts.client, KeystoneKinds.KeystoneAPI, api, apiFinalizer(pass));
+      await registerService(pass);
+      return registerUser(pass, opts.cache);
+    },
+    async unregister(pass) {
+      await deleteServiceRegistration(
+        pass.identity!,
+        { serviceId: pass.status.serviceID ?? '', username: pass.cr.spec.serviceUser },
+        pass.changes,
+      );
+      pass.status.serviceID = '';
+    },
+    async releaseParents(pass, api) {
+      if (!api) return;
+      await removeFinalizer(opts.client, KeystoneKinds.KeystoneAPI, api, apiFinalizer(pass)).catch(
+        ignoreNotFound,
+      );
+    },
+  };
+}
+
+export class KeystoneServiceReconciler {
+  private readonly def: DependantDefinition<KeystoneService, KeystoneServiceStatus>;
+
+  constructor(private readonly opts: DependantReconcilerOptions) {
+    this.def = keystoneServiceDefinition(opts);
+  }
+
+  reconcile(cr: KeystoneService, events?: EventSink): Promise<DependantOutcome> {
+    return reconcileDependant(this.def, this.opts, cr, events);
+  }
+}

@@ -1,0 +1,34 @@
+import { type Conditions, Reason, Severity } from '@stackops/lib-common/conditions';
+import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import type { CacheLookup } from './keystone-api-access.js';
+
+/** False / Error / Warning with `format` filled with `detail` (an Error prints its message). */
+export function markFailed(conditions: Conditions, type: string, format: string, detail: unknown): void {
+  conditions.markFalse(type, Reason.Error, Severity.Warning, format, detail);
+}
+
+/** False / Requested / Info: waiting for something that is expected to appear. */
+export function markWaiting(conditions: Conditions, type: string, message: string): void {
+  conditions.markFalse(type, Reason.Requested, Severity.Info, message);
+}
+
+type SecretObject = KubeObject & { data?: Record<string, string> };
+
+export type SecretKeyRead =
+  | { state: 'found'; value: string }
+  | { state: 'no-secret' }
+  | { state: 'no-key'; detail: string };
+
+/** One key of a Secret from the cache, decoded (the value is never logged or put in a condition). */
+export function readSecretKeyFromCache(
+  cache: CacheLookup,
+  namespace: string,
+  name: string,
+  key: string,
+): SecretKeyRead {
+  const secret = cache.get<SecretObject>(Kinds.Secret, { namespace, name });
+  if (!secret) return { state: 'no-secret' };
+  const encoded = secret.data?.[key];
+  if (encoded === undefined) return { state: 'no-key', detail: `Secret ${name} has no key ${key}` };
+  return { state: 'found', value: Buffer.from(encoded, 'base64').toString('utf8') };
+}
