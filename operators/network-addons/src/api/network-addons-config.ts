@@ -1,5 +1,4 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { objectMetaSchema } from '@stackops/lib-common/schema';
 import { CRI_SOCKET_PATHS, IMAGE_PULL_POLICIES } from './constants.js';
 import { GO_DURATION_PATTERN } from './duration.js';
 import { MAC_ADDRESS_PATTERN } from './mac.js';
@@ -143,6 +142,13 @@ export const networkAddonsConfigStatusSchema = Type.Object(
         'x-kubernetes-list-map-keys': ['type'],
       }),
     ),
+    observedGeneration: Type.Optional(
+      Type.Integer({
+        format: 'int64',
+        description:
+          'metadata.generation this status describes (not upstream; lets `kubectl wait` ignore a status older than the spec).',
+      }),
+    ),
     operatorVersion: Type.Optional(Type.String({ description: 'Version of the running operator.' })),
     observedVersion: Type.Optional(
       Type.String({ description: 'Operator version whose configuration was last fully rolled out.' }),
@@ -155,11 +161,11 @@ export const networkAddonsConfigStatusSchema = Type.Object(
   { description: 'Conditions (Available, Progressing, Degraded), versions and deployed containers.' },
 );
 
+/** The whole object; metadata is left to the API server (a CRD may not constrain it). */
 export const networkAddonsConfigSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
-    metadata: Type.Optional(objectMetaSchema),
     spec: Type.Optional(networkAddonsConfigSpecSchema),
     status: Type.Optional(networkAddonsConfigStatusSchema),
   },

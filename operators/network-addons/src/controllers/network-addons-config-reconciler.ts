@@ -105,12 +105,7 @@ export class NetworkAddonsConfigReconciler {
       retry = err.retry;
       ctx.log.warn({ reason: err.failure.reason, err: err.message }, 'could not apply the configuration');
     }
-    const update = computeStatus(
-      this.statusBefore(cr),
-      outcome,
-      this.opts.env.operatorVersion,
-      this.timestamp(),
-    );
+    const update = computeStatus(this.statusBefore(cr), outcome, this.versions(cr), this.timestamp());
     await this.writeStatus(cr, update.status, ctx);
     for (const e of [...events, ...update.events]) await ctx.recorder.event(cr, e.type, e.reason, e.message);
     if (retry && outcome.kind === 'failed') throw new Error(outcome.failure.message);
@@ -239,7 +234,7 @@ export class NetworkAddonsConfigReconciler {
       this.statusBefore(cr),
       name,
       OPERATOR_CONFIG_NAME,
-      this.opts.env.operatorVersion,
+      this.versions(cr),
       this.timestamp(),
     );
     await this.writeStatus(cr, status, ctx);
@@ -261,6 +256,10 @@ export class NetworkAddonsConfigReconciler {
     const { patched } = await patchStatusIfChanged(ctx.client, NetworkAddonsConfigKind, current, status);
     if (patched)
       this.lastWritten.set(cr.metadata.uid ?? '', { from: cr.metadata.resourceVersion ?? '', status });
+  }
+
+  private versions(cr: NetworkAddonsConfig) {
+    return { operatorVersion: this.opts.env.operatorVersion, generation: cr.metadata.generation };
   }
 
   private timestamp(): string {

@@ -40,14 +40,16 @@ export interface StatusUpdate {
  *   the containers of the last successful apply are kept.
  * - rolling out: Degraded=False; Progressing=True/Deploying with one line per workload; Available=False/Startup.
  * - rolled out: Degraded=False; Progressing=False; Available=True; observedVersion = operator version.
- * operatorVersion and targetVersion are always the running operator's; the legacy `Failing` is dropped.
+ * operatorVersion and targetVersion are always the running operator's; observedGeneration is the
+ * generation just processed; the legacy `Failing` is dropped.
  */
 export function computeStatus(
   before: NetworkAddonsConfigStatus | undefined,
   outcome: Outcome,
-  operatorVersion: string,
+  versions: { operatorVersion: string; generation: number | undefined },
   now: string,
 ): StatusUpdate {
+  const { operatorVersion } = versions;
   const events: ConfigEvent[] = [];
   let conditions: OpenshiftCondition[] = removeCondition(before?.conditions ?? [], 'Failing');
   const set = (c: DesiredCondition) => {
@@ -103,6 +105,7 @@ export function computeStatus(
 
   const status: NetworkAddonsConfigStatus = {
     conditions,
+    ...(versions.generation !== undefined ? { observedGeneration: versions.generation } : {}),
     operatorVersion,
     targetVersion: operatorVersion,
     ...(observedVersion ? { observedVersion } : {}),
@@ -116,9 +119,10 @@ export function ignoredStatus(
   before: NetworkAddonsConfigStatus | undefined,
   name: string,
   singleton: string,
-  operatorVersion: string,
+  versions: { operatorVersion: string; generation: number | undefined },
   now: string,
 ): NetworkAddonsConfigStatus {
+  const { operatorVersion } = versions;
   const message = `NetworkAddonsConfig "${name}" is ignored: only the one named "${singleton}" is acted on`;
   let conditions = removeCondition(before?.conditions ?? [], 'Failing');
   for (const c of [
@@ -128,5 +132,10 @@ export function ignoredStatus(
   ] as const) {
     conditions = setCondition(conditions, c, now);
   }
-  return { conditions, operatorVersion, targetVersion: operatorVersion };
+  return {
+    conditions,
+    ...(versions.generation !== undefined ? { observedGeneration: versions.generation } : {}),
+    operatorVersion,
+    targetVersion: operatorVersion,
+  };
 }

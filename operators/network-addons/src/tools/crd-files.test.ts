@@ -90,6 +90,7 @@ describe('chart CRDs', () => {
     expect(Object.keys(placement.infra.properties)).toEqual(['nodeSelector', 'affinity', 'tolerations']);
     expect(Object.keys(schema.properties.status.properties)).toEqual([
       'conditions',
+      'observedGeneration',
       'operatorVersion',
       'observedVersion',
       'targetVersion',

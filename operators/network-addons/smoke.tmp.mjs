@@ -1,0 +1,12 @@
+import { KubeConfig } from '@kubernetes/client-node';
+import { Manager } from '@stackops/lib-common/runtime';
+import { createLogger } from '@stackops/lib-common/logging';
+import { NetworkAddonsOperator, FIELD_MANAGER } from './dist/operator.js';
+import { readOperatorEnv } from './dist/config/operator-env.js';
+const kc = new KubeConfig(); kc.loadFromDefault();
+const logger = createLogger({ name: 'nao', level: 'info' });
+const manager = new Manager({ name: 'network-addons-operator', kubeConfig: kc, logger, fieldManager: FIELD_MANAGER });
+const env = readOperatorEnv({ OPERATOR_NAMESPACE: 'cnao-smoke', OPERATOR_VERSION: process.env.V ?? '0.1.0' }, '0.1.0');
+const op = await NetworkAddonsOperator.create(manager, { env, resyncMs: 15000 });
+await op.start();
+setTimeout(async () => { await op.stop(); process.exit(0); }, Number(process.env.T ?? 40000));

@@ -1,0 +1,261 @@
+/** Integration test support: a client on the real control plane, the CRD, the operator in-process, waits. */
+
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { cacheLayout } from '@stackops/kube-env';
+import { createLogger } from '@stackops/lib-common/logging';
+import {
+  createKubeClient,
+  type Impersonation,
+  type KindRef,
+  Kinds,
+  type KubeObject,
+  type RestKubeClient,
+} from '@stackops/lib-common/resources';
+import { Manager } from '@stackops/lib-common/runtime';
+import { parseAllDocuments } from 'yaml';
+import { OPERATOR_CONFIG_NAME } from '../src/api/constants.js';
+import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../src/api/kinds.js';
+import type { NetworkAddonsConfigSpec, OpenshiftCondition } from '../src/api/network-addons-config.js';
+import { DEFAULT_IMAGES } from '../src/config/images.js';
+import type { OperatorEnv } from '../src/config/operator-env.js';
+import { FIELD_MANAGER, NetworkAddonsOperator, OPERATOR_NAME } from '../src/operator.js';
+import { RENDERED_KINDS } from '../src/render/kinds.js';
+import { MANAGED_SELECTOR } from '../src/render/labels.js';
+import type { ComponentImages } from '../src/templates/context.js';
+
+export const CHART_DIR = join(import.meta.dirname, '../../../charts/network-addons-operator');
+
+/** kubectl or helm from kube-env's pinned binaries. */
+export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin, name);
+
+export function run(name: 'kubectl' | 'helm', args: string[], input?: string): string {
+  return execFileSync(tool(name), args, {
+    encoding: 'utf8',
+    env: process.env,
+    input,
+    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+}
+
+export function kubeConfig(): KubeConfig {
+  const path = process.env['KUBECONFIG'];
+  if (!path)
+    throw new Error(
+      'KUBECONFIG is not set: run the tests through the @stackops/kube-env vitest global setup',
+    );
+  const kc = new KubeConfig();
+  kc.loadFromFile(path);
+  return kc;
+}
+
+export const testClient = (fieldManager = 'network-addons-tests'): RestKubeClient =>
+  createKubeClient(kubeConfig(), { fieldManager });
+
+export async function createNamespace(client: RestKubeClient, prefix: string): Promise<string> {
+  const name = `${prefix}-${randomBytes(3).toString('hex')}`;
+  await client.create(Kinds.Namespace, { metadata: { name } });
+  return name;
+}
+
+/** Polls until `probe` returns something other than undefined/false; the timeout error shows the last value. */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+  describeLast?: () => Promise<unknown>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > deadline) {
+      const last = describeLast ? await describeLast() : v;
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last, null, 2)}`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Applies the chart's CRD and waits until it is established. */
+export async function installCrd(client: RestKubeClient): Promise<void> {
+  const dir = join(CHART_DIR, 'crds');
+  for (const file of readdirSync(dir)) {
+    for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
+      const crd = doc.toJS() as KubeObject | null;
+      if (!crd) continue;
+      await client.apply(Kinds.CustomResourceDefinition, crd, { force: true });
+      await waitFor(`CRD ${crd.metadata.name} established`, async () => {
+        const live = await client.get<
+          KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
+        >(Kinds.CustomResourceDefinition, { name: crd.metadata.name ?? '' });
+        return live?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
+      });
+    }
+  }
+}
+
+export const testImages = (tag: string): ComponentImages =>
+  Object.fromEntries(
+    Object.keys(DEFAULT_IMAGES).map((k) => [k, `registry.test/${k}:${tag}`]),
+  ) as unknown as ComponentImages;
+
+export interface OperatorOptions {
+  namespace: string;
+  operandNamespace?: string;
+  version?: string;
+  images?: ComponentImages;
+  impersonate?: Impersonation;
+  resyncMs?: number;
+}
+
+export interface RunningOperator {
+  operator: NetworkAddonsOperator;
+  manager: Manager;
+  stop(): Promise<void>;
+}
+
+/** Runs the operator in-process against the local control plane. */
+export async function startOperator(opts: OperatorOptions): Promise<RunningOperator> {
+  const env: OperatorEnv = {
+    operatorNamespace: opts.namespace,
+    operandNamespace: opts.operandNamespace ?? opts.namespace,
+    operatorVersion: opts.version ?? '0.1.0',
+    images: opts.images ?? testImages('v1'),
+  };
+  const manager = new Manager({
+    name: OPERATOR_NAME,
+    fieldManager: FIELD_MANAGER,
+    kubeConfig: kubeConfig(),
+    logger: createLogger({ name: OPERATOR_NAME, level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false }),
+    gracefulShutdownTimeoutMs: 5000,
+    ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
+  });
+  const operator = await NetworkAddonsOperator.create(manager, {
+    env,
+    ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
+  });
+  await operator.start();
+  return { operator, manager, stop: () => operator.stop() };
+}
+
+export const getConfig = (client: RestKubeClient, name = OPERATOR_CONFIG_NAME) =>
+  client.get<NetworkAddonsConfig>(NetworkAddonsConfigKind, { name });
+
+/** Creates the NetworkAddonsConfig or replaces its spec (labels too, when given). */
+export async function setSpec(
+  client: RestKubeClient,
+  spec: NetworkAddonsConfigSpec,
+  opts: { name?: string; labels?: Record<string, string>; kind?: KindRef } = {},
+): Promise<NetworkAddonsConfig> {
+  const kind = opts.kind ?? NetworkAddonsConfigKind;
+  const name = opts.name ?? OPERATOR_CONFIG_NAME;
+  for (;;) {
+    const live = await client.get<NetworkAddonsConfig>(kind, { name });
+    const metadata = { ...(live?.metadata ?? { name }), ...(opts.labels ? { labels: opts.labels } : {}) };
+    try {
+      if (!live) return await client.create<NetworkAddonsConfig>(kind, { metadata, spec });
+      return await client.replace<NetworkAddonsConfig>(kind, { ...live, metadata, spec });
+    } catch (err) {
+      if ((err as { code?: number }).code !== 409) throw err;
+    }
+  }
+}
+
+export const condition = (
+  cr: NetworkAddonsConfig | undefined,
+  type: string,
+): OpenshiftCondition | undefined => cr?.status?.conditions?.find((c) => c.type === type);
+
+/** Waits until the conditions have the given statuses (and reasons when given); returns the CR. */
+export function waitForConditions(
+  client: RestKubeClient,
+  want: Record<string, 'True' | 'False' | { status: 'True' | 'False'; reason?: string }>,
+  timeoutMs = 60_000,
+  name = OPERATOR_CONFIG_NAME,
+): Promise<NetworkAddonsConfig> {
+  return waitFor(
+    `NetworkAddonsConfig ${name} conditions ${JSON.stringify(want)}`,
+    async () => {
+      const cr = await getConfig(client, name);
+      // A status older than the spec says nothing about it.
+      if (cr?.status?.observedGeneration !== cr?.metadata.generation) return undefined;
+      const ok = Object.entries(want).every(([type, w]) => {
+        const c = condition(cr, type);
+        const expected = typeof w === 'string' ? { status: w } : w;
+        return (
+          c?.status === expected.status && (expected.reason === undefined || c.reason === expected.reason)
+        );
+      });
+      return ok ? cr : undefined;
+    },
+    timeoutMs,
+    async () => (await getConfig(client, name))?.status,
+  );
+}
+
+export const waitAvailable = (client: RestKubeClient, timeoutMs = 60_000) =>
+  waitForConditions(client, { Available: 'True', Progressing: 'False', Degraded: 'False' }, timeoutMs);
+
+/** Every object carrying the operator's managed-by label, cluster-wide, by kind/namespace/name. */
+export async function managedObjects(client: RestKubeClient, ownerUid?: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const kind of RENDERED_KINDS) {
+    const { items } = await client.list(kind, { labelSelector: MANAGED_SELECTOR });
+    for (const o of items) {
+      if (ownerUid && !o.metadata.ownerReferences?.some((r) => r.uid === ownerUid)) continue;
+      out.push(`${kind.kind}/${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
+    }
+  }
+  return out.sort();
+}
+
+/** Deletes the NetworkAddonsConfig and waits until it and everything it owned are gone. */
+export async function deleteConfig(client: RestKubeClient, name = OPERATOR_CONFIG_NAME): Promise<void> {
+  const cr = await getConfig(client, name);
+  if (!cr) return;
+  await client.delete(NetworkAddonsConfigKind, { name }, { propagationPolicy: 'Background' });
+  await waitFor('NetworkAddonsConfig deleted', async () => !(await getConfig(client, name)));
+  await waitFor(
+    'owned objects garbage-collected',
+    async () => (await managedObjects(client, cr.metadata.uid)).length === 0,
+    90_000,
+    () => managedObjects(client, cr.metadata.uid),
+  );
+}
+
+/** Records every status the NetworkAddonsConfig goes through, from a watch. */
+export class StatusRecorder {
+  readonly seen: NetworkAddonsConfig[] = [];
+  private readonly abort = new AbortController();
+  private readonly done: Promise<void>;
+
+  constructor(client: RestKubeClient, name = OPERATOR_CONFIG_NAME) {
+    this.done = client
+      .watch<NetworkAddonsConfig>(
+        NetworkAddonsConfigKind,
+        { fieldSelector: `metadata.name=${name}`, signal: this.abort.signal },
+        (e) => {
+          if (e.type === 'ADDED' || e.type === 'MODIFIED') this.seen.push(e.object);
+        },
+      )
+      .catch(() => undefined);
+  }
+
+  async stop(): Promise<NetworkAddonsConfig[]> {
+    this.abort.abort();
+    await this.done;
+    return this.seen;
+  }
+}
+
+export const workloadsIn = async (client: RestKubeClient, namespace: string) => {
+  const ds = await client.list(Kinds.DaemonSet, { namespace });
+  const dep = await client.list(Kinds.Deployment, { namespace });
+  return [...ds.items, ...dep.items];
+};
