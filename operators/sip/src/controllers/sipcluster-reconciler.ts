@@ -1,4 +1,4 @@
-import { isTransient } from '@stackops/lib-common/resources';
+import { isNotFound, isTransient } from '@stackops/lib-common/resources';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '@stackops/lib-common/runtime';
 import { LABEL_NODE_TYPE, ReadyReason, SIP_FINALIZER } from '../api/constants.js';
 import { type SIPCluster, SIPClusterKind } from '../api/kinds.js';
@@ -93,7 +93,12 @@ export class SIPClusterReconciler {
     } catch (e) {
       return this.#fail(ctx, sip, e);
     }
-    await removeFinalizer(ctx.client, SIPClusterKind, sip, SIP_FINALIZER);
+    try {
+      await removeFinalizer(ctx.client, SIPClusterKind, sip, SIP_FINALIZER);
+    } catch (e) {
+      // Already gone: a previous reconcile removed the finalizer and the cache had not caught up.
+      if (!isNotFound(e)) throw e;
+    }
     return {};
   }
 }
