@@ -14,6 +14,8 @@ import {
 import { Manager } from '@stackops/lib-common/runtime';
 import { parseAllDocuments } from 'yaml';
 import { registerKeystoneApiController } from '../../src/controllers/keystone-api-controller.js';
+import { registerKeystoneEndpointController } from '../../src/controllers/keystone-endpoint-controller.js';
+import { registerKeystoneServiceController } from '../../src/controllers/keystone-service-controller.js';
 
 /**
  * What the integration tests share: an admin client on the run's control plane (kube-env's vitest
@@ -78,7 +80,7 @@ export interface Operator {
 
 /** Runs the operator's controllers in-process, watching `namespaces`, optionally as another identity. */
 export async function startOperator(
-  opts: { namespaces?: string[]; impersonate?: Impersonation } = {},
+  opts: { namespaces?: string[]; impersonate?: Impersonation; withRegistration?: boolean } = {},
 ): Promise<Operator> {
   const manager = new Manager({
     name: 'keystone-operator',

@@ -1,0 +1,86 @@
+{{/* Name of the chart, shortened to a label-safe length. */}}
+{{- define "keystone-operator.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Full name: the release name, plus the chart name unless the release already contains it. */}}
+{{- define "keystone-operator.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "keystone-operator.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "keystone-operator.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{- define "keystone-operator.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "keystone-operator.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: stackops
+{{- end -}}
+
+{{- define "keystone-operator.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "keystone-operator.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "keystone-operator.image" -}}
+{{- printf "%s/%s:%s" .Values.image.registry .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{/* Leader election is required as soon as two replicas could reconcile at once. */}}
+{{- define "keystone-operator.leaderElect" -}}
+{{- if or .Values.leaderElection.enabled (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
+{{- end -}}
+
+{{/*
+The rules the operator needs on the objects it manages, wherever it manages them (ClusterRole, or
+one Role per watched namespace): exactly the kinds and verbs its three controllers use.
+*/}}
+{{- define "keystone-operator.namespacedRules" -}}
+- apiGroups: ["keystone.openstack.org"]
+  resources: ["keystoneapis", "keystoneservices", "keystoneendpoints"]
+  verbs: ["get", "list", "watch", "update", "patch"]
+- apiGroups: ["keystone.openstack.org"]
+  resources: ["keystoneapis/status", "keystoneservices/status", "keystoneendpoints/status"]
+  verbs: ["get", "update", "patch"]
+- apiGroups: ["keystone.openstack.org"]
+  resources: ["keystoneapis/finalizers", "keystoneservices/finalizers", "keystoneendpoints/finalizers"]
+  verbs: ["update"]
+- apiGroups: [""]
+  resources: ["secrets", "configmaps", "services", "serviceaccounts"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+# Also granted to keystone's own Role (keystone-<name>-role), which the operator can only create
+# while holding the same permissions.
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["security.openshift.io"]
+  resources: ["securitycontextconstraints"]
+  resourceNames: ["anyuid"]
+  verbs: ["use"]
+- apiGroups: ["apps"]
+  resources: ["deployments"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["batch"]
+  resources: ["jobs", "cronjobs"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["rbac.authorization.k8s.io"]
+  resources: ["roles", "rolebindings"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["k8s.cni.cncf.io"]
+  resources: ["network-attachment-definitions"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: ["", "events.k8s.io"]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end -}}
