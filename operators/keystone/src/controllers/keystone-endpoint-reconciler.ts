@@ -10,10 +10,9 @@ import {
   type DependantDefinition,
   type DependantOutcome,
   type DependantPass,
+  DependantReconciler,
   type DependantReconcilerOptions,
-  type EventSink,
   ignoreNotFound,
-  reconcileDependant,
 } from '../identity/dependant-reconcile.js';
 import {
   deleteCatalogEndpoints,
@@ -143,14 +142,8 @@ export function keystoneEndpointDefinition(
   };
 }
 
-export class KeystoneEndpointReconciler {
-  private readonly def: DependantDefinition<KeystoneEndpoint, Status>;
-
-  constructor(private readonly opts: DependantReconcilerOptions) {
-    this.def = keystoneEndpointDefinition(opts);
-  }
-
-  reconcile(cr: KeystoneEndpoint, events?: EventSink): Promise<DependantOutcome> {
-    return reconcileDependant(this.def, this.opts, cr, events);
+export class KeystoneEndpointReconciler extends DependantReconciler<KeystoneEndpoint, Status> {
+  constructor(opts: DependantReconcilerOptions) {
+    super(keystoneEndpointDefinition(opts), opts);
   }
 }

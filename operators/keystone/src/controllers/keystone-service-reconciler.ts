@@ -9,10 +9,9 @@ import {
   type DependantDefinition,
   type DependantOutcome,
   type DependantPass,
+  DependantReconciler,
   type DependantReconcilerOptions,
-  type EventSink,
   ignoreNotFound,
-  reconcileDependant,
 } from '../identity/dependant-reconcile.js';
 import {
   deleteServiceRegistration,
@@ -133,14 +132,8 @@ export function keystoneServiceDefinition(
   };
 }
 
-export class KeystoneServiceReconciler {
-  private readonly def: DependantDefinition<KeystoneService, KeystoneServiceStatus>;
-
-  constructor(private readonly opts: DependantReconcilerOptions) {
-    this.def = keystoneServiceDefinition(opts);
-  }
-
-  reconcile(cr: KeystoneService, events?: EventSink): Promise<DependantOutcome> {
-    return reconcileDependant(this.def, this.opts, cr, events);
+export class KeystoneServiceReconciler extends DependantReconciler<KeystoneService, KeystoneServiceStatus> {
+  constructor(opts: DependantReconcilerOptions) {
+    super(keystoneServiceDefinition(opts), opts);
   }
 }

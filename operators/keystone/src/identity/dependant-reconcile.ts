@@ -138,3 +138,15 @@ export function runtimeReconcile<T extends KubeObject>(
     return out.requeueAfterMs !== undefined ? { requeueAfter: out.requeueAfterMs } : {};
   };
 }
+
+/** A reconciler for one dependant kind, given its definition. */
+export class DependantReconciler<T extends KubeObject & { status?: { conditions?: unknown } }, S> {
+  constructor(
+    private readonly def: DependantDefinition<T, S>,
+    private readonly opts: DependantReconcilerOptions,
+  ) {}
+
+  reconcile(cr: T, events?: EventSink): Promise<DependantOutcome> {
+    return reconcileDependant(this.def, this.opts, cr, events);
+  }
+}

@@ -60,6 +60,15 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
+const threeKeys = () => [newFernetKey(), newFernetKey(), newFernetKey()];
+
+/** keystone.conf and the fernet and credential key repositories (keystone-manage wants them too). */
+async function prepareDataDir(layout: KeystoneLayout, maxActiveKeys: number, fernetKeys: readonly string[]) {
+  await writeFile(layout.config, renderKeystoneConfig(layout, maxActiveKeys));
+  await writeKeyRepository(layout.fernetKeys, fernetKeys);
+  await writeKeyRepository(layout.credentialKeys, [newFernetKey(), newFernetKey()]);
+}
+
 async function keystoneManage(
   venv: KeystoneVenv,
   layout: KeystoneLayout,
@@ -83,7 +92,7 @@ async function bootstrappedDatabase(venv: KeystoneVenv, inputs: BootstrapInputs)
   const work = await mkdtemp(join(tmpdir(), 'keystone-bootstrap-'));
   try {
     const layout = keystoneLayout(work);
-    await writeFile(layout.config, renderKeystoneConfig(layout, 5));
+    await prepareDataDir(layout, 5, threeKeys());
     await keystoneManage(venv, layout, ['db_sync']);
     await keystoneManage(venv, layout, [
       'bootstrap',
@@ -150,13 +159,8 @@ export async function startKeystoneServer(opts: KeystoneServerOptions = {}): Pro
 
   const dir = await mkdtemp(join(tmpdir(), 'keystone-server-'));
   const layout = keystoneLayout(dir);
-  await writeFile(layout.config, renderKeystoneConfig(layout, opts.maxActiveKeys ?? 5));
+  await prepareDataDir(layout, opts.maxActiveKeys ?? 5, opts.fernetKeys ?? threeKeys());
   await copyFile(template, layout.database);
-  await writeKeyRepository(
-    layout.fernetKeys,
-    opts.fernetKeys ?? [newFernetKey(), newFernetKey(), newFernetKey()],
-  );
-  await writeKeyRepository(layout.credentialKeys, [newFernetKey(), newFernetKey()]);
 
   const logStream = createWriteStream(layout.log, { flags: 'a' });
   const logTail = async (lines = 40) =>
