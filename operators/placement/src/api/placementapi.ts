@@ -6,7 +6,7 @@ import {
   tlsApiSchema,
   topoRefSchema,
 } from '@stackops/keystone-operator';
-import { conditionListSchema, objectMetaSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema } from '@stackops/lib-common/schema';
 import { ALLOWED_CONFIG_OVERWRITE_KEYS } from './constants.js';
 
 const celList = (items: readonly string[]) => `[${items.map((k) => `'${k}'`).join(', ')}]`;
@@ -181,7 +181,6 @@ export const placementApiSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String()),
     kind: Type.Optional(Type.String()),
-    metadata: Type.Optional(objectMetaSchema),
     spec: placementApiSpecSchema,
     status: Type.Optional(placementApiStatusSchema),
   },

@@ -1,5 +1,5 @@
 import { type Condition, Conditions, ConditionType } from '@stackops/lib-common/conditions';
-import { patchStatusIfChanged } from '@stackops/lib-common/resources';
+import { isNotFound, patchStatusIfChanged } from '@stackops/lib-common/resources';
 import { ensureFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, type PlacementAPIStatus } from '../api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -91,7 +91,14 @@ export class PlacementApiReconciler {
     const previous = Conditions.from(s.cr.status?.conditions);
     s.conditions.computeReady().restoreLastTransitionTimes(previous.list());
     const status: PlacementAPIStatus = { ...s.status, conditions: s.conditions.toJSON() };
-    const { patched } = await patchStatusIfChanged(io.client, PlacementAPIKind, s.cr, status);
+    let patched: boolean;
+    try {
+      ({ patched } = await patchStatusIfChanged(io.client, PlacementAPIKind, s.cr, status));
+    } catch (err) {
+      // Deleted meanwhile (its finalizer was already gone): nothing left to report on.
+      if (isNotFound(err)) return;
+      throw err;
+    }
     if (patched)
       announceReadyChange(previous.get(ConditionType.Ready), s.conditions.get(ConditionType.Ready), io);
   }

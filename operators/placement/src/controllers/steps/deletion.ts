@@ -1,9 +1,18 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
-import type { KubeObject } from '@stackops/lib-common/resources';
+import { isNotFound, type KubeObject } from '@stackops/lib-common/resources';
 import { removeFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import { PlacementAPIKind } from '../../api/kinds.js';
 import type { ReconcileState, StepIo } from '../state.js';
+
+/** An object already gone needs no finalizer removed. */
+async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}
 
 /**
  * Deletion (upstream `reconcileDelete`): take this operator's finalizer off the KeystoneEndpoint
@@ -16,10 +25,10 @@ export async function reconcileDelete(s: ReconcileState, io: StepIo): Promise<vo
   for (const kind of [KeystoneKinds.KeystoneEndpoint, KeystoneKinds.KeystoneService]) {
     const child = io.cache.get<KubeObject>(kind, { name: PLACEMENT_SERVICE_NAME, namespace });
     if (child?.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
-      await removeFinalizer(io.client, kind, child, PLACEMENT_API_FINALIZER);
+      await ignoreNotFound(removeFinalizer(io.client, kind, child, PLACEMENT_API_FINALIZER));
     }
   }
   if (s.cr.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
-    await removeFinalizer(io.client, PlacementAPIKind, s.cr, PLACEMENT_API_FINALIZER);
+    await ignoreNotFound(removeFinalizer(io.client, PlacementAPIKind, s.cr, PLACEMENT_API_FINALIZER));
   }
 }
