@@ -26,10 +26,14 @@ help:
 	@echo "make lint   - biome lint + format check"
 	@echo "make clean  - remove build outputs and stop local clusters"
 
-# npm ci only when node_modules is missing or older than the lockfile.
+# npm ci only when node_modules is missing or older than the lockfile. Registry mirrors that lack
+# other platforms' optional binaries (biome, nx, esbuild) make `npm ci` refuse a lockfile that
+# cannot list them; `npm install` then installs the same locked versions.
 $(STAMP): package-lock.json package.json
 	@echo "==> npm ci"
-	@npm ci --no-audit --no-fund --loglevel=error
+	@npm ci --no-audit --no-fund --loglevel=error 2>/dev/null || { \
+	  echo "    npm ci refused the lockfile (optional packages missing from this registry); npm install instead"; \
+	  npm install --no-audit --no-fund --loglevel=error; }
 	@touch $(STAMP)
 
 deps: $(STAMP)
