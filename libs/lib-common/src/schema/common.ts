@@ -1,7 +1,13 @@
 import { Type } from '@sinclair/typebox';
 
-/** Metadata is validated by the API server itself; a CRD schema keeps it as a plain object. */
-export const objectMetaSchema = Type.Object({}, { 'x-kubernetes-preserve-unknown-fields': true });
+/**
+ * Metadata is validated by the API server itself. A CRD may only constrain `name` and
+ * `generateName` there (anything else, preserve-unknown-fields included, is refused).
+ */
+export const objectMetaSchema = Type.Object({
+  name: Type.Optional(Type.String()),
+  generateName: Type.Optional(Type.String()),
+});
 
 /** `status.conditions` as upstream lib-common writes it (type, status, severity, reason, message, lastTransitionTime). */
 export const conditionListSchema = Type.Array(

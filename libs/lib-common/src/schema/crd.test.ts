@@ -100,3 +100,13 @@ describe('buildCrd', () => {
     });
   });
 });
+
+describe('objectMetaSchema', () => {
+  it('only names name and generateName, as the API server requires of a CRD', async () => {
+    const { objectMetaSchema } = await import('./common.js');
+    expect(toOpenApiSchema(objectMetaSchema)).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' }, generateName: { type: 'string' } },
+    });
+  });
+});
