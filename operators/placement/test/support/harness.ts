@@ -12,6 +12,7 @@ import {
   type RestKubeClient,
 } from '@stackops/lib-common/resources';
 import { Manager } from '@stackops/lib-common/runtime';
+import { Registry } from 'prom-client';
 import { parseAllDocuments } from 'yaml';
 import { PlacementAPIKind } from '../../src/api/kinds.js';
 import { registerPlacementApiController } from '../../src/controllers/placement-api-controller.js';
@@ -112,6 +113,8 @@ export async function newNamespace(client: RestKubeClient, prefix = 'pl'): Promi
 
 export interface Operator {
   manager: Manager;
+  /** How many reconciles of PlacementAPIs finished so far (any outcome). */
+  reconciles(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -124,6 +127,8 @@ export interface OperatorOptions {
 
 /** Runs the placement controller in-process over `namespaces`, optionally as another identity. */
 export async function startOperator(opts: OperatorOptions): Promise<Operator> {
+  // A registry per manager: metrics of this operator only, and no clash between test files.
+  const registry = new Registry();
   const manager = new Manager({
     name: 'placement-operator',
     kubeConfig: kubeConfig(),
@@ -131,11 +136,18 @@ export async function startOperator(opts: OperatorOptions): Promise<Operator> {
     ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
     logger: createLogger({ name: 'placement-operator', level: process.env['TEST_LOG_LEVEL'] ?? 'warn' }),
     gracefulShutdownTimeoutMs: 5_000,
+    registry,
   });
   registerPlacementApiController(manager, TEST_DEFAULTS);
   opts.extra?.(manager);
   await manager.start();
-  return { manager, stop: () => manager.stop() };
+  const reconciles = async () => {
+    const metric = await registry.getSingleMetric('controller_runtime_reconcile_total')?.get();
+    return (metric?.values ?? [])
+      .filter((v) => v.labels['controller'] === 'placementapi')
+      .reduce((sum, v) => sum + v.value, 0);
+  };
+  return { manager, reconciles, stop: () => manager.stop() };
 }
 
 export interface Suite {
