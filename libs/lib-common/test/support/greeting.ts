@@ -1,0 +1,119 @@
+import { Conditions, ConditionType, Severity } from '../../src/conditions/index.js';
+import { applyOwned } from '../../src/resources/apply.js';
+import { stableHash } from '../../src/resources/hash.js';
+import { type KindRef, Kinds } from '../../src/resources/kinds.js';
+import { patchStatusIfChanged } from '../../src/resources/status.js';
+import type { KubeObject } from '../../src/resources/types.js';
+import { type Controller, type ReconcileContext, TerminalError } from '../../src/runtime/controller.js';
+import type { Manager } from '../../src/runtime/manager.js';
+
+/** The example kind of the integration tests (test/fixtures/crds/greetings.yaml). */
+export const GreetingKind: KindRef = {
+  group: 'example.stackops.dev',
+  version: 'v1alpha1',
+  kind: 'Greeting',
+  plural: 'greetings',
+  namespaced: true,
+};
+
+export interface Greeting extends KubeObject {
+  spec: { message: string; secretName?: string; failCleanup?: boolean };
+  status?: { observedGeneration?: number; configMap?: string; inputHash?: string; conditions?: unknown[] };
+}
+
+type SecretObject = KubeObject & { data?: Record<string, string> };
+
+export const configMapName = (g: Greeting): string => `${g.metadata.name}-greeting`;
+
+/**
+ * The example reconciler: renders a ConfigMap from the spec and (the hash of) a referenced Secret,
+ * owns it, and reports Ready. Everything is read from the cache and written only when different,
+ * so a reconcile with unchanged inputs sends no request at all.
+ */
+export async function reconcileGreeting(g: Greeting, ctx: ReconcileContext): Promise<void> {
+  const ns = g.metadata.namespace ?? '';
+  const saved = Conditions.from(g.status?.conditions).list();
+  const conds = new Conditions().init([ConditionType.InputReady, ConditionType.ServiceConfigReady]);
+  if (g.spec.message.includes('{{')) {
+    throw new TerminalError('spec.message must not contain template markers', { reason: 'InvalidMessage' });
+  }
+  let secretHash = '';
+  if (g.spec.secretName) {
+    const secret = ctx.cache.get<SecretObject>(Kinds.Secret, { namespace: ns, name: g.spec.secretName });
+    if (!secret) {
+      conds.markFalse(
+        ConditionType.InputReady,
+        'SecretMissing',
+        Severity.Warning,
+        'waiting for Secret %s',
+        g.spec.secretName,
+      );
+      await writeStatus(ctx, g, conds.computeReady().restoreLastTransitionTimes(saved), '');
+      return;
+    }
+    secretHash = stableHash(secret.data ?? {});
+  }
+  conds.markTrue(ConditionType.InputReady);
+  const inputHash = stableHash({ message: g.spec.message, secret: secretHash });
+  const current = ctx.cache.get<KubeObject>(Kinds.ConfigMap, { namespace: ns, name: configMapName(g) });
+  const { applied } = await applyOwned(
+    ctx.client,
+    g,
+    Kinds.ConfigMap,
+    {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: {
+        name: configMapName(g),
+        namespace: ns,
+        labels: { 'example.stackops.dev/greeting': g.metadata.name ?? '' },
+      },
+      data: { message: g.spec.message, inputHash },
+    },
+    { current: current ?? null },
+  );
+  if (applied) ctx.log.info({ configMap: configMapName(g) }, 'ConfigMap applied');
+  conds.markTrue(ConditionType.ServiceConfigReady);
+  await writeStatus(ctx, g, conds.computeReady().restoreLastTransitionTimes(saved), inputHash);
+}
+
+async function writeStatus(
+  ctx: ReconcileContext,
+  g: Greeting,
+  conds: Conditions,
+  inputHash: string,
+): Promise<void> {
+  await patchStatusIfChanged(ctx.client, GreetingKind, g, {
+    ...g.status,
+    observedGeneration: g.metadata.generation,
+    configMap: configMapName(g),
+    inputHash,
+    conditions: conds.toJSON(),
+  });
+}
+
+/** Secrets named by a Greeting map to that Greeting (a mapped trigger). */
+export function greetingsNamingSecret(
+  manager: Manager,
+): (secret: KubeObject) => { namespace: string; name: string }[] {
+  return (secret) =>
+    manager.cache
+      .list<Greeting>(GreetingKind, { namespace: secret.metadata.namespace ?? '' })
+      .filter((g) => g.spec.secretName === secret.metadata.name)
+      .map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' }));
+}
+
+/** Registers the example controller: for Greeting, owns ConfigMap, watches Secret. */
+export function addGreetingController(
+  manager: Manager,
+  opts: { concurrency?: number; onReconcile?: (key: string) => void } = {},
+): Controller<Greeting> {
+  return manager
+    .controller<Greeting>({ for: GreetingKind, name: 'greeting', concurrency: opts.concurrency ?? 2 })
+    .owns(Kinds.ConfigMap)
+    .watches(Kinds.Secret, greetingsNamingSecret(manager))
+    .reconcile(async (g, ctx) => {
+      opts.onReconcile?.(ctx.key);
+      await reconcileGreeting(g, ctx);
+    });
+}
