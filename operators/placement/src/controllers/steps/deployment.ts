@@ -10,7 +10,14 @@ import {
 } from '@stackops/lib-common/resources';
 import { placementDeployment } from '../../resources/deployment.js';
 import { childNames, serviceLabels } from '../../resources/names.js';
-import { apiImage, type ReconcileState, type StepIo, type StepResult, stop } from '../state.js';
+import {
+  apiImage,
+  REQUEUE_MISSING_MS,
+  type ReconcileState,
+  type StepIo,
+  type StepResult,
+  stop,
+} from '../state.js';
 
 /**
  * Applies the Deployment (CONFIG_HASH = the input hash), then reports from its status: readyCount
@@ -63,7 +70,8 @@ export async function reconcileDeployment(s: ReconcileState, io: StepIo): Promis
       messagesOf(ConditionType.NetworkAttachmentsReady)?.notAllPods ?? '%s',
       `[${network.missing.join(' ')}]`,
     );
-    return stop();
+    // Pods are not watched: multus may report their addresses after they became ready.
+    return stop(REQUEUE_MISSING_MS);
   }
   s.conditions.markTrue(ConditionType.NetworkAttachmentsReady);
 
