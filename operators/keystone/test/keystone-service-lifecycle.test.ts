@@ -1,0 +1,286 @@
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../src/api/group.js';
+import type { KeystoneAPI } from '../src/api/keystone-api.js';
+import type { KeystoneService } from '../src/api/keystone-service.js';
+import type { IdentityClient } from '../src/identity/client.js';
+import { type KeystoneServer, startKeystoneServer } from '../src/testing/index.js';
+import { adminClient, installCrds, newNamespace, waitFor } from './support/harness.js';
+import {
+  conditionOf,
+  createExternalKeystoneAPI,
+  createOspSecret,
+  isReadyObject,
+  PLACEMENT_PASSWORD,
+  placementService,
+  type RunningOperator,
+  startKeystoneOperator,
+  waitForGone,
+  waitForObject,
+} from './support/keystone-server/operator.js';
+
+const KS = KeystoneKinds.KeystoneService;
+
+describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)', () => {
+  let client: KubeClient;
+  let keystone: KeystoneServer;
+  let admin: IdentityClient;
+  let operator: RunningOperator;
+  const namespaces: string[] = [];
+
+  beforeAll(async () => {
+    client = adminClient();
+    await installCrds(client);
+    keystone = await startKeystoneServer();
+    admin = keystone.adminClient();
+    operator = await startKeystoneOperator();
+  }, 900_000);
+
+  afterAll(async () => {
+    await operator?.stop();
+    for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
+    await keystone?.stop();
+  });
+
+  /** A namespace with osp-secret and a KeystoneAPI (external mode) pointing at the real Keystone. */
+  async function keystoneNamespace(): Promise<string> {
+    const ns = await newNamespace(client, 'kss');
+    namespaces.push(ns);
+    await createOspSecret(client, ns, keystone);
+    await createExternalKeystoneAPI(client, ns, keystone);
+    return ns;
+  }
+
+  const serviceProject = async () =>
+    (await admin.projects.list({ name: 'service', domain_id: 'default' }))[0];
+  const userNamed = async (name: string) => (await admin.users.list({ name, domain_id: 'default' }))[0];
+  const rolesOf = async (userId: string, projectId: string) =>
+    (
+      await admin.roleAssignments.list({
+        'user.id': userId,
+        'scope.project.id': projectId,
+        include_names: true,
+      })
+    )
+      .map((a) => a.role.name)
+      .sort();
+  const apiFinalizers = async (ns: string) =>
+    (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' }))?.metadata
+      .finalizers ?? [];
+
+  it('registers the service, and its user in project service with roles admin and service', async () => {
+    const ns = await keystoneNamespace();
+    await client.create(KS, placementService(ns, 'placement'));
+    const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement', 'Ready', isReadyObject);
+    const serviceID = cr.status?.serviceID ?? '';
+    expect(conditionOf(cr, 'KeystoneAPIReady')?.message).toBe('KeystoneAPI ready');
+    expect(conditionOf(cr, 'AdminServiceClientReady')?.message).toBe('Admin client ready');
+    expect(conditionOf(cr, 'KeystoneServiceOSServiceReady')?.message).toBe(
+      `Keystone Service placement - ${serviceID} ready`,
+    );
+    expect(conditionOf(cr, 'KeystoneServiceOSUserReady')?.message).toBe(
+      'Keystone Service user placement ready',
+    );
+    expect(conditionOf(cr, 'Ready')?.message).toBe('Setup complete');
+
+    expect(await admin.services.get(serviceID)).toMatchObject({
+      type: 'placement',
+      name: 'placement',
+      description: 'Placement Service',
+      enabled: true,
+    });
+    const project = await serviceProject();
+    const user = await userNamed('placement');
+    expect(user).toMatchObject({ enabled: true, default_project_id: project?.id });
+    expect(await rolesOf(user?.id ?? '', project?.id ?? '')).toEqual(['admin', 'service']);
+    expect(await admin.passwordWorks({ username: 'placement', password: PLACEMENT_PASSWORD })).toBe(true);
+
+    // The finalizer graph of reference §6 (KeystoneService half).
+    expect(cr.metadata.finalizers).toEqual(['openstack.org/keystoneservice']);
+    expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement');
+  });
+
+  it('updates the service in place and the user password when the Secret changes', async () => {
+    const ns = await keystoneNamespace();
+    await client.create(KS, placementService(ns, 'placement-upd'));
+    const before = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'placement-upd',
+      'Ready',
+      isReadyObject,
+    );
+    const serviceID = before.status?.serviceID ?? '';
+
+    await client.patch(
+      KS,
+      { namespace: ns, name: 'placement-upd' },
+      { spec: { serviceDescription: 'Placement API', enabled: false, serviceType: 'placement-v2' } },
+      'merge',
+    );
+    const updated = await waitFor('keystone service updated', async () => {
+      const s = await admin.services.get(serviceID);
+      return s?.description === 'Placement API' && s.enabled === false && s.type === 'placement-v2'
+        ? s
+        : undefined;
+    });
+    expect(updated.id).toBe(serviceID);
+    expect(await admin.services.list({ name: 'placement-upd' })).toHaveLength(1);
+
+    await client.patch(
+      Kinds.Secret,
+      { namespace: ns, name: 'osp-secret' },
+      { stringData: { PlacementPassword: 'placement-pw-2' } },
+      'merge',
+    );
+    await waitFor('the new password works in keystone', () =>
+      admin.passwordWorks({ username: 'placement-upd', password: 'placement-pw-2' }),
+    );
+    expect(await admin.passwordWorks({ username: 'placement-upd', password: PLACEMENT_PASSWORD })).toBe(
+      false,
+    );
+    const after = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'placement-upd',
+      'Ready',
+      isReadyObject,
+    );
+    expect(after.status?.serviceID).toBe(serviceID);
+  });
+
+  it('deletes the service and its user from Keystone, then releases the KeystoneAPI', async () => {
+    const ns = await keystoneNamespace();
+    await client.create(KS, placementService(ns, 'placement-del'));
+    const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement-del', 'Ready', isReadyObject);
+    const serviceID = cr.status?.serviceID ?? '';
+    const user = await userNamed('placement-del');
+    expect(user).toBeDefined();
+
+    await client.delete(KS, { namespace: ns, name: 'placement-del' });
+    await waitForGone(client, KS, ns, 'placement-del');
+    expect(await admin.services.get(serviceID)).toBeUndefined();
+    expect(await userNamed('placement-del')).toBeUndefined();
+    expect(await admin.users.get(user?.id ?? '')).toBeUndefined();
+    expect(await apiFinalizers(ns)).not.toContain('openstack.org/keystoneservice-placement-del');
+  });
+
+  it('waits for its password Secret, names a missing key, and recovers', async () => {
+    const ns = await keystoneNamespace();
+    await client.create(KS, placementService(ns, 'placement-pw', { secret: 'placement-secret' }));
+    const waiting = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'placement-pw',
+      'user waits',
+      (o) => conditionOf(o, 'KeystoneServiceOSUserReady')?.status === 'False',
+    );
+    expect(conditionOf(waiting, 'KeystoneServiceOSUserReady')).toMatchObject({
+      reason: 'Requested',
+      severity: 'Info',
+      message: 'Keystone Service user not yet ready',
+    });
+    expect(conditionOf(waiting, 'KeystoneServiceOSServiceReady')?.status).toBe('True');
+    expect(conditionOf(waiting, 'Ready')?.status).toBe('False');
+
+    await client.create(Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'placement-secret', namespace: ns },
+      stringData: { Other: 'x' },
+    } as KubeObject);
+    const missingKey = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'placement-pw',
+      'key missing',
+      (o) => (conditionOf(o, 'KeystoneServiceOSUserReady')?.message ?? '').includes('PlacementPassword'),
+    );
+    expect(conditionOf(missingKey, 'KeystoneServiceOSUserReady')).toMatchObject({
+      reason: 'Error',
+      severity: 'Warning',
+      message: 'Keystone Service user error occured Secret placement-secret has no key PlacementPassword',
+    });
+
+    await client.patch(
+      Kinds.Secret,
+      { namespace: ns, name: 'placement-secret' },
+      { stringData: { PlacementPassword: 'from-own-secret' } },
+      'merge',
+    );
+    await waitForObject<KeystoneService>(client, KS, ns, 'placement-pw', 'Ready', isReadyObject);
+    expect(await admin.passwordWorks({ username: 'placement-pw', password: 'from-own-secret' })).toBe(true);
+  });
+
+  it('reports a missing KeystoneAPI and is deleted without Keystone when nothing was registered', async () => {
+    const ns = await newNamespace(client, 'kss');
+    namespaces.push(ns);
+    await client.create(KS, placementService(ns, 'orphan'));
+    const cr = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'orphan',
+      'KeystoneAPIReady False',
+      (o) => conditionOf(o, 'KeystoneAPIReady')?.status === 'False',
+    );
+    expect(conditionOf(cr, 'KeystoneAPIReady')).toMatchObject({
+      reason: 'Error',
+      severity: 'Warning',
+      message: 'KeystoneAPI not found',
+    });
+    expect(conditionOf(cr, 'Ready')?.status).toBe('False');
+    expect(cr.metadata.finalizers).toEqual(['openstack.org/keystoneservice']);
+    await client.delete(KS, { namespace: ns, name: 'orphan' });
+    await waitForGone(client, KS, ns, 'orphan');
+    expect(await admin.services.list({ name: 'orphan' })).toEqual([]);
+  });
+
+  it('only drops finalizers when the KeystoneAPI itself is being deleted (no Keystone calls)', async () => {
+    const ns = await keystoneNamespace();
+    await client.create(KS, placementService(ns, 'placement-fin'));
+    const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement-fin', 'Ready', isReadyObject);
+    const serviceID = cr.status?.serviceID ?? '';
+
+    await client.delete(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
+    // The KeystoneAPI waits for the service's finalizer.
+    await waitForObject<KeystoneAPI>(
+      client,
+      KeystoneKinds.KeystoneAPI,
+      ns,
+      'keystone',
+      'being deleted',
+      (o) => Boolean(o.metadata.deletionTimestamp),
+    );
+    expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement-fin');
+
+    await client.delete(KS, { namespace: ns, name: 'placement-fin' });
+    await waitForGone(client, KS, ns, 'placement-fin');
+    await waitForGone(client, KeystoneKinds.KeystoneAPI, ns, 'keystone');
+    // Upstream's rule (keystone #370): nothing is unregistered when keystone itself goes away.
+    expect(await admin.services.get(serviceID)).toBeDefined();
+    await admin.services.delete(serviceID);
+  });
+
+  it('a namespace deletion with a KeystoneAPI and a KeystoneService completes', async () => {
+    const ns = await keystoneNamespace();
+    await client.create(KS, placementService(ns, 'placement-ns'));
+    await waitForObject<KeystoneService>(client, KS, ns, 'placement-ns', 'Ready', isReadyObject);
+    await client.delete(Kinds.Namespace, { name: ns });
+    await waitFor(
+      'namespace gone',
+      async () => (await client.get(Kinds.Namespace, { name: ns })) === undefined,
+      {
+        timeoutMs: 120_000,
+        describe: async () => ({
+          api: await apiFinalizers(ns),
+          service: (await client.get(KS, { namespace: ns, name: 'placement-ns' }))?.metadata.finalizers,
+        }),
+      },
+    );
+  });
+});

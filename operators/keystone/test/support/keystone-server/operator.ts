@@ -1,0 +1,183 @@
+import { createLogger } from '@stackops/lib-common/logging';
+import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { Manager } from '@stackops/lib-common/runtime';
+import { KeystoneKinds } from '../../../src/api/group.js';
+import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
+import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
+import type { KeystoneService } from '../../../src/api/keystone-service.js';
+import { registerKeystoneApiController } from '../../../src/controllers/keystone-api-controller.js';
+import { registerKeystoneEndpointController } from '../../../src/controllers/keystone-endpoint-controller.js';
+import { registerKeystoneServiceController } from '../../../src/controllers/keystone-service-controller.js';
+import { IdentityClientPool } from '../../../src/identity/client-pool.js';
+import type { KeystoneServer } from '../../../src/testing/index.js';
+import { kubeConfig, waitFor } from '../harness.js';
+
+/**
+ * What the KeystoneService/KeystoneEndpoint tests share: the three controllers in-process (as
+ * main.ts wires them), and objects pointing a KeystoneAPI in external mode at a real Keystone.
+ */
+
+export interface RunningOperator {
+  manager: Manager;
+  stop(): Promise<void>;
+}
+
+export async function startKeystoneOperator(namespaces?: string[]): Promise<RunningOperator> {
+  const manager = new Manager({
+    name: 'keystone-operator',
+    kubeConfig: kubeConfig(),
+    ...(namespaces ? { namespaces } : {}),
+    logger: createLogger({ name: 'keystone-operator', level: process.env['TEST_LOG_LEVEL'] ?? 'warn' }),
+    gracefulShutdownTimeoutMs: 5_000,
+  });
+  registerKeystoneApiController(manager, {
+    keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified',
+  });
+  const pool = new IdentityClientPool();
+  registerKeystoneServiceController(manager, { pool });
+  registerKeystoneEndpointController(manager, { pool });
+  await manager.start();
+  return { manager, stop: () => manager.stop() };
+}
+
+/** The PlacementPassword the tests give the service user. */
+export const PLACEMENT_PASSWORD = 'placement-pw-1';
+
+/** osp-secret as install_yamls makes it, with the real Keystone's admin password. */
+export async function createOspSecret(
+  client: KubeClient,
+  ns: string,
+  keystone: KeystoneServer,
+): Promise<void> {
+  await client.create(Kinds.Secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'osp-secret', namespace: ns },
+    stringData: {
+      AdminPassword: keystone.adminPassword,
+      KeystoneDatabasePassword: 'keystone-db-pw',
+      DbRootPassword: 'root-pw',
+      PlacementPassword: PLACEMENT_PASSWORD,
+    },
+  } as KubeObject);
+}
+
+/** A KeystoneAPI in external mode whose public and internal endpoints are the real Keystone. */
+export function createExternalKeystoneAPI(
+  client: KubeClient,
+  ns: string,
+  keystone: KeystoneServer,
+  spec: Partial<KeystoneAPI['spec']> = {},
+): Promise<KeystoneAPI> {
+  return client.create<KeystoneAPI>(KeystoneKinds.KeystoneAPI, {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneAPI',
+    metadata: { name: 'keystone', namespace: ns },
+    spec: {
+      secret: 'osp-secret',
+      externalKeystoneAPI: true,
+      override: {
+        service: {
+          internal: { endpointURL: keystone.url },
+          public: { endpointURL: keystone.url },
+        },
+      },
+      ...spec,
+    },
+  } as KeystoneAPI);
+}
+
+/** The KeystoneService placement-operator creates (reference §8; name = serviceName). */
+export function placementService(
+  ns: string,
+  name = 'placement',
+  spec: Partial<KeystoneService['spec']> = {},
+): KeystoneService {
+  return {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneService',
+    metadata: { name, namespace: ns },
+    spec: {
+      serviceType: 'placement',
+      serviceName: name,
+      serviceDescription: 'Placement Service',
+      enabled: true,
+      serviceUser: name,
+      secret: 'osp-secret',
+      passwordSelector: 'PlacementPassword',
+      ...spec,
+    },
+  };
+}
+
+/** The KeystoneEndpoint placement-operator creates for its Services. */
+export function placementEndpoint(
+  ns: string,
+  name = 'placement',
+  endpoints?: Record<string, string>,
+): KeystoneEndpoint {
+  return {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneEndpoint',
+    metadata: { name, namespace: ns, labels: { service: 'placement' } },
+    spec: {
+      serviceName: name,
+      endpoints: endpoints ?? {
+        internal: `http://${name}-internal.${ns}.svc:8778`,
+        public: `http://${name}-public.${ns}.svc:8778`,
+      },
+    },
+  };
+}
+
+type WithConditions = KubeObject & {
+  status?: { conditions?: { type: string; status: string; message?: string }[] };
+};
+
+export const conditionOf = (obj: WithConditions | undefined, type: string) =>
+  obj?.status?.conditions?.find((c) => c.type === type);
+
+export const isReadyObject = (obj: WithConditions | undefined): boolean =>
+  conditionOf(obj, 'Ready')?.status === 'True';
+
+/** Waits until `check(obj)` holds; on timeout prints the object's finalizers and status. */
+export function waitForObject<T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  ns: string,
+  name: string,
+  what: string,
+  check: (obj: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
+  const read = () => client.get<T>(kind, { namespace: ns, name });
+  return waitFor(
+    `${kind.kind} ${ns}/${name}: ${what}`,
+    async () => {
+      const obj = await read();
+      return obj && check(obj) ? obj : undefined;
+    },
+    {
+      timeoutMs,
+      describe: async () => {
+        const obj = await read();
+        return obj ? { finalizers: obj.metadata.finalizers, status: obj['status'] } : 'absent';
+      },
+    },
+  );
+}
+
+/** Waits until the object is gone from the API server. */
+export function waitForGone(client: KubeClient, kind: KindRef, ns: string, name: string, timeoutMs = 60_000) {
+  return waitFor(
+    `${kind.kind} ${ns}/${name} deleted`,
+    async () => (await client.get(kind, { namespace: ns, name })) === undefined,
+    {
+      timeoutMs,
+      describe: async () => {
+        const obj = await client.get(kind, { namespace: ns, name });
+        return obj ? { finalizers: obj.metadata.finalizers, status: obj['status'] } : 'absent';
+      },
+    },
+  );
+}
