@@ -23,7 +23,7 @@ import { selectTlsSettings } from '../network/tls-profile.js';
 import { appliedConfigMap, appliedConfigName, readAppliedConfig } from '../render/applied-config.js';
 import { kindOf } from '../render/kinds.js';
 import { withOperatorLabels } from '../render/labels.js';
-import { objectKey, renderComponents } from '../render/render.js';
+import { objectKey, type RenderedObject, renderComponents } from '../render/render.js';
 import { type ConfigEvent, modifiedEvent } from '../status/events.js';
 import { rolloutMessages } from '../status/rollout.js';
 import { computeStatus, type Failure, ignoredStatus, type Outcome } from '../status/status.js';
@@ -124,8 +124,9 @@ export class NetworkAddonsConfigReconciler {
     if (problems.length)
       fail('FailedToValidate', `failed to validate NetworkConfig.Spec: ${invalidConfiguration(problems)}`);
     const filled = this.fillFromPrevious(cr);
-    const objects = this.render(cr, filled);
-    const applied = await this.applyAll(cr, objects, ctx);
+    const rendered = this.render(cr, filled);
+    const objects = rendered.map((r) => r.object);
+    const applied = await this.applyAll(cr, rendered, ctx);
     const workloads = applied.results
       .map((r) => r.object)
       .filter((o) => o.kind === 'DaemonSet' || o.kind === 'Deployment');
@@ -164,7 +165,7 @@ export class NetworkAddonsConfigReconciler {
   }
 
   /** The applied-config ConfigMap first, then every component, labelled for this operator version. */
-  private render(cr: NetworkAddonsConfig, filled: FilledSpec): KubeObject[] {
+  private render(cr: NetworkAddonsConfig, filled: FilledSpec): RenderedObject[] {
     const { env } = this.opts;
     try {
       const ctx = renderContext(filled, {
@@ -173,31 +174,37 @@ export class NetworkAddonsConfigReconciler {
         certManagerAvailable: this.opts.certManagerAvailable,
         tls: selectTlsSettings(filled.tlsSecurityProfile),
       });
-      const objects = [
-        appliedConfigMap(cr.metadata.name ?? '', env.operatorNamespace, filled),
-        ...renderComponents(filled, ctx).map((r) => r.object),
+      const rendered: RenderedObject[] = [
+        {
+          component: 'operator',
+          object: appliedConfigMap(cr.metadata.name ?? '', env.operatorNamespace, filled),
+        },
+        ...renderComponents(filled, ctx),
       ];
-      return objects.map((o) => withOperatorLabels(o, cr.metadata.labels ?? {}, env.operatorVersion));
+      return rendered.map((r) => ({
+        ...r,
+        object: withOperatorLabels(r.object, cr.metadata.labels ?? {}, env.operatorVersion),
+      }));
     } catch (err) {
-      return fail('FailedToRender', `failed to render the components: ${errorText(err)}`, true);
+      return fail('FailedToRender', `failed to render ${errorText(err)}`, true);
     }
   }
 
   private async applyAll(
     cr: NetworkAddonsConfig,
-    objects: KubeObject[],
+    rendered: RenderedObject[],
     ctx: ReconcileContext,
   ): Promise<Applied> {
     const results: Applied['results'] = [];
     const wrote: string[] = [];
-    for (const obj of objects) {
+    for (const { component, object: obj } of rendered) {
       const kind = kindOf(obj);
       try {
         const result = await applyRendered(ctx.client, cr, kind, obj, this.opts.objects.get(kind, obj));
         results.push(result);
         if (result.applied) wrote.push(objectKey(obj));
       } catch (err) {
-        fail('FailedToApply', `could not apply ${describe(obj)}: ${errorText(err)}`, true);
+        fail('FailedToApply', `could not apply ${describe(obj)} (${component}): ${errorText(err)}`, true);
       }
     }
     if (wrote.length) ctx.log.info({ objects: wrote.length }, 'applied changed objects');

@@ -9,11 +9,17 @@ export interface RenderedObject {
   object: KubeObject;
 }
 
-/** The objects of every enabled component, in render order. */
+/** The objects of every enabled component, in render order; a failure names its component. */
 export function renderComponents(spec: FilledSpec, ctx: RenderContext): RenderedObject[] {
-  return COMPONENTS.filter((c) => c.enabled(spec)).flatMap((c) =>
-    c.render(spec, ctx).map((object) => ({ component: c.name, object })),
-  );
+  return COMPONENTS.filter((c) => c.enabled(spec)).flatMap((c) => {
+    try {
+      return c.render(spec, ctx).map((object) => ({ component: c.name, object }));
+    } catch (err) {
+      throw new Error(`component ${c.name}: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
+    }
+  });
 }
 
 /** Names of the enabled components, in render order. */

@@ -1,0 +1,141 @@
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  condition,
+  createNamespace,
+  deleteConfig,
+  getConfig,
+  installCrd,
+  type RunningOperator,
+  setSpec,
+  startOperator,
+  testClient,
+  waitAvailable,
+  waitFor,
+  waitForConditions,
+} from './support.js';
+
+/** A kwok-managed node with little CPU; tainted so that only this test's pods (which tolerate it) go there. */
+function smallNode(name: string, taintKey: string, cpu: string): KubeObject {
+  const resources = { cpu, memory: '8Gi', pods: '110' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux', type: 'kwok' },
+    },
+    spec: { taints: [{ key: taintKey, value: 'true', effect: 'NoSchedule' }] },
+    status: {
+      addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
+      allocatable: resources,
+      capacity: resources,
+    },
+  };
+}
+
+/** Waits for Progressing=True/Deploying with exactly these lines (the workloads not rolled out). */
+const waitForProgressing = (client: RestKubeClient, lines: string[]) =>
+  waitFor(
+    `Progressing with ${JSON.stringify(lines)}`,
+    async () => {
+      const cr = await getConfig(client);
+      const p = condition(cr, 'Progressing');
+      return p?.status === 'True' && p.reason === 'Deploying' && p.message === lines.join('\n')
+        ? cr
+        : undefined;
+    },
+    60_000,
+    async () => (await getConfig(client))?.status?.conditions,
+  );
+
+describe('rollouts that cannot finish', () => {
+  let client: RestKubeClient;
+  let ns: string;
+  let op: RunningOperator;
+  const cleanups: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    client = testClient();
+    await installCrd(client);
+    await deleteConfig(client);
+    ns = await createNamespace(client, 'nao-rollout');
+    op = await startOperator({ namespace: ns });
+  });
+
+  afterAll(async () => {
+    await op?.stop();
+    await deleteConfig(client);
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    await client.delete(Kinds.Namespace, { name: ns });
+    client.close();
+  });
+
+  it('keeps a Deployment whose pods fit no node Progressing, then Available once a node matches', async () => {
+    const label = `stackops.io/nao-infra-${ns.slice(-6)}`;
+    await setSpec(client, {
+      kubeMacPool: {},
+      placementConfiguration: { infra: { nodeSelector: { [label]: 'true' } } },
+    });
+    // Once the Deployment controller has counted the Pending pods, the message says so for each.
+    const stuck = await waitForProgressing(client, [
+      `Deployment "${ns}/kubemacpool-cert-manager" is not available (awaiting 1 nodes)`,
+      `Deployment "${ns}/kubemacpool-mac-controller-manager" is not available (awaiting 1 nodes)`,
+    ]);
+    expect(condition(stuck, 'Degraded')?.status).toBe('False');
+    expect(condition(stuck, 'Available')?.message).toBe('Configuration is in process');
+    expect(stuck.status?.observedVersion).toBeUndefined();
+
+    // It stays so: nothing schedules the pods.
+    await new Promise((r) => setTimeout(r, 2000));
+    await waitForConditions(client, { Progressing: 'True', Available: 'False' }, 1000);
+
+    const { items: nodes } = await client.list(Kinds.Node, { labelSelector: 'type=kwok' });
+    const node = nodes.find((n) => !n.metadata.labels?.['stackops.io/nao-small'])?.metadata.name ?? '';
+    await client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: 'true' } } }, 'merge');
+    cleanups.push(() =>
+      client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: null } } }, 'merge'),
+    );
+    const done = await waitAvailable(client);
+    expect(done.status?.observedVersion).toBe('0.1.0');
+  });
+
+  it('keeps a DaemonSet whose pod does not fit a node Progressing, then Available once the node has room', async () => {
+    const taint = `stackops.io/nao-small-${ns.slice(-6)}`;
+    const name = `nao-small-${ns.slice(-6)}`;
+    await client.create(Kinds.Node, { ...smallNode(name, taint, '5m'), status: undefined } as KubeObject);
+    cleanups.push(() => client.delete(Kinds.Node, { name }));
+    // Capacity lives in the status subresource.
+    await client.patch(Kinds.Node, { name }, { status: smallNode(name, taint, '5m')['status'] }, 'merge', {
+      subresource: 'status',
+    });
+    await waitFor(`node ${name} Ready (kwok)`, async () => {
+      const node = await client.get<
+        KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
+      >(Kinds.Node, { name });
+      return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    });
+    await setSpec(client, {
+      linuxBridge: {},
+      placementConfiguration: {
+        workloads: {
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          tolerations: [{ key: taint, operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      },
+    });
+    // Both DaemonSets request 10m of CPU; the new node has 5m.
+    const stuck = await waitForProgressing(client, [
+      `DaemonSet "${ns}/kube-cni-linux-bridge-plugin" is not available (awaiting 1 nodes)`,
+      `DaemonSet "${ns}/bridge-marker" is not available (awaiting 1 nodes)`,
+    ]);
+    expect(condition(stuck, 'Available')).toMatchObject({ status: 'False', reason: 'Startup' });
+    await new Promise((r) => setTimeout(r, 2000));
+    await waitForConditions(client, { Progressing: 'True', Available: 'False' }, 1000);
+
+    const roomy = smallNode(name, taint, '4')['status'];
+    await client.patch(Kinds.Node, { name }, { status: roomy }, 'merge', { subresource: 'status' });
+    await waitAvailable(client, 90_000);
+  });
+});
