@@ -19,7 +19,7 @@ export const minimumGo = '1.26.0';
  * Bumped when the build recipe changes in a way that changes the binaries (flags, stages copied,
  * …), so that old caches are not mistaken for new ones.
  */
-export const recipeRevision = 1;
+export const recipeRevision = 2;
 
 /** The kwok stages copied from kwok's module source at build time (paths under kustomize/stage/). */
 export const kwokStages = [
@@ -30,7 +30,7 @@ export const kwokStages = [
   'pod/fast/pod-delete.yaml',
 ] as const;
 
-/** Names the binaries, the versions and the recipe: `k8s1.34.4-etcd3.6.16-kwok0.7.0-helm3.19.5-r1`. */
+/** Names the binaries, the versions and the recipe: `k8s1.34.4-etcd3.6.16-kwok0.7.0-helm3.19.5-r2`. */
 export function cacheKey(): string {
   const v = (s: string) => s.replace(/^v/, '');
   return [

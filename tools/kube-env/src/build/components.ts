@@ -174,7 +174,12 @@ const helmStep: BuildStep = {
   version: versions.helm,
   outputs: ['bin/helm'],
   async run(ctx) {
-    await goInstall(ctx, `helm.sh/helm/v3/cmd/helm@${versions.helm}`, 'helm', helmLdflags(versions.helm));
+    await goInstall(
+      ctx,
+      `helm.sh/helm/v3/cmd/helm@${versions.helm}`,
+      'helm',
+      helmLdflags(versions.helm, versions.kubernetes),
+    );
   },
 };
 

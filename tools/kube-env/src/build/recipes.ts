@@ -92,6 +92,16 @@ export function kubernetesLdflags(kubernetesVersion: string): string {
   return flags.join(' ');
 }
 
-export function helmLdflags(helmVersion: string): string {
-  return `-s -w -X helm.sh/helm/v3/internal/version.version=${helmVersion}`;
+/**
+ * helm's version, and the Kubernetes version it assumes when no cluster is asked (`helm template`,
+ * `helm lint`): its Makefile sets these from its client-go; without them charts with a
+ * `kubeVersion: >=1.29` constraint fail to render offline, since helm would claim Kubernetes 1.20.
+ */
+export function helmLdflags(helmVersion: string, kubernetesVersion: string): string {
+  const [major, minor] = kubernetesVersion.replace(/^v/, '').split('.');
+  const flags = ['-s -w', `-X helm.sh/helm/v3/internal/version.version=${helmVersion}`];
+  for (const pkg of ['helm.sh/helm/v3/pkg/chartutil', 'helm.sh/helm/v3/pkg/lint/rules']) {
+    flags.push(`-X ${pkg}.k8sVersionMajor=${major}`, `-X ${pkg}.k8sVersionMinor=${minor}`);
+  }
+  return flags.join(' ');
 }
