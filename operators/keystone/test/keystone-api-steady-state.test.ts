@@ -1,0 +1,93 @@
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientReader } from '../src/controllers/keystone-api/reader.js';
+import { KeystoneApiReconciler } from '../src/controllers/keystone-api-reconciler.js';
+import { getObject, useOperator, waitFor } from './support/harness.js';
+import {
+  createKeystone,
+  isReady,
+  patchKeystoneSpec,
+  preparedNamespace,
+  waitForKeystone,
+} from './support/keystone.js';
+
+/** A client that counts the requests that would change something. */
+function countingWrites(inner: KubeClient): { client: KubeClient; writes: string[] } {
+  const writes: string[] = [];
+  const client: KubeClient = {
+    fieldManager: inner.fieldManager,
+    get: (k, r) => inner.get(k, r),
+    list: (k, o) => inner.list(k, o),
+    watch: (k, o, f) => inner.watch(k, o, f),
+    create: (k, o) => (writes.push(`create ${k.kind}/${o.metadata.name}`), inner.create(k, o)),
+    replace: (k, o, x) => (writes.push(`replace ${k.kind}/${o.metadata.name}`), inner.replace(k, o, x)),
+    apply: (k, o, x) => (writes.push(`apply ${k.kind}/${o.metadata.name}`), inner.apply(k, o, x)),
+    patch: (k, r, p, t, x) => (writes.push(`patch ${k.kind}/${r.name}`), inner.patch(k, r, p, t, x)),
+    delete: (k, r, x) => (writes.push(`delete ${k.kind}/${r.name}`), inner.delete(k, r, x)),
+  };
+  return { client, writes };
+}
+
+type Templated = KubeObject & { spec: { template?: { spec: { nodeSelector?: Record<string, string> } } } };
+type Cron = KubeObject & {
+  spec: { jobTemplate: { spec: { template: { spec: { nodeSelector?: Record<string, string> } } } } };
+};
+
+describe('KeystoneAPI steady state', () => {
+  const suite = useOperator({ beforeAll, afterAll });
+
+  it('a reconcile with unchanged inputs writes nothing and comes back when the next rotation is due', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    await createKeystone(client, ns, { fernetRotationDays: 2 });
+    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const counting = countingWrites(client);
+    const reconciler = new KeystoneApiReconciler({
+      client: counting.client,
+      reader: clientReader(client),
+      images: { keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified' },
+    });
+    const out = await reconciler.reconcile({ namespace: ns, name: 'keystone' });
+    expect(counting.writes).toEqual([]);
+    const twoDays = 2 * 24 * 3600 * 1000;
+    expect(out.requeueAfterMs).toBeGreaterThan(twoDays - 5 * 60_000);
+    expect(out.requeueAfterMs).toBeLessThanOrEqual(twoDays);
+  });
+
+  it('nodeSelector reaches the Deployment, the Jobs and the CronJob; changing and clearing it follows', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    const selectorOf = async () => ({
+      deployment: (await getObject<Templated>(client, Kinds.Deployment, ns, 'keystone'))?.spec.template?.spec
+        .nodeSelector,
+      dbSync: (await getObject<Templated>(client, Kinds.Job, ns, 'keystone-db-sync'))?.spec.template?.spec
+        .nodeSelector,
+      cron: (await getObject<Cron>(client, Kinds.CronJob, ns, 'keystone-cron'))?.spec.jobTemplate.spec
+        .template.spec.nodeSelector,
+    });
+    await createKeystone(client, ns, { nodeSelector: { type: 'kwok' } });
+    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    expect(await selectorOf()).toEqual({
+      deployment: { type: 'kwok' },
+      dbSync: { type: 'kwok' },
+      cron: { type: 'kwok' },
+    });
+
+    // a merge patch: drop the old key, add the new one
+    await patchKeystoneSpec(client, ns, { nodeSelector: { type: null, 'kubernetes.io/os': 'linux' } });
+    const linux = { 'kubernetes.io/os': 'linux' };
+    await waitFor('the new nodeSelector everywhere', async () => {
+      const s = await selectorOf();
+      return JSON.stringify(s) === JSON.stringify({ deployment: linux, dbSync: linux, cron: linux })
+        ? s
+        : undefined;
+    });
+    await waitForKeystone(client, ns, 'Ready again', isReady, { timeoutMs: 90_000 });
+
+    await patchKeystoneSpec(client, ns, { nodeSelector: null });
+    await waitFor('no nodeSelector', async () => {
+      const s = await selectorOf();
+      return s.deployment === undefined && s.cron === undefined && s.dbSync === undefined ? s : undefined;
+    });
+  });
+});
