@@ -33,7 +33,8 @@ export interface ReconcileContext {
 export type Reconciler<T extends KubeObject> = (
   obj: T,
   ctx: ReconcileContext,
-) => Promise<ReconcileResult | undefined>;
+  // biome-ignore lint/suspicious/noConfusingVoidType: reconcilers written as `async (…): Promise<void>` are fine
+) => Promise<ReconcileResult | undefined | void>;
 
 /**
  * Invalid user input: logged, counted, recorded as a Warning Event on the object, and not retried

@@ -1,0 +1,189 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
+import { Kinds } from '../src/resources/kinds.js';
+import type { KubeObject } from '../src/resources/types.js';
+import type { Controller } from '../src/runtime/controller.js';
+import type { Manager } from '../src/runtime/manager.js';
+import { installCrds } from '../src/testing/crds.js';
+import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
+import { startTestManager } from '../src/testing/manager.js';
+import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { eventually, waitFor } from '../src/testing/wait.js';
+import { addGreetingController, configMapName, type Greeting, GreetingKind } from './support/greeting.js';
+import { settle } from './support/settle.js';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
+const kc = loadTestKubeConfig();
+let admin: RestKubeClient;
+let ns: TestNamespace;
+let manager: Manager;
+let controller: Controller<Greeting>;
+let reconciles: string[];
+
+const isReady = (g: Greeting | undefined): boolean =>
+  (g?.status?.conditions as { type: string; status: string }[] | undefined)?.some(
+    (c) => c.type === 'Ready' && c.status === 'True',
+  ) === true && g?.status?.observedGeneration === g?.metadata.generation;
+
+const greeting = (name: string, spec: Greeting['spec']): Greeting => ({
+  apiVersion: 'example.stackops.dev/v1alpha1',
+  kind: 'Greeting',
+  metadata: { name, namespace: ns.name },
+  spec,
+});
+
+beforeAll(async () => {
+  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
+  await installCrds(admin, crds);
+});
+afterAll(() => admin.close());
+
+beforeEach(async () => {
+  ns = await createTestNamespace(admin, 'runtime-ctrl');
+  reconciles = [];
+  manager = await startTestManager({ name: 'greeting-operator', namespaces: [ns.name] }, (m) => {
+    controller = addGreetingController(m, { onReconcile: (k) => reconciles.push(k) });
+  });
+});
+afterEach(async () => {
+  await manager.stop();
+  await ns.delete();
+});
+
+describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', () => {
+  it('converges, and a reconcile with no input change issues zero write requests', async () => {
+    await admin.create(GreetingKind, greeting('hello', { message: 'hi' }));
+    const ready = await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      { namespace: ns.name, name: 'hello' },
+      isReady,
+    );
+    const cm = await admin.get<ConfigMap>(Kinds.ConfigMap, {
+      namespace: ns.name,
+      name: configMapName(ready as Greeting),
+    });
+    expect(cm?.data?.['message']).toBe('hi');
+    expect(cm?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'Greeting',
+      name: 'hello',
+      controller: true,
+    });
+    const fields =
+      (cm?.metadata as { managedFields?: { manager: string }[] } | undefined)?.managedFields ?? [];
+    const managers = fields.map((f) => f.manager);
+    expect(managers).toContain('stackops-greeting-operator');
+
+    // Let the echoes of our own writes (status patch, ConfigMap apply) die down.
+    await settle(controller, () => reconciles.length);
+    const requests = manager.client.requests;
+    requests.reset();
+    const before = reconciles.length;
+    controller.enqueue({ namespace: ns.name, name: 'hello' });
+    await settle(controller, () => reconciles.length);
+    expect(reconciles.length).toBe(before + 1);
+    expect(requests.writes()).toBe(0);
+    // …and no reads either: everything came from the informer cache
+    expect(requests.count({ verb: ['get', 'list'] })).toBe(0);
+  });
+
+  it('recreates an owned ConfigMap that is deleted', async () => {
+    await admin.create(GreetingKind, greeting('phoenix', { message: 'again' }));
+    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'phoenix' }, isReady);
+    const ref = { namespace: ns.name, name: 'phoenix-greeting' };
+    const first = await admin.get<ConfigMap>(Kinds.ConfigMap, ref);
+    await admin.delete(Kinds.ConfigMap, ref);
+    const back = await waitFor<ConfigMap>(
+      admin,
+      Kinds.ConfigMap,
+      ref,
+      (c) => c !== undefined && c.metadata.uid !== first?.metadata.uid,
+      { description: 'a new ConfigMap' },
+    );
+    expect(back?.data?.['message']).toBe('again');
+  });
+
+  it('re-reconciles the owner when a Secret it names changes, without putting Secret values anywhere', async () => {
+    await admin.create(Kinds.Secret, {
+      metadata: { name: 'creds', namespace: ns.name },
+      stringData: { password: 'first-secret-value' },
+    });
+    await admin.create(GreetingKind, greeting('keyed', { message: 'm', secretName: 'creds' }));
+    const ready = await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      { namespace: ns.name, name: 'keyed' },
+      isReady,
+    );
+    const firstHash = ready?.status?.inputHash;
+    expect(firstHash).toBeTruthy();
+    await admin.patch(
+      Kinds.Secret,
+      { namespace: ns.name, name: 'creds' },
+      { stringData: { password: 'second-secret-value' } },
+      'merge',
+    );
+    const changed = await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      { namespace: ns.name, name: 'keyed' },
+      (g) => g?.status?.inputHash !== undefined && g.status.inputHash !== firstHash,
+      { description: 'a new input hash' },
+    );
+    const cm = await admin.get<ConfigMap>(Kinds.ConfigMap, { namespace: ns.name, name: 'keyed-greeting' });
+    expect(cm?.data?.['inputHash']).toBe(changed?.status?.inputHash);
+    expect(JSON.stringify(cm)).not.toContain('second-secret-value');
+    expect(JSON.stringify(changed)).not.toContain('second-secret-value');
+  });
+
+  it('waits for a missing Secret, then converges when it appears', async () => {
+    await admin.create(GreetingKind, greeting('patient', { message: 'm', secretName: 'later' }));
+    await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      { namespace: ns.name, name: 'patient' },
+      (g) =>
+        (g?.status?.conditions as { type: string; reason?: string }[] | undefined)?.some(
+          (c) => c.type === 'InputReady' && c.reason === 'SecretMissing',
+        ) === true,
+      { description: 'InputReady=False SecretMissing' },
+    );
+    await admin.create(Kinds.Secret, {
+      metadata: { name: 'later', namespace: ns.name },
+      stringData: { k: 'v' },
+    });
+    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'patient' }, isReady);
+  });
+
+  it('records a TerminalError as a Warning Event and does not retry it', async () => {
+    await admin.create(GreetingKind, greeting('bad', { message: 'hello {{ name }}' }));
+    const event = await eventually(async () => {
+      const events = await admin.list<KubeObject & { reason?: string; type?: string; message?: string }>(
+        Kinds.Event,
+        {
+          namespace: ns.name,
+          fieldSelector: 'involvedObject.name=bad',
+        },
+      );
+      const found = events.items.find((e) => e.reason === 'InvalidMessage');
+      if (!found) throw new Error('no InvalidMessage event yet');
+      return found;
+    });
+    expect(event.type).toBe('Warning');
+    expect(event.message).toBe('spec.message must not contain template markers');
+    const attempts = reconciles.filter((k) => k.endsWith('/bad')).length;
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(reconciles.filter((k) => k.endsWith('/bad')).length).toBe(attempts);
+    // a spec change is a new input: it is reconciled again, and converges
+    await admin.patch(
+      GreetingKind,
+      { namespace: ns.name, name: 'bad' },
+      { spec: { message: 'hello' } },
+      'merge',
+    );
+    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'bad' }, isReady);
+  });
+});

@@ -1,0 +1,102 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
+import { Kinds } from '../src/resources/kinds.js';
+import { withFinalizer } from '../src/runtime/finalizer.js';
+import type { Manager } from '../src/runtime/manager.js';
+import { installCrds } from '../src/testing/crds.js';
+import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
+import { startTestManager } from '../src/testing/manager.js';
+import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { eventually, waitFor, waitForDeletion } from '../src/testing/wait.js';
+import { type Greeting, GreetingKind, reconcileGreeting } from './support/greeting.js';
+
+const FINALIZER = 'example.stackops.dev/cleanup';
+const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
+const kc = loadTestKubeConfig();
+let admin: RestKubeClient;
+let ns: TestNamespace;
+let manager: Manager;
+let cleanups: { key: string; at: number; ok: boolean }[];
+
+beforeAll(async () => {
+  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
+  await installCrds(admin, crds);
+});
+afterAll(() => admin.close());
+
+beforeEach(async () => {
+  ns = await createTestNamespace(admin, 'runtime-fin');
+  cleanups = [];
+  manager = await startTestManager({ name: 'greeting-operator', namespaces: [ns.name] }, (m) => {
+    m.controller<Greeting>({ for: GreetingKind, backoff: { initialMs: 200, maxMs: 10_000 } })
+      .owns(Kinds.ConfigMap)
+      .reconcile((g, ctx) =>
+        withFinalizer(ctx.client, GreetingKind, g, FINALIZER, {
+          apply: (live) => reconcileGreeting(live, ctx),
+          cleanup: async (live) => {
+            const ok = live.spec.failCleanup !== true;
+            cleanups.push({ key: ctx.key, at: Date.now(), ok });
+            if (!ok) throw new Error('external resource could not be released');
+          },
+        }),
+      );
+  });
+});
+afterEach(async () => {
+  await manager.stop();
+  await ns.delete();
+});
+
+const create = (name: string, spec: Greeting['spec']) =>
+  admin.create(GreetingKind, {
+    apiVersion: 'example.stackops.dev/v1alpha1',
+    kind: 'Greeting',
+    metadata: { name, namespace: ns.name },
+    spec,
+  });
+
+describe('finalizers', () => {
+  it('adds the finalizer, runs cleanup once on deletion, and lets the deletion complete', async () => {
+    await create('tidy', { message: 'm' });
+    const ref = { namespace: ns.name, name: 'tidy' };
+    const live = await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      ref,
+      (g) => g?.status?.observedGeneration !== undefined,
+    );
+    expect(live?.metadata.finalizers).toEqual([FINALIZER]);
+    await admin.delete(GreetingKind, ref);
+    await waitForDeletion(admin, GreetingKind, ref);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cleanups).toEqual([{ key: `${ns.name}/tidy`, at: expect.any(Number), ok: true }]);
+  });
+
+  it('keeps the object while cleanup fails, retrying with growing delays, then completes', async () => {
+    await create('stuck', { message: 'm', failCleanup: true });
+    const ref = { namespace: ns.name, name: 'stuck' };
+    await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      ref,
+      (g) => g?.metadata.finalizers?.includes(FINALIZER) === true,
+    );
+    await admin.delete(GreetingKind, ref);
+    await eventually(() => {
+      if (cleanups.length < 4) throw new Error(`only ${cleanups.length} cleanup attempts`);
+    });
+    const stillThere = await admin.get<Greeting>(GreetingKind, ref);
+    expect(stillThere?.metadata.deletionTimestamp).toBeTruthy();
+    expect(stillThere?.metadata.finalizers).toEqual([FINALIZER]);
+    const gaps = cleanups.slice(1).map((c, i) => c.at - (cleanups[i]?.at ?? 0));
+    // 200 ms, 400 ms, 800 ms… (the spec patch of the failure below may cut one short)
+    expect(gaps[0]).toBeGreaterThanOrEqual(150);
+    expect(gaps[2]).toBeGreaterThan(gaps[0] ?? 0);
+    expect(cleanups.every((c) => !c.ok)).toBe(true);
+
+    await admin.patch(GreetingKind, ref, { spec: { failCleanup: false } }, 'merge');
+    await waitForDeletion(admin, GreetingKind, ref);
+    expect(cleanups.filter((c) => c.ok)).toHaveLength(1);
+  });
+});
