@@ -199,6 +199,28 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     }
   });
 
+  it('a rollout that cannot finish keeps DeploymentReady False "Deployment in progress"; Ready once it can', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    // More CPU than any node has: the API pods stay Pending (the Jobs do not ask for resources).
+    await createKeystone(client, ns, { resources: { requests: { cpu: '64' } } });
+    const cr = await waitForKeystone(
+      client,
+      ns,
+      'DeploymentReady False',
+      (c) => conditionOf(c, 'DeploymentReady')?.status === 'False',
+    );
+    expect(conditionOf(cr, 'DeploymentReady')).toMatchObject({
+      reason: 'Requested',
+      severity: 'Info',
+      message: 'Deployment in progress',
+    });
+    expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', message: 'Deployment in progress' });
+    expect(conditionOf(cr, 'BootstrapReady')?.status).toBe('True');
+    await patchKeystoneSpec(client, ns, { resources: { requests: { cpu: '100m' } } });
+    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+  });
+
   it('deleting the KeystoneAPI removes it and everything it created', async () => {
     const { client } = suite;
     const ns = await preparedNamespace(suite);
