@@ -32,3 +32,15 @@ export async function readKeyRepository(repository: string): Promise<string[]> {
     .sort((a, b) => Number(a) - Number(b));
   return Promise.all(names.map((n) => readFile(join(repository, n), 'utf8')));
 }
+
+/**
+ * The fernet keys of the operator's `keystone` Secret (`data.FernetKeys0..N-1`, base64 of the key
+ * text), in repository order, ready for `writeKeyRepository`.
+ */
+export function fernetKeysFromSecretData(data: Readonly<Record<string, string>> | undefined): string[] {
+  const keys: string[] = [];
+  for (let i = 0; data?.[`FernetKeys${i}`] !== undefined; i++) {
+    keys.push(Buffer.from(data[`FernetKeys${i}`] ?? '', 'base64').toString('utf8'));
+  }
+  return keys;
+}

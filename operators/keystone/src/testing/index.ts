@@ -1,4 +1,9 @@
-export { newFernetKey, readKeyRepository, writeKeyRepository } from './fernet-repository.js';
+export {
+  fernetKeysFromSecretData,
+  newFernetKey,
+  readKeyRepository,
+  writeKeyRepository,
+} from './fernet-repository.js';
 export { type KeystoneServer, type KeystoneServerOptions, startKeystoneServer } from './keystone-server.js';
 export { ensureKeystoneVenv, type KeystoneVenv, keystoneVenvDir } from './keystone-venv.js';
 export { pinnedKeystoneVersion } from './support-files.js';
