@@ -159,7 +159,9 @@ export class LeaderElector {
       this.observe(current);
       const holder = current.holderIdentity;
       const observedAt = this.observed?.at ?? 0;
-      if (holder && holder !== this.identity && Date.now() < observedAt + this.leaseMs) return false;
+      // The holder's own lease duration decides (a released lease says 1 s), as in client-go.
+      const validMs = current.leaseDurationSeconds ? current.leaseDurationSeconds * 1000 : this.leaseMs;
+      if (holder && holder !== this.identity && Date.now() < observedAt + validMs) return false;
       const spec = this.spec(now, current);
       await this.client.replace<Lease>(Kinds.Lease, { ...lease, spec });
       this.observe(spec);

@@ -106,14 +106,24 @@ export function greetingsNamingSecret(
 /** Registers the example controller: for Greeting, owns ConfigMap, watches Secret. */
 export function addGreetingController(
   manager: Manager,
-  opts: { concurrency?: number; onReconcile?: (key: string) => void } = {},
+  opts: {
+    concurrency?: number;
+    onReconcile?: (key: string) => void;
+    /** Called after each reconcile with its start and end times (ms since epoch). */
+    onReconciled?: (key: string, start: number, end: number) => void;
+  } = {},
 ): Controller<Greeting> {
   return manager
     .controller<Greeting>({ for: GreetingKind, name: 'greeting', concurrency: opts.concurrency ?? 2 })
     .owns(Kinds.ConfigMap)
     .watches(Kinds.Secret, greetingsNamingSecret(manager))
     .reconcile(async (g, ctx) => {
+      const start = Date.now();
       opts.onReconcile?.(ctx.key);
-      await reconcileGreeting(g, ctx);
+      try {
+        await reconcileGreeting(g, ctx);
+      } finally {
+        opts.onReconciled?.(ctx.key, start, Date.now());
+      }
     });
 }
