@@ -259,6 +259,36 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     expect(await getObject(client, Kinds.Service, ns, 'openstack')).toBeDefined();
   });
 
+  it('deletion waits while a KeystoneService/KeystoneEndpoint still holds its finalizer on the KeystoneAPI', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    await createKeystone(client, ns, {});
+    const ready = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const ref = { name: 'keystone', namespace: ns };
+    const dependant = 'openstack.org/keystoneservice-placement';
+    await client.patch(
+      KeystoneKinds.KeystoneAPI,
+      ref,
+      { metadata: { finalizers: [...(ready.metadata.finalizers ?? []), dependant] } },
+      'merge',
+    );
+    await client.delete(KeystoneKinds.KeystoneAPI, ref);
+    // Give the operator time to (wrongly) drop its finalizer: it must keep it while the dependant's is there.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const waiting = await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref);
+    expect(waiting?.metadata.deletionTimestamp).toBeDefined();
+    expect(waiting?.metadata.finalizers).toEqual(['openstack.org/keystoneapi', dependant]);
+    await client.patch(
+      KeystoneKinds.KeystoneAPI,
+      ref,
+      { metadata: { finalizers: ['openstack.org/keystoneapi'] } },
+      'merge',
+    );
+    await waitFor('KeystoneAPI gone', async () =>
+      (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)) ? undefined : true,
+    );
+  });
+
   it('deleting the namespace completes', async () => {
     const { client } = suite;
     const ns = await preparedNamespace(suite);
