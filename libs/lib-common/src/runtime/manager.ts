@@ -216,22 +216,30 @@ export class Manager {
     return this.stopped;
   }
 
-  /** Stops on SIGTERM/SIGINT, then exits; a second signal exits at once. */
-  stopOnSignals(signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT']): void {
+  /**
+   * Stops gracefully on SIGTERM/SIGINT, then exits 0 (1 if the shutdown failed); a second signal
+   * exits at once. Returns a function that removes the handlers.
+   */
+  stopOnSignals(opts: { signals?: NodeJS.Signals[]; exit?: (code: number) => void } = {}): () => void {
+    const signals = opts.signals ?? ['SIGTERM', 'SIGINT'];
+    const exit = opts.exit ?? ((code: number) => process.exit(code));
     let received = false;
     const handler = (sig: NodeJS.Signals): void => {
-      if (received) process.exit(1);
+      if (received) return exit(1);
       received = true;
       this.log.info({ signal: sig }, 'shutting down');
       this.stop().then(
-        () => process.exit(0),
+        () => exit(0),
         (err: unknown) => {
           this.log.error({ err }, 'shutdown failed');
-          process.exit(1);
+          exit(1);
         },
       );
     };
     for (const s of signals) process.on(s, handler);
+    return () => {
+      for (const s of signals) process.off(s, handler);
+    };
   }
 
   private shouldReconcile(): boolean {

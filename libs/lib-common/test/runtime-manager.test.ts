@@ -1,0 +1,170 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
+import type { Manager } from '../src/runtime/manager.js';
+import { installCrds } from '../src/testing/crds.js';
+import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
+import { startTestManager } from '../src/testing/manager.js';
+import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { eventually, waitFor } from '../src/testing/wait.js';
+import { addGreetingController, type Greeting, GreetingKind } from './support/greeting.js';
+
+const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
+const kc = loadTestKubeConfig();
+let admin: RestKubeClient;
+let ns: TestNamespace;
+let managers: Manager[];
+
+beforeAll(async () => {
+  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
+  await installCrds(admin, crds);
+});
+afterAll(() => admin.close());
+beforeEach(async () => {
+  ns = await createTestNamespace(admin, 'runtime-mgr');
+  managers = [];
+});
+afterEach(async () => {
+  await Promise.all(managers.map((m) => m.stop()));
+  await ns.delete();
+});
+
+const create = (name: string) =>
+  admin.create(GreetingKind, {
+    apiVersion: 'example.stackops.dev/v1alpha1',
+    kind: 'Greeting',
+    metadata: { name, namespace: ns.name },
+    spec: { message: name },
+  });
+
+const get = async (port: number | undefined, path: string): Promise<{ status: number; body: string }> => {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`);
+  return { status: res.status, body: await res.text() };
+};
+
+describe('Manager', () => {
+  it('serves /healthz, /readyz and /metrics on 127.0.0.1 with controller-runtime metric names', async () => {
+    const m = await startTestManager(
+      { name: 'greeting-operator', namespaces: [ns.name], metricsPort: 0, probePort: 0 },
+      (mgr) => addGreetingController(mgr),
+    );
+    managers.push(m);
+    expect(m.address('probes')?.host).toBe('127.0.0.1');
+    expect(m.address('metrics')?.host).toBe('127.0.0.1');
+    const probes = m.address('probes')?.port;
+    expect(await get(probes, '/healthz')).toEqual({ status: 200, body: 'ok\n' });
+    expect(await get(probes, '/readyz')).toEqual({ status: 200, body: 'ok\n' });
+    expect((await get(probes, '/nope')).status).toBe(404);
+
+    await create('measured');
+    await waitFor<Greeting>(
+      admin,
+      GreetingKind,
+      { namespace: ns.name, name: 'measured' },
+      (g) => g?.status !== undefined,
+    );
+    const metrics = await eventually(async () => {
+      const { body } = await get(m.address('metrics')?.port, '/metrics');
+      expect(body).toMatch(
+        /controller_runtime_reconcile_total\{controller="greeting",result="success"\} [1-9]/,
+      );
+      return body;
+    });
+    expect(metrics).toMatch(
+      /controller_runtime_reconcile_time_seconds_bucket\{le="[^"]+",controller="greeting"\}/,
+    );
+    expect(metrics).toMatch(/workqueue_depth\{name="greeting",controller="greeting"\} 0/);
+    expect(metrics).toMatch(/workqueue_adds_total\{name="greeting",controller="greeting"\} [1-9]/);
+    expect(metrics).toMatch(
+      /rest_client_requests_total\{code="201",method="PATCH",verb="apply",host="127\.0\.0\.1:\d+"\} [1-9]/,
+    );
+    expect(metrics).toMatch(
+      /rest_client_requests_total\{code="200",method="GET",verb="list",host="127\.0\.0\.1:\d+"\}/,
+    );
+    expect(metrics).toContain('# TYPE stackops_informer_restarts_total counter');
+    expect(metrics).toMatch(
+      /stackops_informer_objects\{kind="Greeting\.v1alpha1\.example\.stackops\.dev"\} 1/,
+    );
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('on shutdown lets an in-flight reconcile finish within the deadline, then releases everything', async () => {
+    let finished = 0;
+    let started = 0;
+    const m = await startTestManager(
+      { name: 'slow-operator', namespaces: [ns.name], gracefulShutdownTimeoutMs: 10_000, probePort: 0 },
+      (mgr) =>
+        mgr.controller<Greeting>({ for: GreetingKind }).reconcile(async () => {
+          started += 1;
+          await new Promise((r) => setTimeout(r, 1500));
+          finished += 1;
+        }),
+    );
+    managers.push(m);
+    await create('slow');
+    await eventually(() => expect(started).toBe(1));
+    const t0 = Date.now();
+    await m.stop();
+    expect(finished).toBe(1);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await expect(fetch(`http://127.0.0.1:${m.address('probes')?.port}/healthz`)).rejects.toThrow();
+  });
+
+  it('aborts reconciles still running at the shutdown deadline', async () => {
+    let aborted = false;
+    const m = await startTestManager(
+      { name: 'stuck-operator', namespaces: [ns.name], gracefulShutdownTimeoutMs: 300 },
+      (mgr) =>
+        mgr.controller<Greeting>({ for: GreetingKind }).reconcile(
+          (_g, ctx) =>
+            new Promise((resolve) => {
+              ctx.signal.addEventListener('abort', () => {
+                aborted = true;
+                resolve(undefined);
+              });
+            }),
+        ),
+    );
+    managers.push(m);
+    await create('stuck');
+    await eventually(() => expect(m.controllerNamed('greeting')?.stats.running).toBe(1));
+    const t0 = Date.now();
+    await m.stop();
+    expect(aborted).toBe(true);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('shuts down gracefully on SIGTERM and then exits 0', async () => {
+    const m = await startTestManager({ name: 'signalled-operator', namespaces: [ns.name] }, (mgr) =>
+      addGreetingController(mgr),
+    );
+    managers.push(m);
+    const exits: number[] = [];
+    const remove = m.stopOnSignals({ exit: (code) => exits.push(code) });
+    try {
+      process.emit('SIGTERM', 'SIGTERM');
+      await m.done;
+      await eventually(() => expect(exits).toEqual([0]));
+      expect(m.readiness()).toBe('manager stopped');
+    } finally {
+      remove();
+    }
+  });
+
+  it('is not ready until its informers synced', async () => {
+    const m = await startTestManager({ name: 'ready-operator', namespaces: [ns.name] }, (mgr) =>
+      addGreetingController(mgr),
+    );
+    managers.push(m);
+    expect(m.readiness()).toBeUndefined();
+    // a kind whose informer cannot list (no such resource) keeps it unready
+    m.cache.informer({
+      group: 'example.stackops.dev',
+      version: 'v1alpha1',
+      kind: 'Nothing',
+      plural: 'nothings',
+      namespaced: true,
+    });
+    expect(m.readiness()).toMatch(/informers not synced: Nothing/);
+  });
+});
