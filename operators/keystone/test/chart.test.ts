@@ -58,7 +58,7 @@ describe('chart keystone-operator', () => {
 
   it('renders a hardened Deployment with probes, related images and leader election when replicated', () => {
     const [deploy] = ofKind(template(), 'Deployment');
-    const pod = (deploy?.spec?.['template'] as { spec: { containers: Record<string, unknown>[] } }).spec;
+    const pod = (deploy!.spec!['template'] as { spec: { containers: Record<string, unknown>[] } }).spec;
     const c = pod.containers[0]!;
     expect(c['image']).toBe('ghcr.io/stackops/keystone-operator:0.1.0');
     expect(c['securityContext']).toMatchObject({
@@ -75,7 +75,7 @@ describe('chart keystone-operator', () => {
     });
     expect(c['args']).not.toContain('--leader-elect');
     const [replicated] = ofKind(template('replicas=2'), 'Deployment');
-    const args = (replicated?.spec?.['template'] as { spec: { containers: { args: string[] }[] } }).spec
+    const args = (replicated!.spec!['template'] as { spec: { containers: { args: string[] }[] } }).spec
       .containers[0]!.args;
     expect(args).toContain('--leader-elect');
   });

@@ -14,16 +14,32 @@ import {
 /** A client that counts the requests that would change something. */
 function countingWrites(inner: KubeClient): { client: KubeClient; writes: string[] } {
   const writes: string[] = [];
+  const record = (what: string) => writes.push(what);
   const client: KubeClient = {
     fieldManager: inner.fieldManager,
     get: (k, r) => inner.get(k, r),
     list: (k, o) => inner.list(k, o),
     watch: (k, o, f) => inner.watch(k, o, f),
-    create: (k, o) => (writes.push(`create ${k.kind}/${o.metadata.name}`), inner.create(k, o)),
-    replace: (k, o, x) => (writes.push(`replace ${k.kind}/${o.metadata.name}`), inner.replace(k, o, x)),
-    apply: (k, o, x) => (writes.push(`apply ${k.kind}/${o.metadata.name}`), inner.apply(k, o, x)),
-    patch: (k, r, p, t, x) => (writes.push(`patch ${k.kind}/${r.name}`), inner.patch(k, r, p, t, x)),
-    delete: (k, r, x) => (writes.push(`delete ${k.kind}/${r.name}`), inner.delete(k, r, x)),
+    create: (k, o) => {
+      record(`create ${k.kind}/${o.metadata.name}`);
+      return inner.create(k, o);
+    },
+    replace: (k, o, x) => {
+      record(`replace ${k.kind}/${o.metadata.name}`);
+      return inner.replace(k, o, x);
+    },
+    apply: (k, o, x) => {
+      record(`apply ${k.kind}/${o.metadata.name}`);
+      return inner.apply(k, o, x);
+    },
+    patch: (k, r, p, t, x) => {
+      record(`patch ${k.kind}/${r.name}`);
+      return inner.patch(k, r, p, t, x);
+    },
+    delete: (k, r, x) => {
+      record(`delete ${k.kind}/${r.name}`);
+      return inner.delete(k, r, x);
+    },
   };
   return { client, writes };
 }

@@ -93,6 +93,11 @@ export async function startOperator(
   registerKeystoneApiController(manager, {
     keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified',
   });
+  if (opts.withRegistration) {
+    // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
+    registerKeystoneServiceController(manager);
+    registerKeystoneEndpointController(manager);
+  }
   await manager.start();
   return { manager, stop: () => manager.stop() };
 }
