@@ -20,6 +20,14 @@ import {
 } from '../state.js';
 
 /**
+ * A pod of the Deployment that stays: Job pods carry the same labels and leaving pods still show
+ * their addresses, and neither must count for the networks.
+ */
+const isServingPod = (pod: KubeObject): boolean =>
+  !pod.metadata.deletionTimestamp &&
+  pod.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'ReplicaSet') === true;
+
+/**
  * Applies the Deployment (CONFIG_HASH = the input hash), then reports from its status: readyCount
  * once the current generation is observed, the pods' addresses on the requested networks, and
  * DeploymentReady when every replica is updated and ready. Until then the reconcile ends here; the
@@ -57,7 +65,7 @@ export async function reconcileDeployment(s: ReconcileState, io: StepIo): Promis
               namespace,
               labelSelector: labelSelector(serviceLabels(cr.metadata.name!)),
             })
-          ).items
+          ).items.filter(isServingPod)
         : [],
     readyCount: s.status.readyCount ?? 0,
   });

@@ -1,0 +1,112 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ApiError, Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { PlacementAPIKind } from '../src/api/kinds.js';
+import { adminClient, installCrds, newNamespace, tool } from './support/harness.js';
+
+/** Bad input is rejected by the API server itself (CRD schema and CEL), with a message naming the field. */
+
+let client: ReturnType<typeof adminClient>;
+let namespace: string;
+
+beforeAll(async () => {
+  client = adminClient();
+  await installCrds(client);
+  namespace = await newNamespace(client, 'pl-schema');
+});
+afterAll(async () => {
+  await client.delete(Kinds.Namespace, { name: namespace }).catch(() => false);
+  client.close();
+});
+
+const valid = { databaseInstance: 'openstack', secret: 'osp-secret' };
+
+async function rejection(spec: Record<string, unknown>): Promise<string> {
+  try {
+    await client.create(PlacementAPIKind, {
+      apiVersion: 'placement.openstack.org/v1beta1',
+      kind: 'PlacementAPI',
+      metadata: { generateName: 'bad-', namespace },
+      spec,
+    });
+  } catch (err) {
+    expect((err as ApiError).code).toBe(422);
+    return (err as ApiError).statusMessage;
+  }
+  throw new Error(`accepted: ${JSON.stringify(spec)}`);
+}
+
+describe('PlacementAPI schema', () => {
+  it.each([
+    [
+      'defaultConfigOverwrite other than policy.yaml',
+      { ...valid, defaultConfigOverwrite: { 'policy.json': '{}' } },
+      'spec.defaultConfigOverwrite: Only the following keys are valid: policy.yaml',
+    ],
+    [
+      'override.service key other than internal/public',
+      { ...valid, override: { service: { admin: {} } } },
+      'spec.override.service keys must be one of: internal, public',
+    ],
+    ['replicas above 32', { ...valid, replicas: 33 }, 'spec.replicas: Invalid value: 33'],
+    ['negative replicas', { ...valid, replicas: -1 }, 'spec.replicas: Invalid value: -1'],
+    ['apiTimeout below 10', { ...valid, apiTimeout: 5 }, 'spec.apiTimeout: Invalid value: 5'],
+    ['no secret', { databaseInstance: 'openstack' }, 'spec.secret: Required value'],
+    ['no databaseInstance', { secret: 'osp-secret' }, 'spec.databaseInstance: Required value'],
+    [
+      'empty databaseInstance',
+      { ...valid, databaseInstance: '' },
+      'spec.databaseInstance: Invalid value: ""',
+    ],
+    [
+      'a databaseAccount that is no SQL identifier',
+      { ...valid, databaseAccount: 'place-ment' },
+      'spec.databaseAccount: Invalid value: "place-ment"',
+    ],
+  ])('rejects %s', async (_what, spec, message) => {
+    expect(await rejection(spec)).toContain(message);
+  });
+
+  it('accepts policy.yaml and both endpoint overrides', async () => {
+    const created = await client.create<KubeObject>(PlacementAPIKind, {
+      apiVersion: 'placement.openstack.org/v1beta1',
+      kind: 'PlacementAPI',
+      metadata: { generateName: 'good-', namespace },
+      spec: {
+        ...valid,
+        defaultConfigOverwrite: { 'policy.yaml': '"placement:resource_providers:list": ""' },
+        override: {
+          service: { internal: { spec: { type: 'LoadBalancer' } }, public: { endpointURL: 'http://x' } },
+        },
+      },
+    });
+    expect(created.metadata.name).toMatch(/^good-/);
+  });
+
+  it('kubectl rejects a misspelt field (strict field validation) and names it', () => {
+    const file = join(tmpdir(), `placement-typo-${process.pid}.yaml`);
+    writeFileSync(
+      file,
+      stringify({
+        apiVersion: 'placement.openstack.org/v1beta1',
+        kind: 'PlacementAPI',
+        metadata: { name: 'typo', namespace },
+        spec: { ...valid, replica: 2 },
+      }),
+    );
+    let stderr = '';
+    try {
+      execFileSync(tool('kubectl'), ['apply', '-f', file], {
+        env: process.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      stderr = String((err as { stderr?: Buffer }).stderr ?? '');
+    }
+    expect(stderr).toContain('unknown field "spec.replica"');
+  });
+});
