@@ -1,5 +1,26 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const kubeEnvSetup = fileURLToPath(import.meta.resolve('@stackops/kube-env/vitest-setup'));
+
+// Benchmarks print figures; they run only through `npm run bench` (LIB_COMMON_BENCH=1).
+const bench: TestProjectInlineConfiguration[] =
+  process.env['LIB_COMMON_BENCH'] === '1'
+    ? [
+        {
+          extends: true,
+          test: {
+            name: 'bench',
+            include: ['bench/**/*.bench.ts'],
+            globalSetup: [kubeEnvSetup],
+            fileParallelism: false,
+            disableConsoleIntercept: true,
+            testTimeout: 600_000,
+            execArgv: ['--expose-gc'],
+          },
+        },
+      ]
+    : [];
 
 export default defineConfig({
   test: {
@@ -13,10 +34,11 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           // One real control plane per run (or the one named by KUBE_ENV_NAME with KUBE_ENV_REUSE=1).
-          globalSetup: [fileURLToPath(import.meta.resolve('@stackops/kube-env/vitest-setup'))],
+          globalSetup: [kubeEnvSetup],
           testTimeout: 180_000,
         },
       },
+      ...bench,
     ],
   },
 });

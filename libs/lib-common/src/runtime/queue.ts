@@ -25,6 +25,47 @@ export interface WorkQueueOptions {
   metrics?: QueueMetrics;
 }
 
+/**
+ * FIFO of distinct keys. (A Set used as a queue degrades badly: deleting from its front leaves
+ * holes that every later `values().next()` walks over.)
+ */
+class KeyFifo {
+  private items: string[] = [];
+  private head = 0;
+  private readonly members = new Set<string>();
+
+  get size(): number {
+    return this.members.size;
+  }
+
+  has(key: string): boolean {
+    return this.members.has(key);
+  }
+
+  push(key: string): void {
+    this.members.add(key);
+    this.items.push(key);
+  }
+
+  shift(): string | undefined {
+    const key = this.items[this.head];
+    if (key === undefined) return undefined;
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    this.members.delete(key);
+    return key;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+    this.members.clear();
+  }
+}
+
 export const defaultQueueBackoff: BackoffOptions = { initialMs: 5, maxMs: 300_000, factor: 2 };
 
 export interface ShutdownResult {
@@ -41,7 +82,7 @@ export interface ShutdownResult {
  * with per-key exponential backoff; `requeueAfter` schedules it (the earliest schedule wins).
  */
 export class WorkQueue {
-  private readonly ready = new Set<string>();
+  private readonly ready = new KeyFifo();
   private readonly readySince = new Map<string, number>();
   private readonly processing = new Map<string, AbortController>();
   private readonly dirty = new Set<string>();
@@ -71,7 +112,7 @@ export class WorkQueue {
       return;
     }
     if (this.ready.has(key)) return;
-    this.ready.add(key);
+    this.ready.push(key);
     this.readySince.set(key, performance.now());
     this.opts.metrics?.added();
     this.opts.metrics?.depth(this.ready.size);
@@ -164,8 +205,8 @@ export class WorkQueue {
   private pump(): void {
     if (!this.started || this.stopping) return;
     while (this.processing.size < this.concurrency && this.ready.size > 0) {
-      const key = this.ready.values().next().value as string;
-      this.ready.delete(key);
+      const key = this.ready.shift();
+      if (key === undefined) break;
       const since = this.readySince.get(key) ?? performance.now();
       this.readySince.delete(key);
       this.opts.metrics?.depth(this.ready.size);
