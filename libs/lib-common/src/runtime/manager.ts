@@ -225,7 +225,10 @@ export class Manager {
     const exit = opts.exit ?? ((code: number) => process.exit(code));
     let received = false;
     const handler = (sig: NodeJS.Signals): void => {
-      if (received) return exit(1);
+      if (received) {
+        exit(1);
+        return;
+      }
       received = true;
       this.log.info({ signal: sig }, 'shutting down');
       this.stop().then(
