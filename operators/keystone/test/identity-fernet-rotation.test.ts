@@ -1,10 +1,10 @@
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityClient } from '../src/identity/client.js';
-import { fernetKeysFromSecretData, type KeystoneServer, startKeystoneServer } from '../src/testing/index.js';
-import { adminClient, installCrds, newNamespace, waitFor } from './support/harness.js';
+import { fernetKeysFromSecretData } from '../src/testing/index.js';
+import { waitFor } from './support/harness.js';
 import { createKeystone, preparedNamespace } from './support/keystone.js';
-import { type RunningOperator, startKeystoneOperator } from './support/keystone-server/operator.js';
+import { useKeystoneSuite } from './support/keystone-server/operator.js';
 
 type SecretObj = KubeObject & { data?: Record<string, string> };
 const ROTATED_AT = 'keystone.openstack.org/rotatedat';
@@ -12,45 +12,23 @@ const ROTATED_AT = 'keystone.openstack.org/rotatedat';
 // Keys generated and rotated by the KeystoneAPI controller (its `keystone` Secret) sign and validate
 // real Keystone tokens: a token issued before a rotation still validates after it.
 describe('fernet keys of the operator in a real Keystone', () => {
-  let client: KubeClient;
-  let keystone: KeystoneServer;
-  let operator: RunningOperator;
-  const namespaces: string[] = [];
+  const suite = useKeystoneSuite({ beforeAll, afterAll });
 
-  beforeAll(async () => {
-    client = adminClient();
-    await installCrds(client);
-    keystone = await startKeystoneServer();
-    operator = await startKeystoneOperator();
-  }, 900_000);
-
-  afterAll(async () => {
-    await operator?.stop();
-    for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
-    await keystone?.stop();
-  });
-
-  const keysSecret = (ns: string) => client.get<SecretObj>(Kinds.Secret, { namespace: ns, name: 'keystone' });
+  const keysSecret = (ns: string) =>
+    suite.client.get<SecretObj>(Kinds.Secret, { namespace: ns, name: 'keystone' });
   /** A fresh login of the bootstrap admin: a new token signed with the current primary key. */
   const freshToken = async () =>
     (
       await new IdentityClient({
-        authUrl: keystone.url,
-        username: keystone.adminUser,
-        password: keystone.adminPassword,
+        authUrl: suite.keystone.url,
+        username: suite.keystone.adminUser,
+        password: suite.keystone.adminPassword,
       }).currentToken()
     ).token;
 
   it('a token issued with the operator keys validates, also after one rotation', async () => {
-    const suite = {
-      client,
-      namespace: async () => {
-        const ns = await newNamespace(client, 'ksf');
-        namespaces.push(ns);
-        return ns;
-      },
-    };
-    const ns = await preparedNamespace(suite);
+    const { client, keystone, admin } = suite;
+    const ns = await preparedNamespace({ client, namespace: () => suite.namespace('ksf') });
     await createKeystone(client, ns, {});
     const secret = await waitFor('the keystone Secret with 5 fernet keys', async () => {
       const s = await keysSecret(ns);
@@ -61,7 +39,6 @@ describe('fernet keys of the operator in a real Keystone', () => {
     await keystone.writeFernetKeys(before);
     expect(await keystone.readFernetKeys()).toEqual(before);
     const token = await freshToken();
-    const admin = keystone.adminClient();
     expect(await admin.validateToken(token)).toMatchObject({ user: { name: 'admin' } });
 
     // Control: the same token is refused by a repository that does not hold the operator's keys.

@@ -1,12 +1,10 @@
-import { Kinds, type KubeClient } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/resources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import type { IdentityClient } from '../src/identity/client.js';
-import { type KeystoneServer, startKeystoneServer } from '../src/testing/index.js';
-import { adminClient, installCrds, newNamespace, waitFor } from './support/harness.js';
+import { waitFor } from './support/harness.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -14,8 +12,7 @@ import {
   isReadyObject,
   placementEndpoint,
   placementService,
-  type RunningOperator,
-  startKeystoneOperator,
+  useKeystoneSuite,
   waitForGone,
   waitForObject,
 } from './support/keystone-server/operator.js';
@@ -24,47 +21,29 @@ const KS = KeystoneKinds.KeystoneService;
 const KE = KeystoneKinds.KeystoneEndpoint;
 
 describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode)', () => {
-  let client: KubeClient;
-  let keystone: KeystoneServer;
-  let admin: IdentityClient;
-  let operator: RunningOperator;
-  const namespaces: string[] = [];
-
-  beforeAll(async () => {
-    client = adminClient();
-    await installCrds(client);
-    keystone = await startKeystoneServer();
-    admin = keystone.adminClient();
-    operator = await startKeystoneOperator();
-  }, 900_000);
-
-  afterAll(async () => {
-    await operator?.stop();
-    for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
-    await keystone?.stop();
-  });
+  const suite = useKeystoneSuite({ beforeAll, afterAll });
 
   /** A namespace with a KeystoneAPI pointing at the real Keystone, and a Ready KeystoneService `name`. */
   async function withService(name: string, api: Partial<KeystoneAPI['spec']> = {}) {
-    const ns = await newNamespace(client, 'kse');
-    namespaces.push(ns);
-    await createOspSecret(client, ns, keystone);
-    await createExternalKeystoneAPI(client, ns, keystone, api);
-    await client.create(KS, placementService(ns, name));
-    const service = await waitForObject<KeystoneService>(client, KS, ns, name, 'Ready', isReadyObject);
+    const ns = await suite.namespace('kse');
+    await createOspSecret(suite.client, ns, suite.keystone);
+    await createExternalKeystoneAPI(suite.client, ns, suite.keystone, api);
+    await suite.client.create(KS, placementService(ns, name));
+    const service = await waitForObject<KeystoneService>(suite.client, KS, ns, name, 'Ready', isReadyObject);
     return { ns, serviceID: service.status?.serviceID ?? '' };
   }
 
   /** Keystone's endpoints of a service as `interface region url`, sorted. */
   const catalogOf = async (serviceID: string) =>
-    (await admin.endpoints.list({ service_id: serviceID }))
+    (await suite.admin.endpoints.list({ service_id: serviceID }))
       .map((e) => `${e.interface} ${e.region_id} ${e.url}`)
       .sort();
 
   const finalizersOf = async (kind: typeof KS, ns: string, name: string) =>
-    (await client.get(kind, { namespace: ns, name }))?.metadata.finalizers ?? [];
+    (await suite.client.get(kind, { namespace: ns, name }))?.metadata.finalizers ?? [];
 
   it('registers one endpoint per interface in the region, with upstream conditions and finalizer graph', async () => {
+    const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement');
     await client.create(KE, placementEndpoint(ns, 'placement'));
     const ep = await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement', 'Ready', isReadyObject);
@@ -100,6 +79,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('updates a URL in place, deletes a removed interface and creates an added one', async () => {
+    const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-upd');
     await client.create(KE, placementEndpoint(ns, 'placement-upd'));
     const before = await waitForObject<KeystoneEndpoint>(
@@ -149,6 +129,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('registers in the KeystoneAPI region, creating the region when Keystone lacks it', async () => {
+    const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-r2', { region: 'regionTwo' });
     await client.create(KE, placementEndpoint(ns, 'placement-r2', { public: 'http://placement-r2:8778' }));
     await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-r2', 'Ready', isReadyObject);
@@ -157,6 +138,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('deletes its endpoints from Keystone and releases the KeystoneService and KeystoneAPI', async () => {
+    const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-del');
     await client.create(KE, placementEndpoint(ns, 'placement-del'));
     const ep = await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-del', 'Ready', isReadyObject);
@@ -179,8 +161,8 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('waits for its KeystoneService, mirroring its state, and registers once it is ready', async () => {
-    const ns = await newNamespace(client, 'kse');
-    namespaces.push(ns);
+    const { client, keystone } = suite;
+    const ns = await suite.namespace('kse');
     await createOspSecret(client, ns, keystone);
     await createExternalKeystoneAPI(client, ns, keystone);
     await client.create(KE, placementEndpoint(ns, 'placement-late'));
@@ -211,6 +193,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('deleting the service and its endpoint together removes both from Keystone', async () => {
+    const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-both');
     await client.create(KE, placementEndpoint(ns, 'placement-both'));
     await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-both', 'Ready', isReadyObject);
@@ -226,6 +209,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('a namespace deletion with KeystoneAPI, KeystoneService and KeystoneEndpoint completes', async () => {
+    const { client } = suite;
     const { ns } = await withService('placement-ns');
     await client.create(KE, placementEndpoint(ns, 'placement-ns'));
     await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-ns', 'Ready', isReadyObject);

@@ -1,11 +1,9 @@
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import type { IdentityClient } from '../src/identity/client.js';
-import { type KeystoneServer, startKeystoneServer } from '../src/testing/index.js';
-import { adminClient, installCrds, newNamespace, waitFor } from './support/harness.js';
+import { waitFor } from './support/harness.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -13,8 +11,7 @@ import {
   isReadyObject,
   PLACEMENT_PASSWORD,
   placementService,
-  type RunningOperator,
-  startKeystoneOperator,
+  useKeystoneSuite,
   waitForGone,
   waitForObject,
 } from './support/keystone-server/operator.js';
@@ -22,41 +19,22 @@ import {
 const KS = KeystoneKinds.KeystoneService;
 
 describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)', () => {
-  let client: KubeClient;
-  let keystone: KeystoneServer;
-  let admin: IdentityClient;
-  let operator: RunningOperator;
-  const namespaces: string[] = [];
-
-  beforeAll(async () => {
-    client = adminClient();
-    await installCrds(client);
-    keystone = await startKeystoneServer();
-    admin = keystone.adminClient();
-    operator = await startKeystoneOperator();
-  }, 900_000);
-
-  afterAll(async () => {
-    await operator?.stop();
-    for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
-    await keystone?.stop();
-  });
+  const suite = useKeystoneSuite({ beforeAll, afterAll });
 
   /** A namespace with osp-secret and a KeystoneAPI (external mode) pointing at the real Keystone. */
   async function keystoneNamespace(): Promise<string> {
-    const ns = await newNamespace(client, 'kss');
-    namespaces.push(ns);
-    await createOspSecret(client, ns, keystone);
-    await createExternalKeystoneAPI(client, ns, keystone);
+    const ns = await suite.namespace('kss');
+    await createOspSecret(suite.client, ns, suite.keystone);
+    await createExternalKeystoneAPI(suite.client, ns, suite.keystone);
     return ns;
   }
 
   const serviceProject = async () =>
-    (await admin.projects.list({ name: 'service', domain_id: 'default' }))[0];
-  const userNamed = async (name: string) => (await admin.users.list({ name, domain_id: 'default' }))[0];
+    (await suite.admin.projects.list({ name: 'service', domain_id: 'default' }))[0];
+  const userNamed = async (name: string) => (await suite.admin.users.list({ name, domain_id: 'default' }))[0];
   const rolesOf = async (userId: string, projectId: string) =>
     (
-      await admin.roleAssignments.list({
+      await suite.admin.roleAssignments.list({
         'user.id': userId,
         'scope.project.id': projectId,
         include_names: true,
@@ -65,10 +43,11 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       .map((a) => a.role.name)
       .sort();
   const apiFinalizers = async (ns: string) =>
-    (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' }))?.metadata
-      .finalizers ?? [];
+    (await suite.client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' }))
+      ?.metadata.finalizers ?? [];
 
   it('registers the service, and its user in project service with roles admin and service', async () => {
+    const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement'));
     const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement', 'Ready', isReadyObject);
@@ -101,6 +80,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('updates the service in place and the user password when the Secret changes', async () => {
+    const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-upd'));
     const before = await waitForObject<KeystoneService>(
@@ -152,6 +132,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('deletes the service and its user from Keystone, then releases the KeystoneAPI', async () => {
+    const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-del'));
     const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement-del', 'Ready', isReadyObject);
@@ -168,6 +149,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('waits for its password Secret, names a missing key, and recovers', async () => {
+    const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-pw', { secret: 'placement-secret' }));
     const waiting = await waitForObject<KeystoneService>(
@@ -217,8 +199,8 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('reports a missing KeystoneAPI and is deleted without Keystone when nothing was registered', async () => {
-    const ns = await newNamespace(client, 'kss');
-    namespaces.push(ns);
+    const { client, admin } = suite;
+    const ns = await suite.namespace('kss');
     await client.create(KS, placementService(ns, 'orphan'));
     const cr = await waitForObject<KeystoneService>(
       client,
@@ -241,6 +223,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('only drops finalizers when the KeystoneAPI itself is being deleted (no Keystone calls)', async () => {
+    const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-fin'));
     const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement-fin', 'Ready', isReadyObject);
@@ -267,6 +250,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('a namespace deletion with a KeystoneAPI and a KeystoneService completes', async () => {
+    const { client } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-ns'));
     await waitForObject<KeystoneService>(client, KS, ns, 'placement-ns', 'Ready', isReadyObject);

@@ -8,9 +8,10 @@ import type { KeystoneService } from '../../../src/api/keystone-service.js';
 import { registerKeystoneApiController } from '../../../src/controllers/keystone-api-controller.js';
 import { registerKeystoneEndpointController } from '../../../src/controllers/keystone-endpoint-controller.js';
 import { registerKeystoneServiceController } from '../../../src/controllers/keystone-service-controller.js';
+import type { IdentityClient } from '../../../src/identity/client.js';
 import { IdentityClientPool } from '../../../src/identity/client-pool.js';
-import type { KeystoneServer } from '../../../src/testing/index.js';
-import { kubeConfig, waitFor } from '../harness.js';
+import { type KeystoneServer, startKeystoneServer } from '../../../src/testing/index.js';
+import { adminClient, installCrds, kubeConfig, newNamespace, waitFor } from '../harness.js';
 
 /**
  * What the KeystoneService/KeystoneEndpoint tests share: the three controllers in-process (as
@@ -180,4 +181,63 @@ export function waitForGone(client: KubeClient, kind: KindRef, ns: string, name:
       },
     },
   );
+}
+
+const WRITE_METHODS = new Set(['create', 'replace', 'apply', 'patch', 'delete']);
+
+/** The same client, recording `<method> <Kind>` for every request that would change something. */
+export function countingWrites(inner: KubeClient): { client: KubeClient; writes: string[] } {
+  const writes: string[] = [];
+  const client = new Proxy(inner, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || !WRITE_METHODS.has(prop) || typeof value !== 'function') return value;
+      return (kind: KindRef, ...rest: unknown[]) => {
+        writes.push(`${prop} ${kind.kind}`);
+        return (value as (...args: unknown[]) => unknown).call(target, kind, ...rest);
+      };
+    },
+  });
+  return { client, writes };
+}
+
+export interface KeystoneSuite {
+  client: KubeClient;
+  keystone: KeystoneServer;
+  /** The bootstrap admin of the real Keystone. */
+  admin: IdentityClient;
+  operator: RunningOperator;
+  /** A fresh namespace, deleted after the file's tests. */
+  namespace(prefix: string): Promise<string>;
+}
+
+/**
+ * beforeAll/afterAll for a test file: CRDs installed, a real Keystone started (the venv installed
+ * on first use, hence the long hook timeout), the three controllers running; all stopped after.
+ */
+export function useKeystoneSuite(hooks: {
+  beforeAll: (fn: () => Promise<void>, timeout?: number) => void;
+  afterAll: (fn: () => Promise<void>) => void;
+}): KeystoneSuite {
+  const namespaces: string[] = [];
+  const suite = {
+    namespace: async (prefix: string) => {
+      const ns = await newNamespace(suite.client, prefix);
+      namespaces.push(ns);
+      return ns;
+    },
+  } as KeystoneSuite;
+  hooks.beforeAll(async () => {
+    suite.client = adminClient();
+    await installCrds(suite.client);
+    suite.keystone = await startKeystoneServer();
+    suite.admin = suite.keystone.adminClient();
+    suite.operator = await startKeystoneOperator();
+  }, 900_000);
+  hooks.afterAll(async () => {
+    await suite.operator?.stop();
+    for (const ns of namespaces) await suite.client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
+    await suite.keystone?.stop();
+  });
+  return suite;
 }

@@ -1,0 +1,70 @@
+import { Kinds } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../src/api/group.js';
+import type { KeystoneAPI } from '../src/api/keystone-api.js';
+import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
+import type { KeystoneService } from '../src/api/keystone-service.js';
+import { KeystoneEndpointReconciler } from '../src/controllers/keystone-endpoint-reconciler.js';
+import { KeystoneServiceReconciler } from '../src/controllers/keystone-service-reconciler.js';
+import { IdentityClientPool } from '../src/identity/client-pool.js';
+import type { EventSink } from '../src/identity/dependant-reconcile.js';
+import { waitFor } from './support/harness.js';
+import {
+  countingWrites,
+  createExternalKeystoneAPI,
+  createOspSecret,
+  isReadyObject,
+  placementEndpoint,
+  placementService,
+  useKeystoneSuite,
+  waitForObject,
+} from './support/keystone-server/operator.js';
+
+const KS = KeystoneKinds.KeystoneService;
+const KE = KeystoneKinds.KeystoneEndpoint;
+
+describe('KeystoneService and KeystoneEndpoint steady state', () => {
+  const suite = useKeystoneSuite({ beforeAll, afterAll });
+
+  it('a reconcile with unchanged inputs writes nothing to Kubernetes or Keystone', async () => {
+    const { client, keystone, operator } = suite;
+    const ns = await suite.namespace('kst');
+    await createOspSecret(client, ns, keystone);
+    await createExternalKeystoneAPI(client, ns, keystone);
+    await client.create(KS, placementService(ns, 'placement'));
+    await client.create(KE, placementEndpoint(ns, 'placement'));
+    await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement', 'Ready', isReadyObject, 90_000);
+    const cache = operator.manager.cache;
+    // The operator's cache has caught up with the last status and finalizer writes.
+    const [service, endpoint] = await waitFor('cache holds the Ready objects', async () => {
+      const s = cache.get<KeystoneService>(KS, { namespace: ns, name: 'placement' });
+      const e = cache.get<KeystoneEndpoint>(KE, { namespace: ns, name: 'placement' });
+      const settled =
+        isReadyObject(s) &&
+        isReadyObject(e) &&
+        (s?.metadata.finalizers ?? []).includes('openstack.org/keystoneendpoint-placement') &&
+        (
+          cache.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' })?.metadata
+            .finalizers ?? []
+        ).length === 3;
+      return settled && s && e ? ([s, e] as const) : undefined;
+    });
+
+    const counting = countingWrites(client);
+    const changes: string[] = [];
+    const events: EventSink = { event: (_o, _t, _r, message) => void changes.push(message) };
+    const opts = { client: counting.client, cache, pool: new IdentityClientPool() };
+    expect(await new KeystoneServiceReconciler(opts).reconcile(service, events)).toEqual({});
+    expect(await new KeystoneEndpointReconciler(opts).reconcile(endpoint, events)).toEqual({});
+    expect(counting.writes).toEqual([]);
+    expect(changes).toEqual([]);
+    // The counter does see writes made through the same client.
+    await counting.client.patch(
+      Kinds.Secret,
+      { namespace: ns, name: 'osp-secret' },
+      { metadata: { labels: { seen: 'yes' } } },
+      'merge',
+    );
+    expect(counting.writes).toEqual(['patch Secret']);
+  });
+});
