@@ -31,6 +31,9 @@ export async function installUmbrella(helm: string, kubeconfig: string): Promise
     '--create-namespace',
     '--kubeconfig',
     kubeconfig,
+    // The demo cluster has no metal3: the SIP chart brings the BareMetalHost CRD subset.
+    '--set',
+    'sip.installBareMetalHostCRD=true',
     '--wait',
     '--timeout',
     '5m',
