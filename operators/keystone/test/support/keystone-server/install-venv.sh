@@ -35,6 +35,10 @@ if ! "$python" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)
   echo "install-venv.sh: Keystone $version needs Python >= 3.11; $python is $("$python" --version 2>&1)" >&2
   exit 1
 fi
+if ! "$python" -c 'import ensurepip, venv' 2>/dev/null; then
+  echo "install-venv.sh: $python cannot create virtualenvs (on Debian: apt-get install python3-venv)" >&2
+  exit 1
+fi
 
 started=$(date +%s)
 echo "installing keystone==$version into $venv" >&2

@@ -6,11 +6,13 @@ import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../../../src/api/keystone-service.js';
 import { registerKeystoneApiController } from '../../../src/controllers/keystone-api-controller.js';
-import { registerKeystoneEndpointController } from '../../../src/controllers/keystone-endpoint-controller.js';
-import { registerKeystoneServiceController } from '../../../src/controllers/keystone-service-controller.js';
 import type { IdentityClient } from '../../../src/identity/client.js';
-import { IdentityClientPool } from '../../../src/identity/client-pool.js';
-import { type KeystoneServer, startKeystoneServer } from '../../../src/testing/index.js';
+import {
+  externalKeystoneAPI,
+  type KeystoneServer,
+  registerKeystoneRegistrationControllers,
+  startKeystoneServer,
+} from '../../../src/testing/index.js';
 import { adminClient, installCrds, kubeConfig, newNamespace, waitFor } from '../harness.js';
 
 /**
@@ -34,9 +36,7 @@ export async function startKeystoneOperator(namespaces?: string[]): Promise<Runn
   registerKeystoneApiController(manager, {
     keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified',
   });
-  const pool = new IdentityClientPool();
-  registerKeystoneServiceController(manager, { pool });
-  registerKeystoneEndpointController(manager, { pool });
+  registerKeystoneRegistrationControllers(manager);
   await manager.start();
   return { manager, stop: () => manager.stop() };
 }
@@ -70,22 +70,8 @@ export function createExternalKeystoneAPI(
   keystone: KeystoneServer,
   spec: Partial<KeystoneAPI['spec']> = {},
 ): Promise<KeystoneAPI> {
-  return client.create<KeystoneAPI>(KeystoneKinds.KeystoneAPI, {
-    apiVersion: 'keystone.openstack.org/v1beta1',
-    kind: 'KeystoneAPI',
-    metadata: { name: 'keystone', namespace: ns },
-    spec: {
-      secret: 'osp-secret',
-      externalKeystoneAPI: true,
-      override: {
-        service: {
-          internal: { endpointURL: keystone.url },
-          public: { endpointURL: keystone.url },
-        },
-      },
-      ...spec,
-    },
-  } as KeystoneAPI);
+  const api = externalKeystoneAPI(ns, keystone);
+  return client.create<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { ...api, spec: { ...api.spec, ...spec } });
 }
 
 /** The KeystoneService placement-operator creates (reference §8; name = serviceName). */
