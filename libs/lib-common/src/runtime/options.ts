@@ -18,71 +18,41 @@ export interface ManagerFlags {
   impersonate?: { user: string; groups?: string[] };
 }
 
+type Kind = 'string' | 'bool' | 'duration' | 'list';
+type Value = string | boolean | number | string[];
+
 interface FlagSpec {
   env: string[];
-  kind: 'string' | 'bool' | 'duration' | 'list';
-  apply: (f: ManagerFlags, v: string | boolean | number | string[]) => void;
+  kind: Kind;
+  apply: (f: ManagerFlags, v: Value) => void;
 }
 
-const str = (v: unknown): string => String(v);
+/** A flag that sets one field of ManagerFlags as is. */
+const field = (key: keyof ManagerFlags, kind: Kind, ...env: string[]): FlagSpec => ({
+  env,
+  kind,
+  apply: (f, v) => {
+    (f as unknown as Record<string, Value>)[key] = v;
+  },
+});
 
 const specs: Record<string, FlagSpec> = {
-  'metrics-bind-address': {
-    env: ['METRICS_BIND_ADDRESS'],
-    kind: 'string',
-    apply: (f, v) => {
-      f.metricsBindAddress = str(v);
-    },
-  },
-  'health-probe-bind-address': {
-    env: ['HEALTH_PROBE_BIND_ADDRESS'],
-    kind: 'string',
-    apply: (f, v) => {
-      f.healthProbeBindAddress = str(v);
-    },
-  },
-  'leader-elect': {
-    env: ['LEADER_ELECT'],
-    kind: 'bool',
-    apply: (f, v) => {
-      f.leaderElect = v === true;
-    },
-  },
-  'leader-election-id': {
-    env: ['LEADER_ELECTION_ID'],
-    kind: 'string',
-    apply: (f, v) => {
-      f.leaderElectionId = str(v);
-    },
-  },
-  'leader-election-namespace': {
-    env: ['LEADER_ELECTION_NAMESPACE', 'POD_NAMESPACE'],
-    kind: 'string',
-    apply: (f, v) => {
-      f.leaderElectionNamespace = str(v);
-    },
-  },
-  'lease-duration': {
-    env: ['LEASE_DURATION'],
-    kind: 'duration',
-    apply: (f, v) => {
-      f.leaseDurationMs = Number(v);
-    },
-  },
-  'renew-deadline': {
-    env: ['RENEW_DEADLINE'],
-    kind: 'duration',
-    apply: (f, v) => {
-      f.renewDeadlineMs = Number(v);
-    },
-  },
-  'retry-period': {
-    env: ['RETRY_PERIOD'],
-    kind: 'duration',
-    apply: (f, v) => {
-      f.retryPeriodMs = Number(v);
-    },
-  },
+  'metrics-bind-address': field('metricsBindAddress', 'string', 'METRICS_BIND_ADDRESS'),
+  'health-probe-bind-address': field('healthProbeBindAddress', 'string', 'HEALTH_PROBE_BIND_ADDRESS'),
+  'leader-elect': field('leaderElect', 'bool', 'LEADER_ELECT'),
+  'leader-election-id': field('leaderElectionId', 'string', 'LEADER_ELECTION_ID'),
+  'leader-election-namespace': field(
+    'leaderElectionNamespace',
+    'string',
+    'LEADER_ELECTION_NAMESPACE',
+    'POD_NAMESPACE',
+  ),
+  'lease-duration': field('leaseDurationMs', 'duration', 'LEASE_DURATION'),
+  'renew-deadline': field('renewDeadlineMs', 'duration', 'RENEW_DEADLINE'),
+  'retry-period': field('retryPeriodMs', 'duration', 'RETRY_PERIOD'),
+  'graceful-shutdown-timeout': field('gracefulShutdownTimeoutMs', 'duration', 'GRACEFUL_SHUTDOWN_TIMEOUT'),
+  'log-level': field('logLevel', 'string', 'LOG_LEVEL'),
+  kubeconfig: field('kubeconfig', 'string', 'KUBECONFIG'),
   'watch-namespace': {
     env: ['WATCH_NAMESPACE'],
     kind: 'list',
@@ -92,32 +62,11 @@ const specs: Record<string, FlagSpec> = {
       else delete f.namespaces;
     },
   },
-  'graceful-shutdown-timeout': {
-    env: ['GRACEFUL_SHUTDOWN_TIMEOUT'],
-    kind: 'duration',
-    apply: (f, v) => {
-      f.gracefulShutdownTimeoutMs = Number(v);
-    },
-  },
-  'log-level': {
-    env: ['LOG_LEVEL'],
-    kind: 'string',
-    apply: (f, v) => {
-      f.logLevel = str(v);
-    },
-  },
-  kubeconfig: {
-    env: ['KUBECONFIG'],
-    kind: 'string',
-    apply: (f, v) => {
-      f.kubeconfig = str(v);
-    },
-  },
   as: {
     env: ['IMPERSONATE_USER'],
     kind: 'string',
     apply: (f, v) => {
-      f.impersonate = { ...f.impersonate, user: str(v) };
+      f.impersonate = { ...f.impersonate, user: String(v) };
     },
   },
   'as-group': {
@@ -147,7 +96,7 @@ function parseBool(value: string, name: string): boolean {
   throw new RangeError(`--${name}: not a boolean: "${value}"`);
 }
 
-function convert(spec: FlagSpec, name: string, raw: string): string | boolean | number | string[] {
+function convert(spec: FlagSpec, name: string, raw: string): Value {
   switch (spec.kind) {
     case 'bool':
       return parseBool(raw, name);
