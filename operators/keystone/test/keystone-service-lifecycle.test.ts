@@ -198,6 +198,44 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(await admin.passwordWorks({ username: 'placement-pw', password: 'from-own-secret' })).toBe(true);
   });
 
+  it("reports a refused admin login with Keystone's message and recovers when the admin Secret is fixed", async () => {
+    const { client, keystone } = suite;
+    const ns = await suite.namespace('kss');
+    await createOspSecret(client, ns, keystone);
+    await client.patch(
+      Kinds.Secret,
+      { namespace: ns, name: 'osp-secret' },
+      { stringData: { AdminPassword: 'not-the-admin-password' } },
+      'merge',
+    );
+    await createExternalKeystoneAPI(client, ns, keystone);
+    await client.create(KS, placementService(ns, 'placement-login'));
+    const refused = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'placement-login',
+      'login refused',
+      (o) => conditionOf(o, 'AdminServiceClientReady')?.status === 'False',
+    );
+    expect(conditionOf(refused, 'AdminServiceClientReady')).toMatchObject({
+      reason: 'Error',
+      severity: 'Warning',
+    });
+    const message = conditionOf(refused, 'AdminServiceClientReady')?.message ?? '';
+    expect(message).toMatch(/^Admin client error occured keystone POST \/v3\/auth\/tokens: 401 /);
+    expect(message).not.toContain('not-the-admin-password');
+    expect(refused.status?.serviceID ?? '').toBe('');
+
+    await client.patch(
+      Kinds.Secret,
+      { namespace: ns, name: 'osp-secret' },
+      { stringData: { AdminPassword: keystone.adminPassword } },
+      'merge',
+    );
+    await waitForObject<KeystoneService>(client, KS, ns, 'placement-login', 'Ready', isReadyObject);
+  });
+
   it('reports a missing KeystoneAPI and is deleted without Keystone when nothing was registered', async () => {
     const { client, admin } = suite;
     const ns = await suite.namespace('kss');
