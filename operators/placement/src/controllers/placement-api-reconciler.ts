@@ -1,5 +1,5 @@
 import { type Condition, Conditions, ConditionType } from '@stackops/lib-common/conditions';
-import { isNotFound, patchStatusIfChanged } from '@stackops/lib-common/resources';
+import { ApiError, isForbidden, isNotFound, patchStatusIfChanged } from '@stackops/lib-common/resources';
 import { ensureFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, type PlacementAPIStatus } from '../api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -36,6 +36,10 @@ export const placementSteps: readonly Step[] = [
 export interface ReconcileOutcome {
   requeueAfter?: number;
 }
+
+/** A write refused because the namespace is being deleted (the API server's 403 for that case). */
+const isNamespaceTerminating = (err: unknown): boolean =>
+  isForbidden(err) && err instanceof ApiError && err.statusMessage.includes('because it is being terminated');
 
 /** An Event when Ready flips: Normal when it became True, Warning when it was lost. */
 function announceReadyChange(before: Condition | undefined, after: Condition | undefined, io: StepIo): void {
@@ -81,8 +85,14 @@ export class PlacementApiReconciler {
         result = await step(state, io);
         if (result) break;
       }
+    } catch (err) {
+      // The namespace is going away: its deletion reaches this PlacementAPI next; retrying is noise.
+      if (isNamespaceTerminating(err)) return {};
+      throw err;
     } finally {
-      await this.writeStatus(state, io);
+      await this.writeStatus(state, io).catch((err: unknown) => {
+        if (!isNamespaceTerminating(err)) throw err;
+      });
     }
     return result?.requeueAfter !== undefined ? { requeueAfter: result.requeueAfter } : {};
   }
