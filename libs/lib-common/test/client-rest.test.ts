@@ -232,6 +232,29 @@ describe('KubeClient against the API server', () => {
     ]);
   });
 
+  it('does not leak sockets across many watch restarts', async () => {
+    const sockets = (): number =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    const watcher = createKubeClient(kc, { fieldManager: 'stackops-leak-test' });
+    try {
+      await watcher.list(Kinds.ConfigMap, { namespace: ns.name });
+      const before = sockets();
+      for (let i = 0; i < 30; i++) {
+        const ac = new AbortController();
+        const done = watcher.watch(
+          Kinds.ConfigMap,
+          { namespace: ns.name, signal: ac.signal, onOpen: () => ac.abort() },
+          () => {},
+        );
+        await done;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sockets() - before).toBeLessThanOrEqual(1);
+    } finally {
+      watcher.close();
+    }
+  });
+
   it('counts requests by verb and status code', async () => {
     const counting = createKubeClient(kc, { fieldManager: 'stackops-count-test' });
     try {

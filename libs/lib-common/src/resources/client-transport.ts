@@ -109,7 +109,11 @@ export class Transport {
 
   private auth(): Promise<TlsAndAuth> {
     if (this.dynamicAuth) return resolveAuth(this.kc);
-    this.staticAuth ??= resolveAuth(this.kc);
+    // A failure is not cached: the next request tries again.
+    this.staticAuth ??= resolveAuth(this.kc).catch((err: unknown) => {
+      this.staticAuth = undefined;
+      throw err;
+    });
     return this.staticAuth;
   }
 
