@@ -1,5 +1,6 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { waitFor as waitForObject } from '@stackops/lib-common/testing';
 import type { PlacementAPISpecInput } from '../../src/api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../src/api/kinds.js';
 import { waitFor } from './harness.js';
@@ -147,28 +148,22 @@ export const getPlacementAPI = (client: RestKubeClient, namespace: string, name 
 export const conditionOf = (cr: PlacementAPI | undefined, type: string) =>
   cr?.status?.conditions?.find((c) => c.type === type);
 
-const summary = (cr: PlacementAPI | undefined) => ({
-  generation: cr?.metadata.generation,
-  finalizers: cr?.metadata.finalizers,
-  status: cr?.status,
-});
-
-/** Waits until `check(cr)` holds, printing the PlacementAPI's status on timeout. */
-export function waitForPlacement(
+/** Waits until `check(cr)` holds; on timeout the error shows the PlacementAPI and its conditions. */
+export async function waitForPlacement(
   client: RestKubeClient,
   namespace: string,
   what: string,
   check: (cr: PlacementAPI) => boolean,
   opts: { timeoutMs?: number; name?: string } = {},
 ): Promise<PlacementAPI> {
-  return waitFor(
-    what,
-    async () => {
-      const cr = await getPlacementAPI(client, namespace, opts.name);
-      return cr && check(cr) ? cr : undefined;
-    },
-    { ...opts, describe: async () => summary(await getPlacementAPI(client, namespace, opts.name)) },
+  const cr = await waitForObject<PlacementAPI>(
+    client,
+    PlacementAPIKind,
+    { namespace, name: opts.name ?? 'placement' },
+    (o) => o !== undefined && check(o),
+    { description: what, timeoutMs: opts.timeoutMs ?? 60_000 },
   );
+  return cr!;
 }
 
 /** Waits until a condition has the given status (and, if given, message). */
