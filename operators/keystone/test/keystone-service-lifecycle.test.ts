@@ -77,6 +77,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     // The finalizer graph of reference §6 (KeystoneService half).
     expect(cr.metadata.finalizers).toEqual(['openstack.org/keystoneservice']);
     expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement');
+    expect(cr.metadata.annotations?.['keystone.openstack.org/service-user']).toBe('placement');
   });
 
   it('updates the service in place and the user password when the Secret changes', async () => {
@@ -129,6 +130,33 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       isReadyObject,
     );
     expect(after.status?.serviceID).toBe(serviceID);
+
+    // A renamed service user: the new one gets the roles, the old one is removed.
+    const oldUser = await userNamed('placement-upd');
+    await client.patch(
+      KS,
+      { namespace: ns, name: 'placement-upd' },
+      { spec: { serviceUser: 'placement-new' } },
+      'merge',
+    );
+    const renamed = await waitForObject<KeystoneService>(
+      client,
+      KS,
+      ns,
+      'placement-upd',
+      'user renamed',
+      (o) =>
+        isReadyObject(o) &&
+        o.metadata.annotations?.['keystone.openstack.org/service-user'] === 'placement-new',
+    );
+    expect(conditionOf(renamed, 'KeystoneServiceOSUserReady')?.message).toBe(
+      'Keystone Service user placement-new ready',
+    );
+    const newUser = await userNamed('placement-new');
+    const project = await serviceProject();
+    expect(await rolesOf(newUser?.id ?? '', project?.id ?? '')).toEqual(['admin', 'service']);
+    expect(await userNamed('placement-upd')).toBeUndefined();
+    expect(await admin.users.get(oldUser?.id ?? '')).toBeUndefined();
   });
 
   it('deletes the service and its user from Keystone, then releases the KeystoneAPI', async () => {

@@ -15,6 +15,7 @@ import {
 } from '../identity/dependant-reconcile.js';
 import {
   deleteServiceRegistration,
+  deleteUserNamed,
   ensureCatalogService,
   ensureServiceUser,
 } from './keystone-service-registration.js';
@@ -89,6 +90,23 @@ async function registerUser(
   return {};
 }
 
+/** The Keystone user this KeystoneService registered, so a renamed `serviceUser` can retire the old one. */
+export const SERVICE_USER_ANNOTATION = 'keystone.openstack.org/service-user';
+
+/**
+ * After the user of `spec.serviceUser` is in place: deletes the user registered under a previous
+ * name, and records the current name (one metadata write, only when it changed).
+ */
+async function recordServiceUser(pass: Pass, opts: DependantReconcilerOptions): Promise<void> {
+  const current = pass.cr.spec.serviceUser;
+  const recorded = pass.cr.metadata.annotations?.[SERVICE_USER_ANNOTATION];
+  if (recorded === current) return;
+  if (recorded) await deleteUserNamed(pass.identity!, recorded, pass.changes);
+  const ref = { namespace: pass.cr.metadata.namespace ?? '', name: pass.cr.metadata.name ?? '' };
+  const patch = { metadata: { annotations: { [SERVICE_USER_ANNOTATION]: current } } };
+  pass.cr = await opts.client.patch<KeystoneService>(KeystoneKinds.KeystoneService, ref, patch, 'merge');
+}
+
 /**
  * KeystoneService (reference §5): registers the catalog service, and its user in project `service`
  * with roles admin and service; on deletion removes both, then releases
@@ -113,12 +131,18 @@ export function keystoneServiceDefinition(
       // Only here, with keystone ready, so a service being deleted never re-adds it (keystone #401).
       await ensureFinalizer(opts.client, KeystoneKinds.KeystoneAPI, api, apiFinalizer(pass));
       await registerService(pass);
-      return registerUser(pass, opts.cache);
+      const outcome = await registerUser(pass, opts.cache);
+      if (pass.conditions.isTrue(T.KeystoneServiceOSUserReady)) await recordServiceUser(pass, opts);
+      return outcome;
     },
     async unregister(pass) {
+      const recorded = pass.cr.metadata.annotations?.[SERVICE_USER_ANNOTATION];
       await deleteServiceRegistration(
         pass.identity!,
-        { serviceId: pass.status.serviceID ?? '', username: pass.cr.spec.serviceUser },
+        {
+          serviceId: pass.status.serviceID ?? '',
+          usernames: [pass.cr.spec.serviceUser, ...(recorded ? [recorded] : [])],
+        },
         pass.changes,
       );
       pass.status.serviceID = '';

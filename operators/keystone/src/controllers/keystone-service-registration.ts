@@ -150,12 +150,23 @@ export async function ensureServiceUser(
 }
 
 /** Removes the user (its role assignments go with it) and the catalog service (its endpoints too). */
-export async function deleteServiceRegistration(
+/** Deletes a user of domain `default` by name, if it exists. */
+export async function deleteUserNamed(
   identity: IdentityClient,
-  reg: { serviceId: string; username: string },
+  name: string,
   changes: Changes,
 ): Promise<void> {
-  const user = await findUser(identity, reg.username);
-  if (user && (await identity.users.delete(user.id))) changes.push(`deleted user ${reg.username}`);
-  if (await identity.services.delete(reg.serviceId)) changes.push(`deleted service ${reg.serviceId}`);
+  const user = await findUser(identity, name);
+  if (user && (await identity.users.delete(user.id))) changes.push(`deleted user ${name}`);
+}
+
+export async function deleteServiceRegistration(
+  identity: IdentityClient,
+  reg: { serviceId: string; usernames: readonly string[] },
+  changes: Changes,
+): Promise<void> {
+  for (const name of new Set(reg.usernames)) await deleteUserNamed(identity, name, changes);
+  if (reg.serviceId && (await identity.services.delete(reg.serviceId))) {
+    changes.push(`deleted service ${reg.serviceId}`);
+  }
 }
