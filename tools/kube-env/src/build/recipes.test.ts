@@ -64,11 +64,11 @@ describe('ldflags', () => {
       expect(flags).toContain(`-X ${pkg}.gitMinor=34`);
     }
     expect(() => kubernetesLdflags('1.34')).toThrow();
-    const flags = helmLdflags('v3.19.5', 'v1.34.4');
-    expect(flags).toContain('helm.sh/helm/v3/internal/version.version=v3.19.5');
+    const helmFlags = helmLdflags('v3.19.5', 'v1.34.4');
+    expect(helmFlags).toContain('helm.sh/helm/v3/internal/version.version=v3.19.5');
     // `helm template` must assume the Kubernetes we run, not helm's compiled-in 1.20.
-    expect(flags).toContain('-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1');
-    expect(flags).toContain('-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=34');
+    expect(helmFlags).toContain('-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1');
+    expect(helmFlags).toContain('-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=34');
   });
 });
 
