@@ -184,4 +184,41 @@ describe('changes of a Ready PlacementAPI', () => {
     expect(await configFile(client, namespace, 'placement.conf')).toContain(`auth_url = ${internal}`);
     expectNothingElseReran(before, after);
   });
+
+  it('a nodeSelector reaches the pods and the db-sync Job, which runs again for its new pod spec', async () => {
+    const namespace = suite.namespaces[0]!;
+    const client = suite.client;
+    const before = await snapshot();
+    await client.patch(
+      PlacementAPIKind,
+      { name: 'placement', namespace },
+      { spec: { nodeSelector: { type: 'kwok' } } },
+      'merge',
+    );
+    await waitFor(
+      'db-sync run again',
+      async () => {
+        const s = await snapshot();
+        return s.hashes['dbsync'] !== before.hashes['dbsync'] ? s : undefined;
+      },
+      { timeoutMs: 90_000 },
+    );
+    await waitForCondition(client, namespace, 'Ready', 'True', { timeoutMs: 90_000 });
+    const after = await snapshot();
+    type WithNodeSelector = KubeObject & {
+      spec: { template: { spec: { nodeSelector?: Record<string, string> } } };
+    };
+    for (const [kind, name] of [
+      [Kinds.Deployment, 'placement'],
+      [Kinds.Job, 'placement-db-sync'],
+      [Kinds.Job, 'placement-db-create'],
+    ] as const) {
+      const obj = await client.get<WithNodeSelector>(kind, { name, namespace });
+      expect(obj?.spec.template.spec.nodeSelector, name).toEqual({ type: 'kwok' });
+    }
+    expect(after.dbSyncUid).not.toBe(before.dbSyncUid);
+    // The config did not change: the pods keep their CONFIG_HASH (the template changes for the selector).
+    expect(after.configHash).toBe(before.configHash);
+    expect(after.keystoneServiceGeneration).toBe(before.keystoneServiceGeneration);
+  });
 });
