@@ -41,12 +41,14 @@ async function applyAndMirror(
     ({ object: live } = await applyOwned<SubResource>(io.client, s.cr, kind, desired, {
       current: io.cache.get<SubResource>(kind, { name, namespace }) ?? null,
     }));
-    if (!live.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
-      live = await ensureFinalizer(io.client, kind, live, PLACEMENT_API_FINALIZER);
-    }
   } catch (err) {
     s.conditions.markError(condition, err instanceof Error ? err.message : String(err));
     throw err;
+  }
+  // keystone-operator edits the same finalizer list: a lost race fails the patch's `test` and the
+  // reconcile is simply retried, which is no error worth a condition.
+  if (!live.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
+    live = await ensureFinalizer(io.client, kind, live, PLACEMENT_API_FINALIZER);
   }
   const sub = Conditions.from(live.status?.conditions);
   if (sub.size === 0) return; // not reconciled by keystone-operator yet: stays Unknown/Init
