@@ -1,6 +1,6 @@
 /** Integration test support: a client on the real control plane, the CRD, the operator in-process, waits. */
 
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,12 +32,23 @@ export const CHART_DIR = join(import.meta.dirname, '../../../charts/network-addo
 /** kubectl or helm from kube-env's pinned binaries. */
 export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin, name);
 
-export function run(name: 'kubectl' | 'helm', args: string[], input?: string): string {
-  return execFileSync(tool(name), args, {
-    encoding: 'utf8',
-    env: process.env,
-    input,
-    stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+/**
+ * Runs kubectl or helm without blocking the event loop: the operator under test runs in this
+ * same process and must keep reconciling while e.g. `kubectl wait` waits for it.
+ */
+export function run(name: 'kubectl' | 'helm', args: string[], input?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      tool(name),
+      args,
+      { encoding: 'utf8', env: process.env },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${name} ${args.join(' ')} failed: ${stderr || err.message}`));
+        else resolve(stdout);
+      },
+    );
+    if (input !== undefined) child.stdin?.end(input);
+    else child.stdin?.end();
   });
 }
 

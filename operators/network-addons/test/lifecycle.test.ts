@@ -1,0 +1,209 @@
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NetworkAddonsConfigKind, NetworkAddonsConfigV1alpha1Kind } from '../src/api/kinds.js';
+import {
+  condition,
+  createNamespace,
+  deleteConfig,
+  getConfig,
+  installCrd,
+  managedObjects,
+  type RunningOperator,
+  StatusRecorder,
+  setSpec,
+  startOperator,
+  testClient,
+  testImages,
+  waitAvailable,
+  waitFor,
+  waitForConditions,
+  workloadsIn,
+} from './support.js';
+
+type ConfigMap = KubeObject & { data?: Record<string, string> };
+
+describe('NetworkAddonsConfig lifecycle', () => {
+  let client: RestKubeClient;
+  let ns: string;
+  let op: RunningOperator | undefined;
+
+  const restart = async (opts: { version?: string; tag?: string } = {}) => {
+    await op?.stop();
+    op = await startOperator({
+      namespace: ns,
+      version: opts.version ?? '0.1.0',
+      images: testImages(opts.tag ?? 'v1'),
+    });
+  };
+  const range = async () =>
+    (await client.get<ConfigMap>(Kinds.ConfigMap, { namespace: ns, name: 'kubemacpool-mac-range-config' }))
+      ?.data;
+  const applied = async () =>
+    JSON.parse(
+      (
+        await client.get<ConfigMap>(Kinds.ConfigMap, {
+          namespace: ns,
+          name: 'cluster-networks-addons-operator-applied-cluster',
+        })
+      )?.data?.['applied'] ?? '{}',
+    );
+
+  beforeAll(async () => {
+    client = testClient();
+    await installCrd(client);
+    await deleteConfig(client);
+    ns = await createNamespace(client, 'nao-lifecycle');
+    await restart();
+  });
+
+  afterAll(async () => {
+    await op?.stop();
+    await deleteConfig(client);
+    await deleteConfig(client, 'not-cluster');
+    await client.delete(Kinds.Namespace, { name: ns });
+    client.close();
+  });
+
+  it('a v1alpha1 object is served and reconciled as v1', async () => {
+    await setSpec(client, { kubeMacPool: {} }, { kind: NetworkAddonsConfigV1alpha1Kind });
+    const cr = await waitAvailable(client);
+    expect(cr.apiVersion).toBe('networkaddonsoperator.network.kubevirt.io/v1');
+    const old = await client.get(NetworkAddonsConfigV1alpha1Kind, { name: 'cluster' });
+    expect(old?.metadata.uid).toBe(cr.metadata.uid);
+  });
+
+  it('generates a MAC range once and keeps it across spec changes and operator restarts', async () => {
+    const first = await range();
+    expect(first?.['RANGE_START']).toMatch(/^02:[0-9a-f]{2}:[0-9a-f]{2}:00:00:00$/);
+    expect(first?.['RANGE_END']).toBe(first?.['RANGE_START']?.replace(/00:00:00$/, 'ff:ff:ff'));
+    expect((await applied()).kubeMacPool).toEqual({
+      rangeStart: first?.['RANGE_START'],
+      rangeEnd: first?.['RANGE_END'],
+    });
+    expect((await getConfig(client))?.spec).toEqual({ kubeMacPool: {} });
+
+    await restart();
+    await setSpec(client, { kubeMacPool: {}, linuxBridge: {} });
+    await waitAvailable(client);
+    await restart();
+    await setSpec(client, { kubeMacPool: {} });
+    await waitAvailable(client);
+    expect(await range()).toEqual(first);
+  });
+
+  it('an explicit range replaces the generated one on day 2, verbatim', async () => {
+    await setSpec(client, {
+      kubeMacPool: { rangeStart: '02:20:20:00:00:00', rangeEnd: '02:20:20:00:FF:FF' },
+    });
+    await waitAvailable(client);
+    await waitFor(
+      'the new range in the KubeMacPool ConfigMap',
+      async () => (await range())?.['RANGE_END'] === '02:20:20:00:FF:FF',
+    );
+    expect(await range()).toEqual({ RANGE_START: '02:20:20:00:00:00', RANGE_END: '02:20:20:00:FF:FF' });
+  });
+
+  it('deleting the CR removes everything; recreating it deploys again from scratch', async () => {
+    const before = await getConfig(client);
+    const owned = await managedObjects(client, before?.metadata.uid);
+    expect(owned.length).toBeGreaterThan(5);
+    await deleteConfig(client);
+    expect(await workloadsIn(client, ns)).toEqual([]);
+    // CRDs stay: they may hold other users' objects.
+    expect(
+      await client.get(Kinds.CustomResourceDefinition, {
+        name: 'network-attachment-definitions.k8s.cni.cncf.io',
+      }),
+    ).toBeDefined();
+
+    await setSpec(client, { kubeMacPool: {}, linuxBridge: {} });
+    const cr = await waitAvailable(client);
+    expect(cr.metadata.uid).not.toBe(before?.metadata.uid);
+    expect((await workloadsIn(client, ns)).map((w) => w.metadata.name).sort()).toEqual([
+      'bridge-marker',
+      'kube-cni-linux-bridge-plugin',
+      'kubemacpool-cert-manager',
+      'kubemacpool-mac-controller-manager',
+    ]);
+    // A fresh CR starts afresh: the explicit range of the old one is not carried over.
+    expect((await range())?.['RANGE_START']).toMatch(/^02:[0-9a-f]{2}:[0-9a-f]{2}:00:00:00$/);
+    for (const w of await workloadsIn(client, ns))
+      expect(w.metadata.ownerReferences?.[0]?.uid).toBe(cr.metadata.uid);
+  });
+
+  it('a NetworkAddonsConfig not named cluster gets a condition saying it is ignored, and nothing else', async () => {
+    await setSpec(client, { multus: {} }, { name: 'not-cluster' });
+    const ignored = await waitForConditions(
+      client,
+      { Degraded: { status: 'True', reason: 'Ignored' }, Available: 'False' },
+      30_000,
+      'not-cluster',
+    );
+    expect(condition(ignored, 'Degraded')?.message).toBe(
+      'NetworkAddonsConfig "not-cluster" is ignored: only the one named "cluster" is acted on',
+    );
+    expect(await managedObjects(client, ignored.metadata.uid)).toEqual([]);
+    await client.delete(NetworkAddonsConfigKind, { name: 'not-cluster' });
+  });
+
+  it('a new operator version re-renders, is Progressing until rolled out, then moves observedVersion', async () => {
+    await setSpec(client, { kubeMacPool: {}, linuxBridge: {}, multus: {} });
+    const old = await waitAvailable(client);
+    expect(old.status).toMatchObject({
+      operatorVersion: '0.1.0',
+      targetVersion: '0.1.0',
+      observedVersion: '0.1.0',
+    });
+    const rangeBefore = await range();
+
+    await op?.stop();
+    op = undefined;
+    // Operands keep running while no operator runs.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(condition(await getConfig(client), 'Available')?.status).toBe('True');
+
+    const recorder = new StatusRecorder(client);
+    await restart({ version: '0.2.0', tag: 'v2' });
+    const upgraded = await waitFor(
+      'observedVersion 0.2.0',
+      async () => {
+        const cr = await getConfig(client);
+        return cr?.status?.observedVersion === '0.2.0' && condition(cr, 'Available')?.status === 'True'
+          ? cr
+          : undefined;
+      },
+      90_000,
+      async () => (await getConfig(client))?.status,
+    );
+    const seen = await recorder.stop();
+    // In between: the new target reported at once, Progressing, the old observed version kept.
+    expect(
+      seen.some(
+        (s) =>
+          s.status?.targetVersion === '0.2.0' &&
+          s.status.operatorVersion === '0.2.0' &&
+          s.status.observedVersion === '0.1.0' &&
+          condition(s, 'Progressing')?.status === 'True' &&
+          condition(s, 'Available')?.status === 'False',
+      ),
+      JSON.stringify(seen.map((s) => s.status)),
+    ).toBe(true);
+    expect(upgraded.status?.containers?.every((c) => c.image.endsWith(':v2'))).toBe(true);
+    for (const w of await workloadsIn(client, ns)) {
+      expect(w.metadata.labels?.['networkaddonsoperator.network.kubevirt.io/version'], w.metadata.name).toBe(
+        '0.2.0',
+      );
+    }
+    const { items: configMaps } = await client.list(Kinds.ConfigMap, {
+      namespace: ns,
+      labelSelector: 'app.kubernetes.io/managed-by=cnao-operator',
+    });
+    for (const c of configMaps) {
+      expect(c.metadata.labels?.['networkaddonsoperator.network.kubevirt.io/version'], c.metadata.name).toBe(
+        '0.2.0',
+      );
+    }
+    // Generated values survive the upgrade.
+    expect(await range()).toEqual(rangeBefore);
+  });
+});
