@@ -1,0 +1,320 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Kinds,
+  type KubeObject,
+  type RestKubeClient,
+  serviceAccountUser,
+} from '@stackops/lib-common/resources';
+import { parseManagerOptions } from '@stackops/lib-common/runtime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { DEFAULT_IMAGES, IMAGE_ENV_VARS } from '../src/config/images.js';
+import { fillDefaults } from '../src/network/network.js';
+import { selectTlsSettings } from '../src/network/tls-profile.js';
+import { renderComponents } from '../src/render/render.js';
+import { renderContext } from '../src/templates/context.js';
+import {
+  CHART_DIR,
+  createNamespace,
+  deleteConfig,
+  installCrd,
+  run,
+  setSpec,
+  startOperator,
+  testClient,
+  waitAvailable,
+} from './support.js';
+
+interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+  resourceNames?: string[];
+}
+interface Manifest extends KubeObject {
+  rules?: Rule[];
+  spec?: Record<string, unknown>;
+}
+interface Container {
+  image: string;
+  args: string[];
+  env: { name: string; value?: string }[];
+  securityContext: unknown;
+  livenessProbe: unknown;
+  readinessProbe: unknown;
+}
+
+const helm = (args: string[]) => run('helm', args);
+
+async function template(...set: string[]): Promise<Manifest[]> {
+  const out = await helm([
+    'template',
+    'nao',
+    CHART_DIR,
+    '--namespace',
+    'nao-system',
+    '--kube-version',
+    '1.34.0',
+    ...set.flatMap((s) => ['--set', s]),
+  ]);
+  return parseAllDocuments(out)
+    .map((d) => d.toJS() as Manifest | null)
+    .filter((m): m is Manifest => m !== null);
+}
+const byKind = (ms: Manifest[], kind: string) => ms.filter((m) => m.kind === kind);
+const containerOf = (ms: Manifest[]) =>
+  (byKind(ms, 'Deployment')[0]!.spec as { template: { spec: { containers: Container[] } } }).template.spec
+    .containers[0]!;
+
+/** Every object all components render, as the chart's RBAC must allow. */
+function renderEverything(): KubeObject[] {
+  const spec = fillDefaults(
+    {
+      multus: {},
+      multusDynamicNetworks: {},
+      linuxBridge: {},
+      kubeMacPool: {},
+      nmstate: {},
+      ovs: {},
+      macvtap: {},
+      kubeSecondaryDNS: {},
+      kubevirtIpamController: {},
+    },
+    undefined,
+    () => Uint8Array.from([1, 2]),
+  );
+  const ctx = renderContext(spec, {
+    namespace: 'x',
+    images: DEFAULT_IMAGES,
+    certManagerAvailable: true,
+    tls: selectTlsSettings(undefined),
+  });
+  return renderComponents(spec, ctx).map((r) => r.object);
+}
+
+describe('chart: lint and template', () => {
+  it.each([
+    [[]],
+    [['replicas=2', 'operandNamespace=cnao']],
+    [['rbac.create=false', 'serviceAccount.create=false']],
+  ])('helm lint --strict passes with %j', async (set: string[]) => {
+    expect(await helm(['lint', '--strict', CHART_DIR, ...set.flatMap((s) => ['--set', s])])).toContain(
+      '0 chart(s) failed',
+    );
+  });
+
+  it('grants exactly the kinds the templates render, and escalate/bind only on the components’ roles', async () => {
+    const [role] = byKind(await template(), 'ClusterRole');
+    const rules = role?.rules ?? [];
+    const allows = (group: string, resource: string, verb: string, name?: string) =>
+      rules.some(
+        (r) =>
+          r.apiGroups.includes(group) &&
+          r.resources.includes(resource) &&
+          r.verbs.includes(verb) &&
+          (r.resourceNames === undefined || (name !== undefined && r.resourceNames.includes(name))),
+      );
+    const rendered = renderEverything();
+    const plural = (o: KubeObject) =>
+      ({
+        ConfigMap: 'configmaps',
+        ServiceAccount: 'serviceaccounts',
+        Service: 'services',
+        DaemonSet: 'daemonsets',
+        Deployment: 'deployments',
+        ClusterRole: 'clusterroles',
+        ClusterRoleBinding: 'clusterrolebindings',
+        Role: 'roles',
+        RoleBinding: 'rolebindings',
+        MutatingWebhookConfiguration: 'mutatingwebhookconfigurations',
+        CustomResourceDefinition: 'customresourcedefinitions',
+        NetworkPolicy: 'networkpolicies',
+        Certificate: 'certificates',
+        Issuer: 'issuers',
+      })[o.kind ?? ''] ?? 'unknown';
+    for (const o of rendered) {
+      const group = o.apiVersion?.includes('/') ? o.apiVersion.split('/')[0]! : '';
+      for (const verb of ['get', 'list', 'watch', 'create', 'patch']) {
+        expect(allows(group, plural(o), verb), `${verb} ${o.kind}`).toBe(true);
+      }
+      if (o.kind !== 'CustomResourceDefinition')
+        expect(allows(group, plural(o), 'delete'), `delete ${o.kind}`).toBe(true);
+    }
+    // escalate/bind name exactly the roles the components render.
+    const roleNames = (kind: string) =>
+      rendered
+        .filter((o) => o.kind === kind)
+        .map((o) => o.metadata.name)
+        .sort();
+    const named = (resource: string) =>
+      rules
+        .find((r) => r.resources.includes(resource) && r.verbs.includes('escalate'))
+        ?.resourceNames?.slice()
+        .sort();
+    expect(named('clusterroles')).toEqual(roleNames('ClusterRole'));
+    expect(named('roles')).toEqual(roleNames('Role'));
+    // Nothing beyond: no wildcard, no Secrets, no Nodes, no Pods.
+    expect(JSON.stringify(rules)).not.toMatch(/"\*"|"secrets"|"nodes"|"pods"/);
+    expect(allows('networkaddonsoperator.network.kubevirt.io', 'networkaddonsconfigs', 'patch')).toBe(false);
+    expect(allows('networkaddonsoperator.network.kubevirt.io', 'networkaddonsconfigs/status', 'patch')).toBe(
+      true,
+    );
+    expect(
+      allows('networkaddonsoperator.network.kubevirt.io', 'networkaddonsconfigs/finalizers', 'update'),
+    ).toBe(true);
+    // Events (in default, where those of the cluster-scoped CR go) and the Lease in the release namespace.
+    const roles = byKind(await template(), 'Role');
+    expect(roles.map((r) => [r.metadata.namespace, r.rules?.[0]?.resources[0]]).sort()).toEqual([
+      ['default', 'events'],
+      ['nao-system', 'leases'],
+    ]);
+  });
+
+  it('a hardened Deployment with probes, the component images and the operator environment', async () => {
+    const c = containerOf(
+      await template('replicas=2', 'relatedImages.multus=registry.local/multus:v9', 'operandNamespace=cnao'),
+    );
+    expect(c.image).toBe('ghcr.io/stackops/network-addons-operator:0.1.0');
+    expect(c.args).toContain('--leader-elect');
+    expect(c.securityContext).toEqual({
+      runAsNonRoot: true,
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    });
+    expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
+    expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/readyz' } });
+    const env = Object.fromEntries(c.env.map((e) => [e.name, e.value]));
+    expect(env['MULTUS_IMAGE']).toBe('registry.local/multus:v9');
+    expect(env['OPERAND_NAMESPACE']).toBe('cnao');
+    expect(env['OPERATOR_VERSION']).toBe('0.1.0');
+    expect(c.env.find((e) => e.name === 'OPERATOR_NAMESPACE')).toMatchObject({
+      valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } },
+    });
+    for (const variable of Object.values(IMAGE_ENV_VARS)) expect(Object.keys(env)).toContain(variable);
+    const ns = byKind(await template('operandNamespace=cnao'), 'Namespace');
+    expect(ns.map((n) => [n.metadata.name, n.metadata.annotations?.['helm.sh/resource-policy']])).toEqual([
+      ['cnao', 'keep'],
+    ]);
+    expect(byKind(await template(), 'Namespace')).toEqual([]);
+  });
+
+  it('sets the same default images as the operator', async () => {
+    const values = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8'));
+    const env = Object.fromEntries(containerOf(await template()).env.map((e) => [e.name, e.value]));
+    for (const [key, variable] of Object.entries(IMAGE_ENV_VARS)) {
+      expect(env[variable], variable).toBe(DEFAULT_IMAGES[key as keyof typeof DEFAULT_IMAGES]);
+    }
+    expect(Object.keys(values.relatedImages)).toHaveLength(Object.keys(IMAGE_ENV_VARS).length);
+  });
+
+  it('the operator accepts every argument the chart passes', async () => {
+    const c = containerOf(await template('replicas=2', 'logLevel=debug'));
+    expect(parseManagerOptions(c.args, {})).toMatchObject({
+      leaderElect: true,
+      logLevel: 'debug',
+      metricsBindAddress: ':8080',
+      healthProbeBindAddress: ':8081',
+    });
+  });
+
+  it.each([
+    ['replicas=-1'],
+    ['unknownValue=1'],
+    ['logLevel=loud'],
+    ['operandNamespace=Bad_Name'],
+    ['relatedImages.multus='],
+  ])('the values schema rejects %s', async (set) => {
+    await expect(template(set)).rejects.toThrow(/values don't meet the specifications of the schema/);
+  });
+});
+
+describe('chart: install and converge under its RBAC', () => {
+  let client: RestKubeClient;
+  let opNs: string;
+  let release: string;
+
+  beforeAll(async () => {
+    client = testClient();
+    await installCrd(client);
+    await deleteConfig(client);
+    opNs = await createNamespace(client, 'nao-chart');
+    release = `nao-${opNs.slice(-6)}`;
+  });
+
+  afterAll(async () => {
+    try {
+      await deleteConfig(client);
+      await helm(['uninstall', release, '--namespace', opNs]);
+    } finally {
+      await client.delete(Kinds.Namespace, { name: `${opNs}-operands` });
+      await client.delete(Kinds.Namespace, { name: opNs });
+      client.close();
+    }
+  });
+
+  it('helm install, then the operator as the chart’s ServiceAccount deploys every component', async () => {
+    const operands = `${opNs}-operands`;
+    await helm([
+      'install',
+      release,
+      CHART_DIR,
+      '--namespace',
+      opNs,
+      '--set',
+      `operandNamespace=${operands}`,
+      '--wait',
+      '--timeout',
+      '90s',
+    ]);
+    const sa = `${release}-network-addons-operator`;
+    expect(await client.get(Kinds.ServiceAccount, { namespace: opNs, name: sa })).toBeDefined();
+    expect(await client.get(Kinds.Namespace, { name: operands })).toBeDefined();
+
+    const op = await startOperator({
+      namespace: opNs,
+      operandNamespace: operands,
+      impersonate: serviceAccountUser(opNs, sa),
+    });
+    try {
+      // The operator really runs as the ServiceAccount: what the chart does not grant is refused.
+      await expect(op.manager.client.list(Kinds.Secret, { namespace: opNs })).rejects.toMatchObject({
+        code: 403,
+      });
+      await setSpec(client, {
+        multus: {},
+        multusDynamicNetworks: {},
+        linuxBridge: {},
+        kubeMacPool: {},
+        nmstate: {},
+        ovs: {},
+        macvtap: {},
+        kubeSecondaryDNS: {},
+        kubevirtIpamController: {},
+      });
+      const cr = await waitAvailable(client, 90_000);
+      expect(cr.status?.containers?.length).toBeGreaterThan(10);
+      // Removal under the same RBAC.
+      await setSpec(client, { linuxBridge: {} });
+      await waitAvailable(client);
+      const { items } = await client.list(Kinds.DaemonSet, { namespace: operands });
+      expect(items.map((d) => d.metadata.name).sort()).toEqual([
+        'bridge-marker',
+        'kube-cni-linux-bridge-plugin',
+      ]);
+      const events = await client.list<KubeObject & { reason: string }>(Kinds.Event, {
+        namespace: 'default',
+      });
+      expect(
+        events.items.some(
+          (e) =>
+            (e['involvedObject'] as { uid?: string }).uid === cr.metadata.uid && e.reason === 'Available',
+        ),
+      ).toBe(true);
+    } finally {
+      await op.stop();
+    }
+  });
+});
