@@ -10,7 +10,7 @@ const chartDir = resolve(import.meta.dirname, '../../../charts/stackops');
 export const chartAliases = {
   keystone: 'keystone',
   placement: 'placement',
-  'network-addons': 'networkAddons',
+  'network-addons': 'networkaddons',
   sip: 'sip',
 } as const;
 export type OperatorDir = keyof typeof chartAliases;
