@@ -155,6 +155,27 @@ describe('NetworkAddonsConfig components on the local control plane', () => {
     expect(op.manager.client.requests.writes() - before).toBe(0);
   });
 
+  it('sets back a field it owns that someone changed', async () => {
+    const image = async () =>
+      (
+        await client.get<KubeObject & { spec: { template: { spec: { containers: { image: string }[] } } } }>(
+          Kinds.DaemonSet,
+          { namespace: ns, name: 'multus' },
+        )
+      )?.spec.template.spec.containers[0]?.image;
+    const wanted = await image();
+    await client.patch(
+      Kinds.DaemonSet,
+      { namespace: ns, name: 'multus' },
+      {
+        spec: { template: { spec: { containers: [{ name: 'kube-multus', image: 'evil/multus:latest' }] } } },
+      },
+      'strategic',
+    );
+    await waitFor('the multus image set back', async () => (await image()) === wanted);
+    await waitAvailable(client);
+  });
+
   it('removing a component removes its objects and stays Available', async () => {
     const recorder = new StatusRecorder(client);
     const { kubeMacPool: _kmp, linuxBridge: _lb, ...rest } = ALL;
