@@ -1,7 +1,24 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const kubeEnvSetup = fileURLToPath(new URL('../../tools/kube-env/dist/vitest-setup.js', import.meta.url));
+
+// Benchmarks print figures; they run only through `npm run bench` (PLACEMENT_BENCH=1).
+const bench: TestProjectInlineConfiguration[] =
+  process.env['PLACEMENT_BENCH'] === '1'
+    ? [
+        {
+          extends: true,
+          test: {
+            name: 'bench',
+            include: ['bench/**/*.bench.ts'],
+            globalSetup: [kubeEnvSetup],
+            disableConsoleIntercept: true,
+            testTimeout: 600_000,
+          },
+        },
+      ]
+    : [];
 
 export default defineConfig({
   test: {
@@ -15,10 +32,11 @@ export default defineConfig({
           name: 'integration',
           include: ['test/**/*.test.ts'],
           // One real control plane per run (or the one named by KUBE_ENV_NAME with KUBE_ENV_REUSE=1).
-          globalSetup: [here('../../tools/kube-env/dist/vitest-setup.js')],
+          globalSetup: [kubeEnvSetup],
           testTimeout: 180_000,
         },
       },
+      ...bench,
     ],
   },
 });
