@@ -80,7 +80,6 @@ describe(`${N} PlacementAPIs`, () => {
 
     // Let the last status writes and Events of the convergence land first.
     await new Promise((r) => setTimeout(r, 2000));
-    const before = operator.manager.client.requests.snapshot();
     const steadyWrites0 = operator.manager.client.requests.writes();
     const steadyReconciles0 = await operator.reconciles();
     await Promise.all(
