@@ -47,7 +47,19 @@ const waitForProgressing = (client: RestKubeClient, lines: string[]) =>
         : undefined;
     },
     60_000,
-    async () => (await getConfig(client))?.status?.conditions,
+    async () => ({
+      conditions: (await getConfig(client))?.status?.conditions,
+      daemonSets: (
+        await client.list(Kinds.DaemonSet, { labelSelector: 'app.kubernetes.io/managed-by=cnao-operator' })
+      ).items.map((d) => [d.metadata.name, d['status']]),
+      pods: (
+        await client.list(Kinds.Pod, { labelSelector: 'app.kubernetes.io/managed-by=cnao-operator' })
+      ).items.map((p) => [
+        p.metadata.name,
+        (p['spec'] as { nodeName?: string }).nodeName,
+        (p['status'] as { phase?: string }).phase,
+      ]),
+    }),
   );
 
 describe('rollouts that cannot finish', () => {
@@ -106,15 +118,22 @@ describe('rollouts that cannot finish', () => {
     const name = `nao-small-${ns.slice(-6)}`;
     await client.create(Kinds.Node, { ...smallNode(name, taint, '5m'), status: undefined } as KubeObject);
     cleanups.push(() => client.delete(Kinds.Node, { name }));
-    // Capacity lives in the status subresource.
-    await client.patch(Kinds.Node, { name }, { status: smallNode(name, taint, '5m')['status'] }, 'merge', {
-      subresource: 'status',
-    });
+    // kwok initializes the node's status first; the small capacity is set after that (status subresource).
+    type NodeStatus = KubeObject & {
+      status?: { conditions?: { type: string; status: string }[]; allocatable?: Record<string, string> };
+    };
     await waitFor(`node ${name} Ready (kwok)`, async () => {
-      const node = await client.get<
-        KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
-      >(Kinds.Node, { name });
+      const node = await client.get<NodeStatus>(Kinds.Node, { name });
       return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    });
+    const setCpu = (cpu: string) =>
+      client.patch(Kinds.Node, { name }, { status: smallNode(name, taint, cpu)['status'] }, 'merge', {
+        subresource: 'status',
+      });
+    await setCpu('5m');
+    await waitFor(`node ${name} with 5m CPU`, async () => {
+      const node = await client.get<NodeStatus>(Kinds.Node, { name });
+      return node?.status?.allocatable?.['cpu'] === '5m';
     });
     await setSpec(client, {
       linuxBridge: {},
@@ -134,8 +153,7 @@ describe('rollouts that cannot finish', () => {
     await new Promise((r) => setTimeout(r, 2000));
     await waitForConditions(client, { Progressing: 'True', Available: 'False' }, 1000);
 
-    const roomy = smallNode(name, taint, '4')['status'];
-    await client.patch(Kinds.Node, { name }, { status: roomy }, 'merge', { subresource: 'status' });
+    await setCpu('4');
     await waitAvailable(client, 90_000);
   });
 });
