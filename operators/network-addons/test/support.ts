@@ -1,10 +1,8 @@
 /** Integration test support: a client on the real control plane, the CRD, the operator in-process, waits. */
 
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { cacheLayout } from '@stackops/kube-env';
 import { createLogger } from '@stackops/lib-common/logging';
 import {
@@ -12,11 +10,10 @@ import {
   type Impersonation,
   type KindRef,
   Kinds,
-  type KubeObject,
   type RestKubeClient,
 } from '@stackops/lib-common/resources';
 import { Manager } from '@stackops/lib-common/runtime';
-import { parseAllDocuments } from 'yaml';
+import { createTestNamespace, installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
 import { OPERATOR_CONFIG_NAME } from '../src/api/constants.js';
 import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../src/api/kinds.js';
 import type { NetworkAddonsConfigSpec, OpenshiftCondition } from '../src/api/network-addons-config.js';
@@ -52,25 +49,13 @@ export function run(name: 'kubectl' | 'helm', args: string[], input?: string): P
   });
 }
 
-export function kubeConfig(): KubeConfig {
-  const path = process.env['KUBECONFIG'];
-  if (!path)
-    throw new Error(
-      'KUBECONFIG is not set: run the tests through the @stackops/kube-env vitest global setup',
-    );
-  const kc = new KubeConfig();
-  kc.loadFromFile(path);
-  return kc;
-}
+export const kubeConfig = (): KubeConfig => loadTestKubeConfig();
 
 export const testClient = (fieldManager = 'network-addons-tests'): RestKubeClient =>
   createKubeClient(kubeConfig(), { fieldManager });
 
-export async function createNamespace(client: RestKubeClient, prefix: string): Promise<string> {
-  const name = `${prefix}-${randomBytes(3).toString('hex')}`;
-  await client.create(Kinds.Namespace, { metadata: { name } });
-  return name;
-}
+export const createNamespace = async (client: RestKubeClient, prefix: string): Promise<string> =>
+  (await createTestNamespace(client, prefix)).name;
 
 /** Polls until `probe` returns something other than undefined/false; the timeout error shows the last value. */
 export async function waitFor<T>(
@@ -95,20 +80,7 @@ export async function waitFor<T>(
 
 /** Applies the chart's CRD and waits until it is established. */
 export async function installCrd(client: RestKubeClient): Promise<void> {
-  const dir = join(CHART_DIR, 'crds');
-  for (const file of readdirSync(dir)) {
-    for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {
-      const crd = doc.toJS() as KubeObject | null;
-      if (!crd) continue;
-      await client.apply(Kinds.CustomResourceDefinition, crd, { force: true });
-      await waitFor(`CRD ${crd.metadata.name} established`, async () => {
-        const live = await client.get<
-          KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
-        >(Kinds.CustomResourceDefinition, { name: crd.metadata.name ?? '' });
-        return live?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-      });
-    }
-  }
+  await installCrds(client, join(CHART_DIR, 'crds'));
 }
 
 export const testImages = (tag: string): ComponentImages =>
