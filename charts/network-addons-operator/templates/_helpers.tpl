@@ -33,9 +33,22 @@ app.kubernetes.io/part-of: stackops
 {{- end -}}
 {{- end -}}
 
+{{/* The image; the umbrella chart's global.image.registry / tag, when set, override this chart's. */}}
 {{- define "network-addons-operator.image" -}}
-{{- printf "%s/%s:%s" .Values.image.registry .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- $g := (.Values.global | default dict).image | default dict -}}
+{{- $registry := $g.registry | default .Values.image.registry -}}
+{{- $tag := $g.tag | default .Values.image.tag | default .Chart.AppVersion -}}
+{{- printf "%s/%s:%s" $registry .Values.image.repository $tag -}}
 {{- end -}}
+
+{{- define "network-addons-operator.pullPolicy" -}}
+{{- ((.Values.global | default dict).image | default dict).pullPolicy | default .Values.image.pullPolicy -}}
+{{- end -}}
+
+{{- define "network-addons-operator.logLevel" -}}
+{{- (.Values.global | default dict).logLevel | default .Values.logLevel -}}
+{{- end -}}
+
 
 {{/* Where the components go: operandNamespace, else the release namespace. */}}
 {{- define "network-addons-operator.operandNamespace" -}}
@@ -44,5 +57,6 @@ app.kubernetes.io/part-of: stackops
 
 {{/* Leader election is required as soon as two replicas could reconcile at once. */}}
 {{- define "network-addons-operator.leaderElect" -}}
-{{- if or .Values.leaderElection.enabled (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
+{{- $global := ((.Values.global | default dict).leaderElection | default dict).enabled -}}
+{{- if or .Values.leaderElection.enabled $global (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
 {{- end -}}

@@ -9,7 +9,7 @@ import { freePort } from './ports.js';
 import { StepPrinter } from './steps.js';
 import { catalogueTable, summaryTable } from './summary.js';
 import { demoTargets } from './targets.js';
-import { chartAliases, installUmbrella, type OperatorDir, operatorServiceAccounts } from './umbrella.js';
+import { chartAliases, installUmbrella, type OperatorDir, operatorRunSpecs } from './umbrella.js';
 import { waitForTargets } from './wait.js';
 
 export interface DemoOptions {
@@ -62,16 +62,14 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     const logDir = join(cp.handle.layout.root, 'operators');
     mkdirSync(logDir, { recursive: true });
     await steps.run("Run the four operators locally, each as its chart's ServiceAccount", async (note) => {
-      const accounts = await operatorServiceAccounts(admin);
+      const specs = await operatorRunSpecs(admin);
       for (const dir of Object.keys(chartAliases) as OperatorDir[]) {
-        const op = await startOperator(
-          { dir, serviceAccount: accounts[dir], probePort: await freePort() },
-          kubeconfig,
-          logDir,
-        );
+        const { serviceAccount, args, env } = specs[dir];
+        const probePort = await freePort();
+        const op = await startOperator({ dir, serviceAccount, args, env, probePort }, kubeconfig, logDir);
         operators.push(op);
         note(
-          `${dir}-operator pid ${op.pid} as ${accounts[dir].namespace}/${accounts[dir].name}, log ${op.logFile}`,
+          `${dir}-operator pid ${op.pid} as ${serviceAccount.namespace}/${serviceAccount.name}, log ${op.logFile}`,
         );
       }
     });

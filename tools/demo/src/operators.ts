@@ -10,8 +10,13 @@ export interface OperatorProcessSpec {
   /** The ServiceAccount its chart created, that the process impersonates. */
   serviceAccount: { namespace: string; name: string };
   probePort: number;
+  /** The chart Deployment's container args and env; bind addresses and kubeconfig are replaced. */
+  args?: string[];
   env?: Record<string, string>;
 }
+
+/** Flags the local process must set itself: it listens on 127.0.0.1 and uses the demo's kubeconfig. */
+const LOCAL_FLAGS = ['--health-probe-bind-address', '--metrics-bind-address', '--kubeconfig', '--as'];
 
 export interface RunningOperator {
   dir: string;
@@ -25,8 +30,8 @@ const repoRoot = resolve(import.meta.dirname, '../../..');
 
 /**
  * Starts `operators/<dir>/dist/main.js` against the cluster, authenticated as the chart's
- * ServiceAccount (`--as system:serviceaccount:<ns>:<name>`), so the chart's RBAC is exactly what it
- * gets. Waits for its /readyz; a process that exits early fails with the end of its log.
+ * ServiceAccount (`--as system:serviceaccount:<ns>:<name>`), with its Deployment's args and env, so
+ * the chart's RBAC and settings are exactly what it gets. Waits for its /readyz; a process that exits early fails with the end of its log.
  */
 export async function startOperator(
   spec: OperatorProcessSpec,
@@ -37,11 +42,11 @@ export async function startOperator(
   const log = createWriteStream(logFile, { flags: 'a' });
   const args = [
     join(repoRoot, 'operators', spec.dir, 'dist', 'main.js'),
+    ...(spec.args ?? []).filter((a) => !LOCAL_FLAGS.some((f) => a === f || a.startsWith(`${f}=`))),
     `--kubeconfig=${kubeconfig}`,
     `--as=system:serviceaccount:${spec.serviceAccount.namespace}:${spec.serviceAccount.name}`,
     `--health-probe-bind-address=127.0.0.1:${spec.probePort}`,
     '--metrics-bind-address=0',
-    '--leader-elect=false',
   ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...spec.env, LOG_FORMAT: 'json', KUBECONFIG: kubeconfig },

@@ -40,24 +40,55 @@ export async function installUmbrella(helm: string, kubeconfig: string): Promise
   ]);
 }
 
-interface DeploymentShape extends KubeObject {
-  spec: { template: { spec: { serviceAccountName?: string } } };
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { fieldRef?: { fieldPath: string } };
 }
 
-/** The ServiceAccount each operator's chart gave its Deployment: what the local process impersonates. */
-export async function operatorServiceAccounts(
-  client: KubeClient,
-): Promise<Record<OperatorDir, { namespace: string; name: string }>> {
+interface DeploymentShape extends KubeObject {
+  spec: {
+    template: { spec: { serviceAccountName?: string; containers: { args?: string[]; env?: EnvVar[] }[] } };
+  };
+}
+
+/** How the chart runs an operator: what the local process copies, so it runs as the Deployment would. */
+export interface OperatorRunSpec {
+  serviceAccount: { namespace: string; name: string };
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The container's env, with downward-API fields resolved as they would be for the chart's pod. */
+function resolveEnv(vars: EnvVar[], namespace: string, podName: string): Record<string, string> {
+  const fields: Record<string, string> = { 'metadata.namespace': namespace, 'metadata.name': podName };
+  const env: Record<string, string> = {};
+  for (const v of vars) {
+    const value = v.value ?? (v.valueFrom?.fieldRef ? fields[v.valueFrom.fieldRef.fieldPath] : undefined);
+    if (value !== undefined) env[v.name] = value;
+  }
+  return env;
+}
+
+/** Each operator's Deployment from the umbrella chart: its ServiceAccount, container args and env. */
+export async function operatorRunSpecs(client: KubeClient): Promise<Record<OperatorDir, OperatorRunSpec>> {
   const list = await client.list<DeploymentShape>(Kinds.Deployment, {
     namespace: RELEASE_NAMESPACE,
     labelSelector: `app.kubernetes.io/instance=${RELEASE}`,
   });
-  const out: Partial<Record<OperatorDir, { namespace: string; name: string }>> = {};
+  const out: Partial<Record<OperatorDir, OperatorRunSpec>> = {};
   for (const [dir, alias] of Object.entries(chartAliases) as [OperatorDir, string][]) {
     const dep = list.items.find((d) => d.metadata.labels?.['app.kubernetes.io/name'] === alias);
-    const sa = dep?.spec.template.spec.serviceAccountName;
-    if (!sa) throw new Error(`the umbrella chart created no Deployment with a ServiceAccount for ${alias}`);
-    out[dir] = { namespace: RELEASE_NAMESPACE, name: sa };
+    const pod = dep?.spec.template.spec;
+    const container = pod?.containers[0];
+    if (!dep || !pod?.serviceAccountName || !container) {
+      throw new Error(`the umbrella chart created no operator Deployment for ${alias}`);
+    }
+    out[dir] = {
+      serviceAccount: { namespace: RELEASE_NAMESPACE, name: pod.serviceAccountName },
+      args: container.args ?? [],
+      env: resolveEnv(container.env ?? [], RELEASE_NAMESPACE, `${dep.metadata.name}-local`),
+    };
   }
-  return out as Record<OperatorDir, { namespace: string; name: string }>;
+  return out as Record<OperatorDir, OperatorRunSpec>;
 }
