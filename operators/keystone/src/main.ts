@@ -12,6 +12,9 @@ import { imageDefaultsFromEnv } from './resources/spec.js';
 
 const OPERATOR_NAME = 'keystone-operator';
 
+/** Set when the operator runs outside the cluster network (e.g. `make demo`), where Service names do not resolve. */
+const KEYSTONE_AUTH_URL_OVERRIDE_ENV = 'KEYSTONE_AUTH_URL_OVERRIDE';
+
 const USAGE = `Usage: keystone-operator [flags]
 
 Runs OpenStack Keystone for each KeystoneAPI (keystone.openstack.org/v1beta1) and registers the
@@ -30,6 +33,8 @@ Flags (each also read from the environment variable in brackets):
 Environment:
   ${KEYSTONE_API_IMAGE_ENV}  image for KeystoneAPIs without containerImage
   ${MARIADB_IMAGE_ENV}        image with a MariaDB client, for the db-create Job
+  ${KEYSTONE_AUTH_URL_OVERRIDE_ENV}  Keystone URL the operator itself calls, instead of the
+                              KeystoneAPI's internal endpoint; for running it outside the cluster
 `;
 
 async function main(argv: string[]): Promise<void> {
@@ -45,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
   const manager = new Manager(managerOptionsFromFlags(flags, { name: OPERATOR_NAME, kubeConfig, logger }));
   registerKeystoneApiController(manager, imageDefaultsFromEnv(process.env));
   // One pool of admin clients (and tokens) for both registration controllers.
-  const pool = new IdentityClientPool();
+  const pool = new IdentityClientPool(undefined, process.env[KEYSTONE_AUTH_URL_OVERRIDE_ENV] || undefined);
   registerKeystoneServiceController(manager, { pool });
   registerKeystoneEndpointController(manager, { pool });
   manager.stopOnSignals();

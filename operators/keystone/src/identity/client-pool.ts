@@ -11,9 +11,18 @@ const DEFAULT_MAX_CLIENTS = 64;
 export class IdentityClientPool {
   private readonly clients = new Map<string, IdentityClient>();
 
-  constructor(private readonly maxClients = DEFAULT_MAX_CLIENTS) {}
+  /**
+   * `authUrlOverride` replaces the Keystone URL this operator itself calls (never the URLs it
+   * publishes): for an operator running outside the cluster network, which cannot reach (or even
+   * resolve) `keystone-internal.<ns>.svc`.
+   */
+  constructor(
+    private readonly maxClients = DEFAULT_MAX_CLIENTS,
+    private readonly authUrlOverride?: string,
+  ) {}
 
-  get(opts: IdentityClientOptions): IdentityClient {
+  get(requested: IdentityClientOptions): IdentityClient {
+    const opts = this.authUrlOverride ? { ...requested, authUrl: this.authUrlOverride } : requested;
     // A digest, not the options: the map key must not hold the password in clear.
     const key = createHash('sha256').update(JSON.stringify(opts)).digest('hex');
     const found = this.clients.get(key);
