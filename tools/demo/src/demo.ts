@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { KeystoneServer } from '@stackops/keystone-operator/testing';
 import { type ControlPlane, ensureBinaries, startControlPlane } from '@stackops/kube-env';
 import { createKubeClient } from '@stackops/lib-common/resources';
 import { applyExamples } from './examples.js';
+import { readCatalogue, startRealKeystone, syncFernetKeys } from './keystone.js';
 import { type RunningOperator, startOperator } from './operators.js';
 import { countOwned } from './owned.js';
 import { freePort } from './ports.js';
@@ -28,13 +30,17 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
 
 /** `make demo`: the whole system on one machine, for real. */
 export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
-  const steps = new StepPrinter(7);
+  const steps = new StepPrinter(8);
+  let keystone: KeystoneServer | undefined;
+  const keySync = new AbortController();
   const operators: RunningOperator[] = [];
   let cp: ControlPlane | undefined;
   let stopping: Promise<void> | undefined;
   const stopAll = () => {
     stopping ??= (async () => {
+      keySync.abort();
       await Promise.allSettled(operators.map((o) => o.stop()));
+      await keystone?.stop();
       await cp?.stop({ purge: true });
     })();
     return stopping;
@@ -61,10 +67,21 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     );
     const logDir = join(cp.handle.layout.root, 'operators');
     mkdirSync(logDir, { recursive: true });
+    keystone = await steps.run('Start a real Keystone (OpenStack, from PyPI) on 127.0.0.1', async (note) => {
+      const server = await startRealKeystone();
+      note(`Keystone ${server.keystoneVersion} at ${server.url}`);
+      return server;
+    });
+    const keystoneUrl = keystone.url;
     await steps.run("Run the four operators locally, each as its chart's ServiceAccount", async (note) => {
       const specs = await operatorRunSpecs(admin);
       for (const dir of Object.keys(chartAliases) as OperatorDir[]) {
-        const { serviceAccount, args, env } = specs[dir];
+        const { serviceAccount, args } = specs[dir];
+        // Outside the cluster, keystone-operator calls the real Keystone instead of keystone-internal.openstack.svc.
+        const env =
+          dir === 'keystone'
+            ? { ...specs[dir].env, KEYSTONE_AUTH_URL_OVERRIDE: keystoneUrl }
+            : specs[dir].env;
         const probePort = await freePort();
         const op = await startOperator({ dir, serviceAccount, args, env, probePort }, kubeconfig, logDir);
         operators.push(op);
@@ -76,6 +93,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     await steps.run('Apply the upstream README examples', async (note) => {
       for (const f of await applyExamples(cp!.kubectl, kubeconfig)) note(`applied ${f}`);
     });
+    const keysSynced = syncFernetKeys(admin, keystone, keySync.signal);
     const results = await steps.run('Wait until every resource is Ready / Available', () =>
       waitForTargets(admin, demoTargets, opts.timeoutMs),
     );
@@ -86,7 +104,11 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         results.flatMap((r) => (r.object?.metadata.uid ? [r.object.metadata.uid] : [])),
       );
       say(summaryTable(results, owned));
-      say(catalogueTable([]));
+      keySync.abort();
+      const synced = await keysSynced;
+      say(`Keystone catalogue (openstack endpoint list) from ${keystone!.url}`);
+      if (synced) say('(Keystone signs its tokens with the fernet keys keystone-operator generated.)');
+      say(catalogueTable(await readCatalogue(keystone!)));
     });
     const pids = [
       ...operators.map((o) => o.pid),
