@@ -1,5 +1,9 @@
 import Table from 'cli-table3';
 import { seconds } from './steps.js';
+
+/** Colours only on a terminal: logs and CI get plain text. */
+const style = process.stdout.isTTY && !process.env['NO_COLOR'] ? {} : { head: [], border: [] };
+
 import type { TargetResult } from './wait.js';
 
 /** Each custom resource: its conditions, the objects it owns, and how long it took. */
@@ -28,7 +32,7 @@ export function summaryTable(results: TargetResult[], owned: Map<string, Map<str
 export function catalogueTable(
   rows: { service: string; type: string; interface: string; url: string; region: string }[],
 ): string {
-  const table = new Table({ head: ['service', 'type', 'interface', 'region', 'url'] });
+  const table = new Table({ head: ['service', 'type', 'interface', 'region', 'url'], style });
   for (const r of rows) table.push([r.service, r.type, r.interface, r.region, r.url]);
   return table.toString();
 }

@@ -14,10 +14,13 @@ describe('generated chart files', () => {
     },
   );
 
-  it('the BareMetalHost CRD is guarded by installBareMetalHostCRD and kept on uninstall', () => {
+  it('the BareMetalHost CRD is guarded by installBareMetalHostCRD, skipped when another owner has it, and kept on uninstall', () => {
     const bmh = renderChartFiles().find((f) => f.path.includes('baremetalhosts'))!;
     expect(bmh.path.startsWith('templates/')).toBe(true);
-    expect(bmh.content).toContain('{{- if .Values.installBareMetalHostCRD }}');
+    expect(bmh.content).toContain('{{- if and .Values.installBareMetalHostCRD (or (not $existing) $ours) }}');
+    expect(bmh.content).toContain(
+      'lookup "apiextensions.k8s.io/v1" "CustomResourceDefinition" "" "baremetalhosts.metal3.io"',
+    );
     expect(bmh.content).toContain('helm.sh/resource-policy: keep');
   });
 });

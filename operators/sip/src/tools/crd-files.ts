@@ -17,6 +17,20 @@ const crdYaml = (def: CrdDefinition, annotations: Record<string, string> = {}): 
 };
 
 /**
+ * Renders the CRD when asked and the cluster does not have it yet, or this release already owns it.
+ * Kept on uninstall, the CRD would otherwise make the next install fail on Helm's ownership check
+ * ("exists and cannot be imported into the current release"), and a metal3 cluster's own CRD is
+ * never taken over. `lookup` is empty in `helm template`, so the CRD renders there.
+ */
+function optionalCrdGuard(name: string): string {
+  return (
+    `{{- $existing := lookup "apiextensions.k8s.io/v1" "CustomResourceDefinition" "" "${name}" }}\n` +
+    `{{- $ours := eq (dig "metadata" "annotations" "meta.helm.sh/release-name" "" $existing) .Release.Name }}\n` +
+    `{{- if and .Values.installBareMetalHostCRD (or (not $existing) $ours) }}`
+  );
+}
+
+/**
  * The chart's generated files: the SIPCluster CRD in crds/, and the BareMetalHost CRD as a template
  * guarded by `installBareMetalHostCRD` (Helm's crds/ folder cannot be conditional), kept on
  * uninstall like crds/ content so that deleting the chart never deletes the hosts.
@@ -29,10 +43,7 @@ export function renderChartFiles(): ChartFile[] {
     })),
     ...optionalCrdDefinitions.map((def) => ({
       path: `templates/crd-${def.group}_${def.plural}.yaml`,
-      content:
-        `${HEADER}{{- if .Values.installBareMetalHostCRD }}\n---\n` +
-        crdYaml(def, { 'helm.sh/resource-policy': 'keep' }) +
-        '{{- end }}\n',
+      content: `${HEADER}${optionalCrdGuard(`${def.plural}.${def.group}`)}\n---\n${crdYaml(def, { 'helm.sh/resource-policy': 'keep' })}{{- end }}\n`,
     })),
   ];
 }
