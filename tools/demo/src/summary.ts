@@ -12,6 +12,7 @@ export function summaryTable(results: TargetResult[], owned: Map<string, Map<str
     head: ['resource', 'conditions', 'owns', 'took'],
     wordWrap: true,
     colWidths: [34, 46, 34, 8],
+    style,
   });
   for (const r of results) {
     const conds = r.conditions.map((c) => `${c.type}=${c.status}`).join('\n') || '(none)';
