@@ -50,6 +50,18 @@ describe('make demo --exit', () => {
       expect(Number(m![1])).toBeLessThan(BUDGET_SECONDS);
     }
     expect(out).toMatch(/resource.*conditions.*owns.*took/);
+    // The catalogue is read from the real Keystone: keystone's own endpoints (the bootstrap Job's
+    // command) and placement's, registered by the operators through KeystoneService/KeystoneEndpoint.
+    for (const [service, iface, url] of [
+      ['keystone', 'internal', 'http://keystone-internal.openstack.svc:5000'],
+      ['keystone', 'public', 'http://keystone-public.openstack.svc:5000'],
+      ['placement', 'internal', 'http://placement-internal.openstack.svc:8778'],
+      ['placement', 'public', 'http://placement-public.openstack.svc:8778'],
+    ] as const) {
+      expect(out).toMatch(
+        new RegExp(`${service} .*│ ${iface} .*│ regionOne .*│ ${url.replace(/[.:/]/g, '\\$&')}`),
+      );
+    }
     const pids = (out.match(/stopped pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
     expect(pids.length).toBeGreaterThanOrEqual(9); // 4 operators + etcd, apiserver, KCM, scheduler, kwok
     await new Promise((r) => setTimeout(r, 1000));
