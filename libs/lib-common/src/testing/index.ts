@@ -1,4 +1,20 @@
 export { installCrds, readCrds } from './crds.js';
+export {
+  chartFullname,
+  createHelm,
+  findRendered,
+  HARDENED_CONTAINER_SECURITY_CONTEXT,
+  type Helm,
+  type HelmInstallOptions,
+  type HelmTemplateOptions,
+  helmBinary,
+  parseRendered,
+  type RenderedContainer,
+  type RenderedObject,
+  type RenderedRule,
+  renderedContainer,
+  setFlags,
+} from './helm.js';
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
 export { createTestNamespace, type TestNamespace } from './namespace.js';

@@ -1,0 +1,151 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  chartFullname,
+  createHelm,
+  findRendered,
+  helmBinary,
+  parseRendered,
+  renderedContainer,
+  setFlags,
+} from './helm.js';
+
+const rendered = `---
+# Source: op/templates/serviceaccount.yaml
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: rel-op
+---
+# Source: op/templates/empty.yaml
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: rel-op
+spec:
+  template:
+    spec:
+      containers:
+        - name: manager
+          image: example/op:1
+          args: [--leader-elect]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: a
+  namespace: one
+rules:
+  - apiGroups: [coordination.k8s.io]
+    resources: [leases]
+    verbs: [get]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: b
+  namespace: two
+`;
+
+describe('helm output parsing', () => {
+  it('parses every non-empty document, in order', () => {
+    expect(parseRendered(rendered).map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
+      'ServiceAccount/rel-op',
+      'Deployment/rel-op',
+      'Role/a',
+      'Role/b',
+    ]);
+    expect(parseRendered('')).toEqual([]);
+  });
+
+  it('finds objects by kind, and by name', () => {
+    const docs = parseRendered(rendered);
+    expect(findRendered(docs, 'Role').map((r) => r.metadata.namespace)).toEqual(['one', 'two']);
+    expect(findRendered(docs, 'Role', 'b').map((r) => r.metadata.namespace)).toEqual(['two']);
+    expect(findRendered(docs, 'Role', 'c')).toEqual([]);
+    expect(findRendered(docs, 'ClusterRole')).toEqual([]);
+    expect(findRendered(docs, 'Role', 'a')[0]?.rules?.[0]?.resources).toEqual(['leases']);
+  });
+
+  it('returns the first container of the Deployment, and fails without one', () => {
+    const c = renderedContainer(parseRendered(rendered));
+    expect(c.image).toBe('example/op:1');
+    expect(c.args).toEqual(['--leader-elect']);
+    expect(() => renderedContainer(parseRendered(rendered), 'other')).toThrow(
+      /no container in the rendered Deployment other/,
+    );
+  });
+});
+
+describe('helm arguments and names', () => {
+  it('turns values into --set flags', () => {
+    expect(setFlags(['a=1', 'b={x,y}'])).toEqual(['--set', 'a=1', '--set', 'b={x,y}']);
+    expect(setFlags()).toEqual([]);
+  });
+
+  it("names objects like charts' fullname helper", () => {
+    expect(chartFullname('ks-chart-0', 'keystone-operator')).toBe('ks-chart-0-keystone-operator');
+    expect(chartFullname('my-keystone-operator', 'keystone-operator')).toBe('my-keystone-operator');
+    // Cut to 63 characters, then no trailing dash.
+    expect(chartFullname('r'.repeat(45), 'placement-operator')).toBe(`${'r'.repeat(45)}-placement-operato`);
+    expect(chartFullname('r'.repeat(62), 'placement-operator')).toBe('r'.repeat(62));
+  });
+
+  it('takes the helm binary from the argument, else HELM_BINARY, else fails', () => {
+    const saved = process.env['HELM_BINARY'];
+    try {
+      process.env['HELM_BINARY'] = '/from/env/helm';
+      expect(helmBinary('/given/helm')).toBe('/given/helm');
+      expect(helmBinary()).toBe('/from/env/helm');
+      delete process.env['HELM_BINARY'];
+      expect(() => helmBinary()).toThrow(/HELM_BINARY/);
+    } finally {
+      if (saved === undefined) delete process.env['HELM_BINARY'];
+      else process.env['HELM_BINARY'] = saved;
+    }
+  });
+});
+
+describe('createHelm', () => {
+  // A stand-in for helm that prints its arguments (as a YAML ConfigMap for `template`) or fails.
+  const dir = mkdtempSync(join(tmpdir(), 'fake-helm-'));
+  const bin = join(dir, 'helm');
+  writeFileSync(
+    bin,
+    [
+      '#!/bin/sh',
+      'if [ "$1" = fail ]; then echo "Error: values do not fit" >&2; exit 1; fi',
+      'if [ "$1" = template ]; then printf "kind: ConfigMap\\nmetadata:\\n  name: args\\ndata:\\n  args: \\"%s\\"\\n" "$*"; exit 0; fi',
+      'echo "$*"',
+    ].join('\n'),
+  );
+  chmodSync(bin, 0o755);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const helm = createHelm(bin);
+
+  it('builds lint, install and uninstall command lines', async () => {
+    expect(await helm.lint('/c', ['a=1'])).toBe('lint --strict /c --set a=1\n');
+    expect(await helm.install('r', '/c', { namespace: 'ns', set: ['a=1'], waitTimeout: '90s' })).toBe(
+      'install r /c --namespace ns --set a=1 --wait --timeout 90s\n',
+    );
+    expect(await helm.install('r', '/c', { namespace: 'ns' })).toBe('install r /c --namespace ns\n');
+    expect(await helm.uninstall('r', 'ns')).toBe('uninstall r --namespace ns\n');
+  });
+
+  it('parses what template renders', async () => {
+    const [cm] = await helm.template('/c', {
+      release: 'r',
+      namespace: 'ns',
+      set: ['a=1'],
+      kubeVersion: '1.34.0',
+    });
+    expect(cm?.['data']).toEqual({ args: 'template r /c --namespace ns --kube-version 1.34.0 --set a=1' });
+  });
+
+  it("rejects with helm's stderr", async () => {
+    await expect(helm.run(['fail'])).rejects.toThrow(/helm fail failed: Error: values do not fit/);
+  });
+});
