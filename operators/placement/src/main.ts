@@ -1,52 +1,19 @@
 #!/usr/bin/env node
-import { KubeConfig } from '@kubernetes/client-node';
 import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
-import { createLogger } from '@stackops/lib-common/logging';
-import { Manager, managerOptionsFromFlags, parseManagerOptions } from '@stackops/lib-common/runtime';
+import { runOperator } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_IMAGE_ENV } from './api/constants.js';
 import { defaultsFromEnv } from './controllers/defaults.js';
 import { registerPlacementApiController } from './controllers/placement-api-controller.js';
 
-const OPERATOR_NAME = 'placement-operator';
-
-const USAGE = `Usage: placement-operator [flags]
-
-Runs the OpenStack Placement API for each PlacementAPI (placement.openstack.org/v1beta1) and
-registers it in keystone through keystone-operator's KeystoneService and KeystoneEndpoint.
-
-Flags (each also read from the environment variable in brackets):
-  --watch-namespace=a,b                  namespaces to watch (default: all) [WATCH_NAMESPACE]
-  --metrics-bind-address=host:port       /metrics (default 127.0.0.1:8080; 0 = off) [METRICS_BIND_ADDRESS]
-  --health-probe-bind-address=host:port  /healthz and /readyz (default 127.0.0.1:8081) [HEALTH_PROBE_BIND_ADDRESS]
-  --leader-elect                         elect a leader through a Lease (replicas > 1) [LEADER_ELECT]
-  --leader-election-namespace=ns         namespace of the Lease [POD_NAMESPACE]
-  --log-level=info                       trace, debug, info, warn, error [LOG_LEVEL]
-  --kubeconfig=path                      default: in-cluster, else ~/.kube/config [KUBECONFIG]
-  --graceful-shutdown-timeout=30s        [GRACEFUL_SHUTDOWN_TIMEOUT]
-
-Environment:
+await runOperator({
+  name: 'placement-operator',
+  summary: `Runs the OpenStack Placement API for each PlacementAPI (placement.openstack.org/v1beta1) and
+registers it in keystone through keystone-operator's KeystoneService and KeystoneEndpoint.`,
+  epilog: `Environment:
   ${PLACEMENT_API_IMAGE_ENV}  image for PlacementAPIs without containerImage
   ${MARIADB_IMAGE_ENV}        image with a MariaDB client, for the db-create Job
-`;
-
-async function main(argv: string[]): Promise<void> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const flags = parseManagerOptions(argv, process.env);
-  const kubeConfig = new KubeConfig();
-  if (flags.kubeconfig) kubeConfig.loadFromFile(flags.kubeconfig);
-  else kubeConfig.loadFromDefault();
-  const logger = createLogger({ name: OPERATOR_NAME, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
-  const manager = new Manager(managerOptionsFromFlags(flags, { name: OPERATOR_NAME, kubeConfig, logger }));
-  registerPlacementApiController(manager, defaultsFromEnv(process.env));
-  manager.stopOnSignals();
-  await manager.start();
-  logger.info({ namespaces: flags.namespaces ?? 'all' }, 'placement-operator started');
-}
-
-main(process.argv.slice(2)).catch((err: unknown) => {
-  process.stderr.write(`placement-operator: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+`,
+  register: (manager, { env }) => {
+    registerPlacementApiController(manager, defaultsFromEnv(env));
+  },
 });

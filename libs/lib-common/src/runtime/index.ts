@@ -36,6 +36,16 @@ export {
   microTime,
 } from './leader.js';
 export { Manager, type ManagerOptions, managerOptionsFromFlags } from './manager.js';
+export {
+  type FlagHelp,
+  MANAGER_FLAGS_HELP,
+  type OperatorContext,
+  type OperatorIo,
+  type OperatorMainOptions,
+  operatorUsage,
+  type RegisterResult,
+  runOperator,
+} from './operator-main.js';
 export { type ManagerFlags, parseDuration, parseManagerOptions } from './options.js';
 export {
   and,
