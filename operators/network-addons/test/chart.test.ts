@@ -7,8 +7,17 @@ import {
   serviceAccountUser,
 } from '@stackops/lib-common/resources';
 import { parseManagerOptions } from '@stackops/lib-common/runtime';
+import {
+  chartFullname,
+  createHelm,
+  findRendered,
+  HARDENED_CONTAINER_SECURITY_CONTEXT,
+  type RenderedObject,
+  renderedContainer,
+} from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
 import { DEFAULT_IMAGES, IMAGE_ENV_VARS } from '../src/config/images.js';
 import { fillDefaults } from '../src/network/network.js';
 import { selectTlsSettings } from '../src/network/tls-profile.js';
@@ -19,71 +28,33 @@ import {
   createNamespace,
   deleteConfig,
   installCrd,
-  run,
   setSpec,
   startOperator,
   testClient,
+  tool,
   waitAvailable,
 } from './support.js';
 
-interface Rule {
-  apiGroups: string[];
-  resources: string[];
-  verbs: string[];
-  resourceNames?: string[];
-}
-interface Manifest extends KubeObject {
-  rules?: Rule[];
-  spec?: Record<string, unknown>;
-}
-interface Container {
-  image: string;
-  args: string[];
-  env: { name: string; value?: string }[];
-  securityContext: unknown;
-  livenessProbe: unknown;
-  readinessProbe: unknown;
-}
+const helm = createHelm(tool('helm'));
+const template = (...set: string[]): Promise<RenderedObject[]> =>
+  helm.template(CHART_DIR, { release: 'nao', namespace: 'nao-system', set });
 
-const helm = (args: string[]) => run('helm', args);
-
-async function template(...set: string[]): Promise<Manifest[]> {
-  const out = await helm([
-    'template',
-    'nao',
-    CHART_DIR,
-    '--namespace',
-    'nao-system',
-    '--kube-version',
-    '1.34.0',
-    ...set.flatMap((s) => ['--set', s]),
-  ]);
-  return parseAllDocuments(out)
-    .map((d) => d.toJS() as Manifest | null)
-    .filter((m): m is Manifest => m !== null);
-}
-const byKind = (ms: Manifest[], kind: string) => ms.filter((m) => m.kind === kind);
-const containerOf = (ms: Manifest[]) =>
-  (byKind(ms, 'Deployment')[0]!.spec as { template: { spec: { containers: Container[] } } }).template.spec
-    .containers[0]!;
+/** A spec that enables every component (a fresh object each time). */
+const everyComponent = (): NetworkAddonsConfigSpec => ({
+  multus: {},
+  multusDynamicNetworks: {},
+  linuxBridge: {},
+  kubeMacPool: {},
+  nmstate: {},
+  ovs: {},
+  macvtap: {},
+  kubeSecondaryDNS: {},
+  kubevirtIpamController: {},
+});
 
 /** Every object all components render, as the chart's RBAC must allow. */
 function renderEverything(): KubeObject[] {
-  const spec = fillDefaults(
-    {
-      multus: {},
-      multusDynamicNetworks: {},
-      linuxBridge: {},
-      kubeMacPool: {},
-      nmstate: {},
-      ovs: {},
-      macvtap: {},
-      kubeSecondaryDNS: {},
-      kubevirtIpamController: {},
-    },
-    undefined,
-    () => Uint8Array.from([1, 2]),
-  );
+  const spec = fillDefaults(everyComponent(), undefined, () => Uint8Array.from([1, 2]));
   const ctx = renderContext(spec, {
     namespace: 'x',
     images: DEFAULT_IMAGES,
@@ -99,13 +70,11 @@ describe('chart: lint and template', () => {
     [['replicas=2', 'operandNamespace=cnao']],
     [['rbac.create=false', 'serviceAccount.create=false']],
   ])('helm lint --strict passes with %j', async (set: string[]) => {
-    expect(await helm(['lint', '--strict', CHART_DIR, ...set.flatMap((s) => ['--set', s])])).toContain(
-      '0 chart(s) failed',
-    );
+    expect(await helm.lint(CHART_DIR, set)).toContain('0 chart(s) failed');
   });
 
   it('grants exactly the kinds the templates render, and escalate/bind only on the components’ roles', async () => {
-    const [role] = byKind(await template(), 'ClusterRole');
+    const [role] = findRendered(await template(), 'ClusterRole');
     const rules = role?.rules ?? [];
     const allows = (group: string, resource: string, verb: string, name?: string) =>
       rules.some(
@@ -164,7 +133,7 @@ describe('chart: lint and template', () => {
       allows('networkaddonsoperator.network.kubevirt.io', 'networkaddonsconfigs/finalizers', 'update'),
     ).toBe(true);
     // Events (in default, where those of the cluster-scoped CR go) and the Lease in the release namespace.
-    const roles = byKind(await template(), 'Role');
+    const roles = findRendered(await template(), 'Role');
     expect(roles.map((r) => [r.metadata.namespace, r.rules?.[0]?.resources[0]]).sort()).toEqual([
       ['default', 'events'],
       ['nao-system', 'leases'],
@@ -172,18 +141,12 @@ describe('chart: lint and template', () => {
   });
 
   it('a hardened Deployment with probes, the component images and the operator environment', async () => {
-    const c = containerOf(
+    const c = renderedContainer(
       await template('replicas=2', 'relatedImages.multus=registry.local/multus:v9', 'operandNamespace=cnao'),
     );
     expect(c.image).toBe('ghcr.io/stackops/network-addons-operator:0.1.0');
     expect(c.args).toContain('--leader-elect');
-    expect(c.securityContext).toEqual({
-      runAsNonRoot: true,
-      readOnlyRootFilesystem: true,
-      allowPrivilegeEscalation: false,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    });
+    expect(c.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
     expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
     expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/readyz' } });
     const env = Object.fromEntries(c.env.map((e) => [e.name, e.value]));
@@ -194,16 +157,16 @@ describe('chart: lint and template', () => {
       valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } },
     });
     for (const variable of Object.values(IMAGE_ENV_VARS)) expect(Object.keys(env)).toContain(variable);
-    const ns = byKind(await template('operandNamespace=cnao'), 'Namespace');
+    const ns = findRendered(await template('operandNamespace=cnao'), 'Namespace');
     expect(ns.map((n) => [n.metadata.name, n.metadata.annotations?.['helm.sh/resource-policy']])).toEqual([
       ['cnao', 'keep'],
     ]);
-    expect(byKind(await template(), 'Namespace')).toEqual([]);
+    expect(findRendered(await template(), 'Namespace')).toEqual([]);
   });
 
   it('sets the same default images as the operator', async () => {
     const values = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8'));
-    const env = Object.fromEntries(containerOf(await template()).env.map((e) => [e.name, e.value]));
+    const env = Object.fromEntries(renderedContainer(await template()).env.map((e) => [e.name, e.value]));
     for (const [key, variable] of Object.entries(IMAGE_ENV_VARS)) {
       expect(env[variable], variable).toBe(DEFAULT_IMAGES[key as keyof typeof DEFAULT_IMAGES]);
     }
@@ -211,7 +174,7 @@ describe('chart: lint and template', () => {
   });
 
   it('the operator accepts every argument the chart passes', async () => {
-    const c = containerOf(await template('replicas=2', 'logLevel=debug'));
+    const c = renderedContainer(await template('replicas=2', 'logLevel=debug'));
     expect(parseManagerOptions(c.args, {})).toMatchObject({
       leaderElect: true,
       logLevel: 'debug',
@@ -247,7 +210,7 @@ describe('chart: install and converge under its RBAC', () => {
   afterAll(async () => {
     try {
       await deleteConfig(client);
-      await helm(['uninstall', release, '--namespace', opNs]);
+      await helm.uninstall(release, opNs);
     } finally {
       await client.delete(Kinds.Namespace, { name: `${opNs}-operands` });
       await client.delete(Kinds.Namespace, { name: opNs });
@@ -257,19 +220,12 @@ describe('chart: install and converge under its RBAC', () => {
 
   it('helm install, then the operator as the chart’s ServiceAccount deploys every component', async () => {
     const operands = `${opNs}-operands`;
-    await helm([
-      'install',
-      release,
-      CHART_DIR,
-      '--namespace',
-      opNs,
-      '--set',
-      `operandNamespace=${operands}`,
-      '--wait',
-      '--timeout',
-      '90s',
-    ]);
-    const sa = `${release}-network-addons-operator`;
+    await helm.install(release, CHART_DIR, {
+      namespace: opNs,
+      set: [`operandNamespace=${operands}`],
+      waitTimeout: '90s',
+    });
+    const sa = chartFullname(release, 'network-addons-operator');
     expect(await client.get(Kinds.ServiceAccount, { namespace: opNs, name: sa })).toBeDefined();
     expect(await client.get(Kinds.Namespace, { name: operands })).toBeDefined();
 
@@ -283,17 +239,7 @@ describe('chart: install and converge under its RBAC', () => {
       await expect(op.manager.client.list(Kinds.Secret, { namespace: opNs })).rejects.toMatchObject({
         code: 403,
       });
-      await setSpec(client, {
-        multus: {},
-        multusDynamicNetworks: {},
-        linuxBridge: {},
-        kubeMacPool: {},
-        nmstate: {},
-        ovs: {},
-        macvtap: {},
-        kubeSecondaryDNS: {},
-        kubevirtIpamController: {},
-      });
+      await setSpec(client, everyComponent());
       const cr = await waitAvailable(client, 90_000);
       expect(cr.status?.containers?.length).toBeGreaterThan(10);
       // Removal under the same RBAC.
