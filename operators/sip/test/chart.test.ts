@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import {
   Kinds,
   type KubeObject,
@@ -6,8 +5,15 @@ import {
   serviceAccountUser,
 } from '@stackops/lib-common/resources';
 import { parseManagerOptions } from '@stackops/lib-common/runtime';
+import {
+  chartFullname,
+  createHelm,
+  findRendered,
+  HARDENED_CONTAINER_SECURITY_CONTEXT,
+  type RenderedObject,
+  renderedContainer,
+} from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
 import { SIPClusterKind } from '../src/api/kinds.js';
 import {
   CHART_DIR,
@@ -24,46 +30,22 @@ import {
   waitForReady,
 } from './support.js';
 
-const helm = (args: string[]) =>
-  execFileSync(tool('helm'), args, { encoding: 'utf8', env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-
-interface Manifest extends KubeObject {
-  rules?: { apiGroups: string[]; resources: string[]; verbs: string[] }[];
-  spec?: Record<string, unknown>;
-}
-
-function template(...set: string[]): Manifest[] {
-  const out = helm([
-    'template',
-    'sip',
-    CHART_DIR,
-    '--namespace',
-    'sip-system',
-    // helm built from source reports Kubernetes 1.20 unless told otherwise; the chart needs >= 1.29
-    '--kube-version',
-    '1.34.0',
-    ...set.flatMap((s) => ['--set', s]),
-  ]);
-  return parseAllDocuments(out)
-    .map((d) => d.toJS() as Manifest | null)
-    .filter((m): m is Manifest => m !== null);
-}
-const byKind = (ms: Manifest[], kind: string) => ms.filter((m) => m.kind === kind);
+const helm = createHelm(tool('helm'));
+const template = (...set: string[]): Promise<RenderedObject[]> =>
+  helm.template(CHART_DIR, { release: 'sip', namespace: 'sip-system', set });
 
 describe('chart: lint and template', () => {
   it.each([[[]], [['installBareMetalHostCRD=true', 'replicas=2']], [['watchNamespaces={tenants,metal3}']]])(
     'helm lint --strict passes with %j',
-    (set: string[]) => {
-      expect(helm(['lint', '--strict', CHART_DIR, ...set.flatMap((s) => ['--set', s])])).toContain(
-        '0 chart(s) failed',
-      );
+    async (set: string[]) => {
+      expect(await helm.lint(CHART_DIR, set)).toContain('0 chart(s) failed');
     },
   );
 
-  it('by default: a ClusterRole with exactly what the operator uses, no BareMetalHost CRD', () => {
-    const ms = template();
-    expect(byKind(ms, 'CustomResourceDefinition')).toEqual([]);
-    const [role] = byKind(ms, 'ClusterRole');
+  it('by default: a ClusterRole with exactly what the operator uses, no BareMetalHost CRD', async () => {
+    const ms = await template();
+    expect(findRendered(ms, 'CustomResourceDefinition')).toEqual([]);
+    const [role] = findRendered(ms, 'ClusterRole');
     expect(role?.rules).toEqual([
       {
         apiGroups: ['airship.airshipit.org'],
@@ -85,53 +67,41 @@ describe('chart: lint and template', () => {
       { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
       { apiGroups: ['metal3.io'], resources: ['baremetalhosts'], verbs: ['get', 'list', 'watch', 'patch'] },
     ]);
-    expect(byKind(ms, 'ClusterRoleBinding')).toHaveLength(1);
+    expect(findRendered(ms, 'ClusterRoleBinding')).toHaveLength(1);
   });
 
-  it('installBareMetalHostCRD adds the CRD, kept on uninstall', () => {
-    const [crd] = byKind(template('installBareMetalHostCRD=true'), 'CustomResourceDefinition');
+  it('installBareMetalHostCRD adds the CRD, kept on uninstall', async () => {
+    const [crd] = findRendered(await template('installBareMetalHostCRD=true'), 'CustomResourceDefinition');
     expect(crd?.metadata.name).toBe('baremetalhosts.metal3.io');
     expect(crd?.metadata.annotations).toEqual({ 'helm.sh/resource-policy': 'keep' });
   });
 
-  it('watchNamespaces: a Role per namespace and no ClusterRole', () => {
-    const ms = template('watchNamespaces={tenants,metal3}');
-    expect(byKind(ms, 'ClusterRole')).toEqual([]);
-    const roles = byKind(ms, 'Role').map((r) => r.metadata.namespace);
+  it('watchNamespaces: a Role per namespace and no ClusterRole', async () => {
+    const ms = await template('watchNamespaces={tenants,metal3}');
+    expect(findRendered(ms, 'ClusterRole')).toEqual([]);
+    const roles = findRendered(ms, 'Role').map((r) => r.metadata.namespace);
     expect(roles.sort()).toEqual(['metal3', 'sip-system', 'tenants']);
-    const deployment = byKind(ms, 'Deployment')[0]!;
+    const deployment = findRendered(ms, 'Deployment')[0]!;
     expect(JSON.stringify(deployment.spec)).toContain('--watch-namespace=tenants,metal3');
   });
 
-  it('a hardened Deployment with probes, the service images and leader election for replicas > 1', () => {
-    const deployment = byKind(
-      template('replicas=2', 'relatedImages.dex=registry.local/dex:v2'),
-      'Deployment',
-    )[0]!;
-    const pod = (deployment.spec as { template: { spec: Record<string, unknown> } }).template.spec;
-    const container = (pod['containers'] as Record<string, unknown>[])[0]!;
-    expect(container['image']).toBe('ghcr.io/stackops/sip-operator:0.1.0');
-    expect(container['args']).toContain('--leader-elect');
-    expect(container['securityContext']).toEqual({
-      runAsNonRoot: true,
-      readOnlyRootFilesystem: true,
-      allowPrivilegeEscalation: false,
-      capabilities: { drop: ['ALL'] },
-      seccompProfile: { type: 'RuntimeDefault' },
-    });
-    expect(container['livenessProbe']).toMatchObject({ httpGet: { path: '/healthz' } });
-    expect(container['readinessProbe']).toMatchObject({ httpGet: { path: '/readyz' } });
-    expect(container['env']).toContainEqual({ name: 'RELATED_IMAGE_DEX', value: 'registry.local/dex:v2' });
-    expect(container['env']).toContainEqual({ name: 'RELATED_IMAGE_HAPROXY', value: 'haproxy:2.3.2' });
+  it('a hardened Deployment with probes, the service images and leader election for replicas > 1', async () => {
+    const container = renderedContainer(
+      await template('replicas=2', 'relatedImages.dex=registry.local/dex:v2'),
+    );
+    expect(container.image).toBe('ghcr.io/stackops/sip-operator:0.1.0');
+    expect(container.args).toContain('--leader-elect');
+    expect(container.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
+    expect(container.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
+    expect(container.readinessProbe).toMatchObject({ httpGet: { path: '/readyz' } });
+    expect(container.env).toContainEqual({ name: 'RELATED_IMAGE_DEX', value: 'registry.local/dex:v2' });
+    expect(container.env).toContainEqual({ name: 'RELATED_IMAGE_HAPROXY', value: 'haproxy:2.3.2' });
   });
 
-  it('the operator accepts every argument the chart passes', () => {
-    const deployment = byKind(
-      template('replicas=2', 'watchNamespaces={a,b}', 'logLevel=debug'),
-      'Deployment',
-    )[0]!;
-    const container = (deployment.spec as { template: { spec: { containers: { args: string[] }[] } } })
-      .template.spec.containers[0]!;
+  it('the operator accepts every argument the chart passes', async () => {
+    const container = renderedContainer(
+      await template('replicas=2', 'watchNamespaces={a,b}', 'logLevel=debug'),
+    );
     const flags = parseManagerOptions(container.args, {});
     expect(flags).toMatchObject({
       namespaces: ['a', 'b'],
@@ -144,8 +114,8 @@ describe('chart: lint and template', () => {
 
   it.each([['replicas=-1'], ['unknownValue=1'], ['logLevel=loud'], ['watchNamespaces={Bad_Name}']])(
     'the values schema rejects %s',
-    (set) => {
-      expect(() => template(set)).toThrow(/values don't meet the specifications of the schema/);
+    async (set) => {
+      await expect(template(set)).rejects.toThrow(/values don't meet the specifications of the schema/);
     },
   );
 });
@@ -165,7 +135,7 @@ describe('chart: install and converge under its RBAC', () => {
   });
   afterAll(async () => {
     try {
-      helm(['uninstall', release, '--namespace', opNs]);
+      await helm.uninstall(release, opNs);
     } finally {
       await deleteNamespace(client, workNs);
       await deleteNamespace(client, opNs);
@@ -174,21 +144,14 @@ describe('chart: install and converge under its RBAC', () => {
   });
 
   it('helm install, then the operator as the chart’s ServiceAccount makes a SIPCluster Ready', async () => {
-    helm([
-      'install',
-      release,
-      CHART_DIR,
-      '--namespace',
-      opNs,
-      '--set',
-      `watchNamespaces={${workNs}}`,
-      '--wait',
-      '--timeout',
-      '90s',
-    ]);
-    const sa = `${release}-sip-operator`;
+    await helm.install(release, CHART_DIR, {
+      namespace: opNs,
+      set: [`watchNamespaces={${workNs}}`],
+      waitTimeout: '90s',
+    });
+    const sa = chartFullname(release, 'sip-operator');
     expect(await client.get(Kinds.ServiceAccount, { namespace: opNs, name: sa })).toBeDefined();
-    const role = await client.get<Manifest>(Kinds.Role, { namespace: workNs, name: `${sa}-manager` });
+    const role = await client.get<RenderedObject>(Kinds.Role, { namespace: workNs, name: `${sa}-manager` });
     expect(role?.rules?.length).toBeGreaterThan(0);
 
     await createHost(client, workNs, {
