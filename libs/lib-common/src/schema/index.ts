@@ -7,3 +7,10 @@ export {
   type PrinterColumn,
   toOpenApiSchema,
 } from './crd.js';
+export {
+  type CrdFileOptions,
+  checkCrdFiles,
+  crdFileName,
+  renderCrdFile,
+  writeCrdFiles,
+} from './crd-files.js';

@@ -1,18 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { renderCrdFiles } from './crd-files.js';
+import { resolve } from 'node:path';
+import { writeCrdFiles } from '@stackops/lib-common/schema';
+import { crdDefinitions } from '../api/crds.js';
+import { chartCrdDir, crdFileOptions } from './crd-files.js';
 
-/** charts/network-addons-operator/crds, found from this file's place in the repository (dist/tools/). */
-export const chartCrdDir = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../../charts/network-addons-operator/crds',
-);
-
+// Writes the chart's crds/ (or the folder given as the first argument) from the TypeBox schemas.
 const outDir = process.argv[2] ? resolve(process.argv[2]) : chartCrdDir;
-mkdirSync(outDir, { recursive: true });
-for (const file of renderCrdFiles()) {
-  const path = join(outDir, file.fileName);
-  writeFileSync(path, file.content);
-  console.log(`wrote ${path}`);
-}
+for (const path of await writeCrdFiles(crdDefinitions, outDir, crdFileOptions)) console.log(`wrote ${path}`);

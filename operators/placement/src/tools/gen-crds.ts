@@ -1,17 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { renderCrdFiles } from './crd-files.js';
+import { resolve } from 'node:path';
+import { writeCrdFiles } from '@stackops/lib-common/schema';
+import { crdDefinitions } from '../api/crds.js';
+import { chartCrdDir, crdFileOptions } from './crd-files.js';
 
-/** charts/placement-operator/crds, found from this file's place in the repository (dist/tools/). */
-export const chartCrdDir = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../../charts/placement-operator/crds',
-);
-
+// Writes the chart's crds/ (or the folder given as the first argument) from the TypeBox schemas.
 const outDir = process.argv[2] ? resolve(process.argv[2]) : chartCrdDir;
-mkdirSync(outDir, { recursive: true });
-for (const file of renderCrdFiles()) {
-  writeFileSync(join(outDir, file.fileName), file.content);
-  console.log(`wrote ${join(outDir, file.fileName)}`);
-}
+for (const path of await writeCrdFiles(crdDefinitions, outDir, crdFileOptions)) console.log(`wrote ${path}`);

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { checkCrdFiles } from '@stackops/lib-common/schema';
 import { describe, expect, it } from 'vitest';
-import { renderChartFiles } from './crd-files.js';
-
-const chartDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../charts/sip-operator');
+import { crdDefinitions } from '../api/crds.js';
+import { chartDir, crdFileOptions, renderOptionalCrdTemplates } from './crd-files.js';
 
 describe('generated chart files', () => {
-  it.each(renderChartFiles().map((f) => [f.path, f.content]))(
+  it('crds/ matches the TypeBox schema (run `npm run gen:crds` after changing the API)', async () => {
+    expect(await checkCrdFiles(crdDefinitions, join(chartDir, 'crds'), crdFileOptions)).toEqual([]);
+  });
+
+  it.each(renderOptionalCrdTemplates().map((f) => [f.path, f.content]))(
     '%s matches the TypeBox schema (run `npm run gen:crds` after changing the API)',
     (path, content) => {
       expect(readFileSync(join(chartDir, path), 'utf8')).toBe(content);
@@ -15,7 +18,7 @@ describe('generated chart files', () => {
   );
 
   it('the BareMetalHost CRD is guarded by installBareMetalHostCRD, skipped when another owner has it, and kept on uninstall', () => {
-    const bmh = renderChartFiles().find((f) => f.path.includes('baremetalhosts'))!;
+    const bmh = renderOptionalCrdTemplates().find((f) => f.path.includes('baremetalhosts'))!;
     expect(bmh.path.startsWith('templates/')).toBe(true);
     expect(bmh.content).toContain('{{- if and .Values.installBareMetalHostCRD (or (not $existing) $ours) }}');
     expect(bmh.content).toContain(

@@ -1,13 +1,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { renderChartFiles } from './crd-files.js';
+import { writeCrdFiles } from '@stackops/lib-common/schema';
+import { crdDefinitions } from '../api/crds.js';
+import { chartDir, crdFileOptions, renderOptionalCrdTemplates } from './crd-files.js';
 
-/** charts/sip-operator, found from this file's place in the repository (dist/tools/). */
-export const chartDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../charts/sip-operator');
-
+// Writes the chart's generated files (under the folder given as the first argument, if any).
 const outDir = process.argv[2] ? resolve(process.argv[2]) : chartDir;
-for (const file of renderChartFiles()) {
+for (const path of await writeCrdFiles(crdDefinitions, join(outDir, 'crds'), crdFileOptions)) {
+  console.log(`wrote ${path}`);
+}
+for (const file of renderOptionalCrdTemplates()) {
   const target = join(outDir, file.path);
   mkdirSync(dirname(target), { recursive: true });
   writeFileSync(target, file.content);

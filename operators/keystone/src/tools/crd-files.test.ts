@@ -1,0 +1,10 @@
+import { checkCrdFiles } from '@stackops/lib-common/schema';
+import { describe, expect, it } from 'vitest';
+import { keystoneCrds } from '../api/crds.js';
+import { chartCrdDir, crdFileOptions } from './crd-files.js';
+
+describe('generated CRDs', () => {
+  it("match the chart's crds/ folder (run `npm run gen:crds` after changing the API)", async () => {
+    expect(await checkCrdFiles(keystoneCrds, chartCrdDir, crdFileOptions)).toEqual([]);
+  });
+});
