@@ -49,8 +49,9 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     say('\nstopping everything the demo started…');
     void stopAll().then(() => process.exit(130));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // Persistent, not once: kube-env re-raises a signal nobody else listens to, which would kill us mid-cleanup.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   try {
     await steps.run('Check the local control plane binaries', async (note) => {
@@ -134,6 +135,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     say(`  ${cp.kubectl} get keystoneapis,placementapis,sipclusters -A`);
     say(`  ${cp.kubectl} get networkaddonsconfig cluster -o yaml`);
     say(`Operator logs: ${logDir}`);
+    say(`running pids: ${pids.join(' ')}`);
     say('Press Ctrl-C to stop everything.');
     await new Promise<never>(() => {});
     return { allDone, pids };

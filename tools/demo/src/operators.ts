@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -39,7 +39,9 @@ export async function startOperator(
   logDir: string,
 ): Promise<RunningOperator> {
   const logFile = join(logDir, `${spec.dir}-operator.log`);
-  const log = createWriteStream(logFile, { flags: 'a' });
+  // The log file itself, not a pipe through us: should the demo die, the operator's writes still
+  // succeed and its SIGTERM shutdown is not derailed by a broken stdout.
+  const logFd = openSync(logFile, 'a');
   const args = [
     join(repoRoot, 'operators', spec.dir, 'dist', 'main.js'),
     ...(spec.args ?? []).filter((a) => !LOCAL_FLAGS.some((f) => a === f || a.startsWith(`${f}=`))),
@@ -50,10 +52,9 @@ export async function startOperator(
   ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...spec.env, LOG_FORMAT: 'json', KUBECONFIG: kubeconfig },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd, logFd],
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  closeSync(logFd);
   let exited: number | null = null;
   child.on('exit', (code) => {
     exited = code ?? -1;

@@ -7,19 +7,19 @@ const main = resolve(import.meta.dirname, '../dist/main.js');
 /** Every resource must converge within this budget, measured from when the examples were applied. */
 const BUDGET_SECONDS = 300;
 
-function runDemo(): Promise<{ code: number | null; out: string }> {
+/** Runs the demo; without `--exit`, interrupts it (Ctrl-C) once it says it keeps running. */
+function runDemo(mode: '--exit' | 'ctrl-c'): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const child = spawn(
-      process.execPath,
-      [main, '--exit', '--name', 'stackops-demo-e2e', '--timeout', String(BUDGET_SECONDS)],
-      {
-        env: { ...process.env, CI: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const args = [main, '--name', 'stackops-demo-e2e', '--timeout', String(BUDGET_SECONDS)];
+    if (mode === '--exit') args.push('--exit');
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => {
       out += String(d);
+      if (mode === 'ctrl-c' && out.includes('Press Ctrl-C') && !child.killed) child.kill('SIGINT');
     });
     child.stderr.on('data', (d) => {
       out += String(d);
@@ -39,7 +39,7 @@ const alive = (pid: number): boolean => {
 
 describe('make demo --exit', () => {
   it('converges every example within the budget, prints the summary, and leaves nothing running', async () => {
-    const { code, out } = await runDemo();
+    const { code, out } = await runDemo('--exit');
     if (code !== 0) console.log(out);
     expect(code).toBe(0);
     for (const t of demoTargets) {
@@ -64,6 +64,20 @@ describe('make demo --exit', () => {
     }
     const pids = (out.match(/stopped pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
     expect(pids.length).toBeGreaterThanOrEqual(9); // 4 operators + etcd, apiserver, KCM, scheduler, kwok
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(pids.filter(alive)).toEqual([]);
+  });
+});
+
+describe('make demo, stopped with Ctrl-C', () => {
+  it('keeps running after the summary, then SIGINT stops everything it started', async () => {
+    const { code, out } = await runDemo('ctrl-c');
+    if (code !== 130) console.log(out);
+    expect(out).toContain('The cluster keeps running');
+    expect(out).toContain('stopping everything the demo started');
+    expect(code).toBe(130);
+    const pids = (out.match(/running pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
+    expect(pids.length).toBeGreaterThanOrEqual(9);
     await new Promise((r) => setTimeout(r, 1000));
     expect(pids.filter(alive)).toEqual([]);
   });
