@@ -33,13 +33,31 @@ app.kubernetes.io/part-of: stackops
 {{- end -}}
 {{- end -}}
 
+{{/* The image; the umbrella chart's global.image.registry / tag, when set, override this chart's. */}}
 {{- define "placement-operator.image" -}}
-{{- printf "%s/%s:%s" .Values.image.registry .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- $g := (.Values.global | default dict).image | default dict -}}
+{{- $registry := $g.registry | default .Values.image.registry -}}
+{{- $tag := $g.tag | default .Values.image.tag | default .Chart.AppVersion -}}
+{{- printf "%s/%s:%s" $registry .Values.image.repository $tag -}}
+{{- end -}}
+
+{{- define "placement-operator.pullPolicy" -}}
+{{- ((.Values.global | default dict).image | default dict).pullPolicy | default .Values.image.pullPolicy -}}
+{{- end -}}
+
+{{- define "placement-operator.logLevel" -}}
+{{- (.Values.global | default dict).logLevel | default .Values.logLevel -}}
+{{- end -}}
+
+{{/* Namespaces to watch, as JSON: global.watchNamespaces when set, else this chart's. */}}
+{{- define "placement-operator.watchNamespaces" -}}
+{{- (.Values.global | default dict).watchNamespaces | default .Values.watchNamespaces | default list | toJson -}}
 {{- end -}}
 
 {{/* Leader election is required as soon as two replicas could reconcile at once. */}}
 {{- define "placement-operator.leaderElect" -}}
-{{- if or .Values.leaderElection.enabled (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
+{{- $global := ((.Values.global | default dict).leaderElection | default dict).enabled -}}
+{{- if or .Values.leaderElection.enabled $global (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
 {{- end -}}
 
 {{/*
