@@ -7,6 +7,7 @@ import {
   HARDENED_CONTAINER_SECURITY_CONTEXT,
   type RenderedObject,
   renderedContainer,
+  VALUES_SCHEMA_REFUSAL,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
@@ -124,7 +125,7 @@ describe('chart: lint and template', () => {
   it.each([['replicas=-1'], ['unknownValue=1'], ['logLevel=loud'], ['watchNamespaces={Bad_Name}']])(
     'the values schema rejects %s',
     async (set) => {
-      await expect(template(set)).rejects.toThrow(/values don't meet the specifications of the schema/);
+      await expect(template(set)).rejects.toThrow(VALUES_SCHEMA_REFUSAL);
     },
   );
 });

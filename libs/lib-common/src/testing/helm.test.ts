@@ -10,6 +10,7 @@ import {
   parseRendered,
   renderedContainer,
   setFlags,
+  VALUES_SCHEMA_REFUSAL,
 } from './helm.js';
 
 const rendered = `---
@@ -147,5 +148,14 @@ describe('createHelm', () => {
 
   it("rejects with helm's stderr", async () => {
     await expect(helm.run(['fail'])).rejects.toThrow(/helm fail failed: Error: values do not fit/);
+  });
+
+  it('recognises the values-schema refusal of helm 3', () => {
+    expect(
+      "Error: values don't meet the specifications of the schema(s) in the following chart(s):\nop:\n- at '/replicas': minimum: got -1, want 0",
+    ).toMatch(VALUES_SCHEMA_REFUSAL);
+    expect('Error: INSTALLATION FAILED: cannot re-use a name that is still in use').not.toMatch(
+      VALUES_SCHEMA_REFUSAL,
+    );
   });
 });

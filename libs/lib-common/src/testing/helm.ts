@@ -43,6 +43,9 @@ export const HARDENED_CONTAINER_SECURITY_CONTEXT = {
   seccompProfile: { type: 'RuntimeDefault' },
 } as const;
 
+/** What helm says when values break a chart's values.schema.json. */
+export const VALUES_SCHEMA_REFUSAL = /values don't meet the specifications of the schema/;
+
 /** `--set a=b --set c=d` for each of `set`. */
 export const setFlags = (set: readonly string[] = []): string[] => set.flatMap((s) => ['--set', s]);
 

@@ -14,6 +14,7 @@ export {
   type RenderedRule,
   renderedContainer,
   setFlags,
+  VALUES_SCHEMA_REFUSAL,
 } from './helm.js';
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
