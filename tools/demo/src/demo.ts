@@ -94,7 +94,13 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     await steps.run('Apply the upstream README examples', async (note) => {
       for (const f of await applyExamples(cp!.kubectl, kubeconfig)) note(`applied ${f}`);
     });
-    const keysSynced = syncFernetKeys(admin, keystone, keySync.signal);
+    // Caught here: it may fail while the wait below runs, long before anything awaits it.
+    const keysSynced = syncFernetKeys(admin, keystone, keySync.signal).catch((err: unknown) => {
+      say(
+        `syncing the fernet keys to the real Keystone failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return false;
+    });
     const bootstrapped = runBootstrapJob(admin, keystone, keySync.signal).catch((err: unknown) => {
       say(
         `keystone-bootstrap against the real Keystone failed: ${err instanceof Error ? err.message : String(err)}`,
