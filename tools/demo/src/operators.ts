@@ -31,7 +31,7 @@ const repoRoot = resolve(import.meta.dirname, '../../..');
 /**
  * Starts `operators/<dir>/dist/main.js` against the cluster, authenticated as the chart's
  * ServiceAccount (`--as system:serviceaccount:<ns>:<name>`), with its Deployment's args and env, so
- * the chart's RBAC and settings are exactly what it gets. Waits for its /readyz; a process that exits early fails with the end of its log.
+ * the chart's RBAC and settings are exactly what it gets. Waits for its /readyz; a process that exits early fails, naming its log file.
  */
 export async function startOperator(
   spec: OperatorProcessSpec,
