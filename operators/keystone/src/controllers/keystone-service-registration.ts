@@ -149,7 +149,6 @@ export async function ensureServiceUser(
   return user;
 }
 
-/** Removes the user (its role assignments go with it) and the catalog service (its endpoints too). */
 /** Deletes a user of domain `default` by name, if it exists. */
 export async function deleteUserNamed(
   identity: IdentityClient,
@@ -160,6 +159,7 @@ export async function deleteUserNamed(
   if (user && (await identity.users.delete(user.id))) changes.push(`deleted user ${name}`);
 }
 
+/** Removes the users (their role assignments go with them) and the catalog service (its endpoints too). */
 export async function deleteServiceRegistration(
   identity: IdentityClient,
   reg: { serviceId: string; usernames: readonly string[] },
