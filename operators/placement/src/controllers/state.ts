@@ -1,6 +1,6 @@
 import type { Conditions } from '@stackops/lib-common/conditions';
 import type { Logger } from '@stackops/lib-common/logging';
-import type { KubeClient, ObjectRef } from '@stackops/lib-common/resources';
+import type { KubeClient } from '@stackops/lib-common/resources';
 import type { CacheReader } from '@stackops/lib-common/runtime';
 import type { PlacementAPI, PlacementAPIStatus } from '../api/index.js';
 
@@ -50,11 +50,6 @@ export const stop = (requeueAfter?: number): StepResult =>
 
 /** How long to wait before looking again at something that is not there yet and has no watch. */
 export const REQUEUE_MISSING_MS = 10_000;
-
-export const crRef = (cr: PlacementAPI): ObjectRef => ({
-  name: cr.metadata.name!,
-  namespace: cr.metadata.namespace!,
-});
 
 /** The image for the API and its jobs. */
 export const apiImage = (s: ReconcileState): string => s.cr.spec.containerImage || s.defaults.apiImage;
