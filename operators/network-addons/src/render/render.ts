@@ -22,10 +22,6 @@ export function renderComponents(spec: FilledSpec, ctx: RenderContext): Rendered
   });
 }
 
-/** Names of the enabled components, in render order. */
-export const enabledComponents = (spec: FilledSpec): string[] =>
-  COMPONENTS.filter((c) => c.enabled(spec)).map((c) => c.name);
-
 /** `kind/namespace/name`: identifies an object across renders. */
 export const objectKey = (obj: KubeObject): string =>
   `${obj.apiVersion ?? ''}/${obj.kind ?? ''}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
