@@ -44,11 +44,6 @@ export const findCondition = (
   type: string,
 ): OpenshiftCondition | undefined => conditions?.find((c) => c.type === type);
 
-export const isConditionTrue = (
-  conditions: readonly OpenshiftCondition[] | undefined,
-  type: string,
-): boolean => findCondition(conditions, type)?.status === 'True';
-
 /** Drops a condition type (upstream removes the legacy `Failing` condition on every write). */
 export const removeCondition = (
   conditions: readonly OpenshiftCondition[],
