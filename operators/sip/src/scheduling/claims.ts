@@ -39,7 +39,3 @@ export function claimLabels(cluster: ClusterRef, role: string): Record<string, s
     [LABEL_NODE_TYPE]: role,
   };
 }
-
-/** kubectl-style selector of the hosts a cluster holds. */
-export const clusterHostsSelector = (cluster: ClusterRef): string =>
-  `${LABEL_CLUSTER_NAMESPACE}=${cluster.namespace},${LABEL_CLUSTER_NAME}=${cluster.name}`;
