@@ -1,4 +1,4 @@
-import { type Condition, ConditionStatus, Conditions } from '@stackops/lib-common/conditions';
+import { ConditionStatus, Conditions } from '@stackops/lib-common/conditions';
 import { patchStatusIfChanged } from '@stackops/lib-common/resources';
 import { CONDITION_READY, ReadyReason } from '../api/constants.js';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
@@ -60,14 +60,14 @@ export function nodesStatus(ctx: StepContext, sip: SIPCluster): Record<string, R
 }
 
 /**
- * Writes status (Ready, observedGeneration, nodes) when it changed, and returns the previous Ready
- * condition so the caller can record an Event only on a change.
+ * Writes status (Ready, observedGeneration, nodes) when it changed, and says whether the Ready
+ * condition changed so the caller can record an Event only then.
  */
 export async function writeStatus(
   ctx: StepContext,
   sip: SIPCluster,
   ready: ReturnType<typeof readyTrue> | ReturnType<typeof readyFalse>,
-): Promise<{ previous: Condition | undefined; changed: boolean }> {
+): Promise<{ changed: boolean }> {
   const conditions = Conditions.from(sip.status?.conditions);
   const previous = conditions.get(CONDITION_READY);
   conditions.set(ready);
@@ -82,5 +82,5 @@ export async function writeStatus(
     previous?.reason !== ready.reason ||
     previous?.message !== ready.message;
   await patchStatusIfChanged(ctx.client, SIPClusterKind, sip, status);
-  return { previous, changed };
+  return { changed };
 }
