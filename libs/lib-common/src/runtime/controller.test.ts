@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { describe, expect, it, vi } from 'vitest';
 import type { KindRef } from '../resources/kinds.js';
-import type { KubeObject } from '../resources/types.js';
-import { controllerOwnerKey } from './controller.js';
+import type { KubeClient, KubeObject, WatchOptions } from '../resources/types.js';
+import { InformerCache } from './cache.js';
+import { ControllerBuilder, controllerOwnerKey } from './controller.js';
+import { controllerMetrics } from './metrics.js';
 
 const Greeting: KindRef = {
   group: 'example.stackops.dev',
@@ -65,5 +69,61 @@ describe('controllerOwnerKey', () => {
         ns,
       ),
     ).toBe('team');
+  });
+});
+
+describe('Controller restart', () => {
+  it('does not start a key again while its run abandoned at the last stop is still going', async () => {
+    const obj: KubeObject = {
+      apiVersion: 'example.stackops.dev/v1alpha1',
+      kind: 'Greeting',
+      metadata: { name: 'g', namespace: 'ns', resourceVersion: '1' },
+    };
+    // Lists one Greeting; watches stay open until aborted.
+    const client = {
+      fieldManager: 'test',
+      async list() {
+        return { items: [obj], metadata: { resourceVersion: '1' } };
+      },
+      async watch(_k: unknown, opts: WatchOptions) {
+        await new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve()));
+      },
+    } as unknown as KubeClient;
+    const cache = new InformerCache(client);
+    const recorder = { event: async () => {}, normal: async () => {}, warning: async () => {} };
+    let active = 0;
+    let maxActive = 0;
+    let runs = 0;
+    let release!: () => void;
+    const firstRunDone = new Promise<void>((r) => {
+      release = r;
+    });
+    const controller = new ControllerBuilder<KubeObject>({ for: Greeting }, () => {}, {
+      client,
+      cache,
+      recorder,
+      logger: pino({ level: 'silent' }),
+      metrics: controllerMetrics('restart-test', new Registry()),
+    }).reconcile(async () => {
+      runs += 1;
+      active += 1;
+      maxActive = Math.max(maxActive, active);
+      // The first run ignores its abort signal, as a reconcile stuck in a request would.
+      if (runs === 1) await firstRunDone;
+      active -= 1;
+    });
+    cache.start();
+    await controller.start();
+    await vi.waitFor(() => expect(runs).toBe(1));
+    expect(await controller.stop(0)).toEqual({ drained: false, abandoned: ['ns/g'] });
+    const restarted = controller.start();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(runs).toBe(1);
+    release();
+    await restarted;
+    await vi.waitFor(() => expect(runs).toBe(2));
+    expect(maxActive).toBe(1);
+    await controller.stop(0);
+    await cache.stop();
   });
 });

@@ -172,6 +172,8 @@ export class Controller<T extends KubeObject = KubeObject> {
   private queue: WorkQueue | undefined;
   private unsubscribe: (() => void)[] = [];
   private stopSignal: AbortController | undefined;
+  /** Settles when the runs a stop abandoned at its deadline have ended (they ignored their signal). */
+  private abandonedRuns: Promise<void> | undefined;
 
   constructor(
     readonly name: string,
@@ -232,6 +234,8 @@ export class Controller<T extends KubeObject = KubeObject> {
     }
     for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
     await this.deps.cache.waitForSync(this.kinds, stop.signal);
+    // Starting workers while an abandoned run goes on could run its key twice at once.
+    await this.abandonedRuns;
     if (stop.signal.aborted) return;
     this.deps.logger.info({ controller: this.name }, 'informers synced, starting workers');
     queue.start();
@@ -245,6 +249,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     for (const u of this.unsubscribe.splice(0)) u();
     const res = await queue.shutdown(deadlineMs);
     this.queue = undefined;
+    if (!res.drained) this.abandonedRuns = queue.whenIdle();
     return res;
   }
 
