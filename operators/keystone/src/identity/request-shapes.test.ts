@@ -76,7 +76,10 @@ beforeAll(async () => {
           services: [{ id: 's2', type: 'placement', name: 'placement2', enabled: true }],
           links: { next: null },
         });
-      } else if (entry.url === '/identity/v3/users/missing') {
+      } else if (
+        entry.url === '/identity/v3/users/missing' ||
+        entry.url === '/identity/v3/services/missing'
+      ) {
         send(404, { error: { code: 404, title: 'Not Found', message: 'Could not find user: missing.' } });
       } else if (entry.url === '/identity/v3/users' && entry.method === 'POST') {
         send(409, {
@@ -192,6 +195,8 @@ describe('IdentityClient requests', () => {
   it('maps 404 to undefined for get and false for delete', async () => {
     const client = new IdentityClient({ authUrl: `${base}/identity`, username: 'admin', password: 'pw' });
     expect(await client.users.get('missing')).toBeUndefined();
+    expect(await client.services.delete('missing')).toBe(false);
+    // Control: the same call on an existing id (204) is true.
     expect(await client.services.delete('any')).toBe(true);
   });
 
