@@ -47,7 +47,13 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   };
   const onSignal = () => {
     say('\nstopping everything the demo started…');
-    void stopAll().then(() => process.exit(130));
+    void stopAll().then(
+      () => process.exit(130),
+      (err: unknown) => {
+        say(`stopping failed: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
   };
   // Persistent, not once: kube-env re-raises a signal nobody else listens to, which would kill us mid-cleanup.
   process.on('SIGINT', onSignal);
