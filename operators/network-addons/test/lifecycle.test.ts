@@ -188,8 +188,12 @@ describe('NetworkAddonsConfig lifecycle', () => {
       ),
       JSON.stringify(seen.map((s) => s.status)),
     ).toBe(true);
+    // Non-empty first: `every` and the loops below pass on empty lists.
+    expect(upgraded.status?.containers?.length).toBeGreaterThan(0);
     expect(upgraded.status?.containers?.every((c) => c.image.endsWith(':v2'))).toBe(true);
-    for (const w of await workloadsIn(client, ns)) {
+    const workloads = await workloadsIn(client, ns);
+    expect(workloads.length).toBeGreaterThan(0);
+    for (const w of workloads) {
       expect(w.metadata.labels?.['networkaddonsoperator.network.kubevirt.io/version'], w.metadata.name).toBe(
         '0.2.0',
       );
@@ -198,6 +202,7 @@ describe('NetworkAddonsConfig lifecycle', () => {
       namespace: ns,
       labelSelector: 'app.kubernetes.io/managed-by=cnao-operator',
     });
+    expect(configMaps.length).toBeGreaterThan(0);
     for (const c of configMaps) {
       expect(c.metadata.labels?.['networkaddonsoperator.network.kubevirt.io/version'], c.metadata.name).toBe(
         '0.2.0',
