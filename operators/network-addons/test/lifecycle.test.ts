@@ -104,17 +104,18 @@ describe('NetworkAddonsConfig lifecycle', () => {
   });
 
   it('deleting the CR removes everything; recreating it deploys again from scratch', async () => {
+    // With multus the CR renders a CRD, so the check below is about one this CR applied.
+    await setSpec(client, { ...(await getConfig(client))?.spec, multus: {} });
+    await waitAvailable(client);
+    const nadCrd = { name: 'network-attachment-definitions.k8s.cni.cncf.io' };
+    expect(await client.get(Kinds.CustomResourceDefinition, nadCrd)).toBeDefined();
     const before = await getConfig(client);
     const owned = await managedObjects(client, before?.metadata.uid);
     expect(owned.length).toBeGreaterThan(5);
     await deleteConfig(client);
     expect(await workloadsIn(client, ns)).toEqual([]);
     // CRDs stay: they may hold other users' objects.
-    expect(
-      await client.get(Kinds.CustomResourceDefinition, {
-        name: 'network-attachment-definitions.k8s.cni.cncf.io',
-      }),
-    ).toBeDefined();
+    expect(await client.get(Kinds.CustomResourceDefinition, nadCrd)).toBeDefined();
 
     await setSpec(client, { kubeMacPool: {}, linuxBridge: {} });
     const cr = await waitAvailable(client);
