@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../resources/errors.js';
 import { Kinds } from '../resources/kinds.js';
@@ -228,6 +229,39 @@ describe('Informer', () => {
     expect(inf.get('ns/a')?.metadata).not.toHaveProperty('managedFields');
     expect(inf.list({ labelSelector: 'app in (x,z)' }).map((o) => o.metadata.name)).toEqual(['a']);
     expect(inf.list({ namespace: 'elsewhere' })).toEqual([]);
+    await inf.stop();
+  });
+
+  it('waitForSync leaves no listener on the signal nor waiter on the informer behind', async () => {
+    let releaseList!: () => void;
+    const listed = new Promise<void>((r) => {
+      releaseList = r;
+    });
+    const { client } = scriptedClient([list('1')], []);
+    const firstList = client.list.bind(client);
+    client.list = async <T extends KubeObject>(k: typeof Kinds.ConfigMap, o?: ListOptions) => {
+      await listed;
+      return firstList<T>(k, o);
+    };
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const waiters = () => (inf as unknown as { syncWaiters: unknown[] }).syncWaiters.length;
+    inf.start();
+    // Aborted before the sync: the informer forgets the waiter.
+    const aborted = new AbortController();
+    const first = inf.waitForSync(aborted.signal);
+    expect(waiters()).toBe(1);
+    aborted.abort();
+    await first;
+    expect(inf.synced()).toBe(false);
+    expect(waiters()).toBe(0);
+    // Synced first: the signal forgets the listener.
+    const kept = new AbortController();
+    const second = inf.waitForSync(kept.signal);
+    expect(getEventListeners(kept.signal, 'abort')).toHaveLength(1);
+    releaseList();
+    await second;
+    expect(inf.synced()).toBe(true);
+    expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
     await inf.stop();
   });
 });

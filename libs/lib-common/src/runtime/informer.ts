@@ -110,8 +110,15 @@ export class Informer<T extends KubeObject = KubeObject> {
   waitForSync(signal?: AbortSignal): Promise<void> {
     if (this.synced() || signal?.aborted) return Promise.resolve();
     return new Promise((resolve) => {
-      this.syncWaiters.push(resolve);
-      signal?.addEventListener('abort', () => resolve(), { once: true });
+      // Whichever comes first unregisters the other, so neither the signal nor the informer keeps it.
+      const done = (): void => {
+        signal?.removeEventListener('abort', done);
+        const i = this.syncWaiters.indexOf(done);
+        if (i >= 0) this.syncWaiters.splice(i, 1);
+        resolve();
+      };
+      this.syncWaiters.push(done);
+      signal?.addEventListener('abort', done, { once: true });
     });
   }
 
