@@ -25,8 +25,8 @@ function captureIo(
 }
 
 const COMMON_FLAGS = `  --watch-namespace=a,b                  namespaces to watch (default: all) [WATCH_NAMESPACE]
-  --metrics-bind-address=host:port       /metrics (default 127.0.0.1:8080; 0 = off) [METRICS_BIND_ADDRESS]
-  --health-probe-bind-address=host:port  /healthz and /readyz (default 127.0.0.1:8081) [HEALTH_PROBE_BIND_ADDRESS]
+  --metrics-bind-address=host:port       /metrics (default 127.0.0.1:8080; :port = every interface; 0 = off) [METRICS_BIND_ADDRESS]
+  --health-probe-bind-address=host:port  /healthz and /readyz (default 127.0.0.1:8081; :port = every interface) [HEALTH_PROBE_BIND_ADDRESS]
   --leader-elect                         elect a leader through a Lease (replicas > 1) [LEADER_ELECT]
   --leader-election-namespace=ns         namespace of the Lease [POD_NAMESPACE]
   --log-level=info                       trace, debug, info, warn, error [LOG_LEVEL]

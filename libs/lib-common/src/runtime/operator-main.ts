@@ -15,12 +15,12 @@ export const MANAGER_FLAGS_HELP: readonly FlagHelp[] = [
   { flag: '--watch-namespace=a,b', help: ['namespaces to watch (default: all)'], env: 'WATCH_NAMESPACE' },
   {
     flag: '--metrics-bind-address=host:port',
-    help: ['/metrics (default 127.0.0.1:8080; 0 = off)'],
+    help: ['/metrics (default 127.0.0.1:8080; :port = every interface; 0 = off)'],
     env: 'METRICS_BIND_ADDRESS',
   },
   {
     flag: '--health-probe-bind-address=host:port',
-    help: ['/healthz and /readyz (default 127.0.0.1:8081)'],
+    help: ['/healthz and /readyz (default 127.0.0.1:8081; :port = every interface)'],
     env: 'HEALTH_PROBE_BIND_ADDRESS',
   },
   { flag: '--leader-elect', help: ['elect a leader through a Lease (replicas > 1)'], env: 'LEADER_ELECT' },

@@ -4,7 +4,10 @@ import type { AddressInfo } from 'node:net';
 export type Check = () => string | undefined;
 
 export interface Endpoint {
-  /** Host to bind; the default 127.0.0.1 keeps probes and metrics off other interfaces. */
+  /**
+   * Host to bind. `''` means every interface, as `:8081` does in controller-runtime: kubelet's
+   * probes and Prometheus dial the pod IP. A bare port keeps the 127.0.0.1 default.
+   */
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -12,11 +15,14 @@ export interface Endpoint {
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void> | void;
 
-/** Parses `host:port`, `:port` or `port`; `0`/`` disables (returns undefined). */
+/**
+ * Parses `host:port`, `:port` (every interface) or `port` (`defaultHost`); `0`/`` disables
+ * (returns undefined).
+ */
 export function parseEndpoint(value: string | undefined, defaultHost = '127.0.0.1'): Endpoint | undefined {
   if (value === undefined || value === '' || value === '0') return undefined;
   const i = value.lastIndexOf(':');
-  const host = i <= 0 ? defaultHost : value.slice(0, i).replace(/^\[(.*)\]$/, '$1');
+  const host = i < 0 ? defaultHost : value.slice(0, i).replace(/^\[(.*)\]$/, '$1');
   const port = Number(i < 0 ? value : value.slice(i + 1));
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`invalid address "${value}"`);
   return { host, port };
@@ -56,10 +62,12 @@ export class HttpEndpoint {
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.endpoint.port, this.endpoint.host, () => resolve());
+      // No host: Node listens on every interface (dual-stack where the pod has IPv6).
+      server.listen(this.endpoint.port, this.endpoint.host || undefined, () => resolve());
     });
+    // The address actually bound (`::` or `0.0.0.0` for every interface), and the port picked for 0.
     const addr = server.address() as AddressInfo;
-    return { host: this.endpoint.host, port: addr.port };
+    return { host: addr.address, port: addr.port };
   }
 
   async stop(): Promise<void> {
