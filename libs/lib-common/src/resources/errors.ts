@@ -125,3 +125,15 @@ export function isTransient(e: unknown): boolean {
   if (!isApiError(e)) return false;
   return e.code === 0 || e.code === 409 || e.code === 429 || e.code >= 500;
 }
+
+/**
+ * A write refused because its namespace is being deleted (403 with the `NamespaceTerminating`
+ * cause). The object's own deletion follows; retrying the write only spins.
+ */
+export function isNamespaceTerminating(e: unknown): boolean {
+  if (!isApiError(e) || e.code !== 403) return false;
+  return (
+    (e.details?.causes ?? []).some((c) => c.type === 'NamespaceTerminating') ||
+    e.statusMessage.includes('because it is being terminated')
+  );
+}

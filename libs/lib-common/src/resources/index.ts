@@ -42,6 +42,7 @@ export {
   isForbidden,
   isGone,
   isInvalid,
+  isNamespaceTerminating,
   isNotFound,
   isTooManyRequests,
   isTransient,

@@ -4,6 +4,7 @@ import type { KindRef } from '../resources/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../resources/types.js';
 import type { BackoffOptions } from './backoff.js';
 import type { CacheReader, InformerCache } from './cache.js';
+import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
 import type { Predicate } from './predicates.js';
@@ -13,6 +14,8 @@ import { keyOf, refOfKey } from './store.js';
 
 export interface ReconcileResult {
   /** Reconcile this object again after this many milliseconds (even without a change). */
+  requeueAfterMs?: number;
+  /** @deprecated the old name of `requeueAfterMs`, accepted until every operator moved over. */
   requeueAfter?: number;
 }
 
@@ -36,18 +39,7 @@ export type Reconciler<T extends KubeObject> = (
   // biome-ignore lint/suspicious/noConfusingVoidType: reconcilers written as `async (…): Promise<void>` are fine
 ) => Promise<ReconcileResult | undefined | void>;
 
-/**
- * Invalid user input: logged, counted, recorded as a Warning Event on the object, and not retried
- * until the object (or something it watches) changes again.
- */
-export class TerminalError extends Error {
-  readonly reason: string;
-  constructor(message: string, opts: { reason?: string; cause?: unknown } = {}) {
-    super(message, { cause: opts.cause });
-    this.name = 'TerminalError';
-    this.reason = opts.reason ?? 'InvalidSpec';
-  }
-}
+export { TerminalError } from './error-policy.js';
 
 /** Maps an object of a watched kind to the primary objects to reconcile. */
 export type MapFn = (obj: KubeObject) => ObjectRef | ObjectRef[] | undefined;
@@ -75,6 +67,11 @@ export interface ControllerOptions {
   concurrency?: number;
   /** Per-key retry backoff after errors (default 5 ms doubling to 5 min). */
   backoff?: BackoffOptions;
+  /**
+   * What a failed reconcile leads to (terminal, backoff, or a fixed requeue); returning undefined
+   * falls back to `defaultErrorPolicy` (a `ReconcileError` says its own retry, anything else backs off).
+   */
+  errorPolicy?: ErrorPolicy;
 }
 
 /** The controller owner of an object, if it is of the given kind (version ignored, as the GC does). */
@@ -272,28 +269,32 @@ export class Controller<T extends KubeObject = KubeObject> {
     const seconds = (): number => (performance.now() - started) / 1000;
     try {
       const res = await this.reconciler(obj, ctx);
-      const after = res?.requeueAfter;
+      const after = res?.requeueAfterMs ?? res?.requeueAfter;
       if (after !== undefined && after > 0) {
         this.deps.metrics.reconciled('requeue_after', seconds());
-        log.debug({ requeueAfter: after }, 'reconciled, requeue scheduled');
+        log.debug({ requeueAfterMs: after }, 'reconciled, requeue scheduled');
         return { requeueAfterMs: after };
       }
       this.deps.metrics.reconciled('success', seconds());
       log.debug('reconciled');
       return 'success';
     } catch (err) {
-      if (err instanceof TerminalError) {
+      const action = this.opts.errorPolicy?.(err, obj) ?? defaultErrorPolicy(err);
+      const message = err instanceof Error ? err.message : String(err);
+      if (action === 'terminal') {
+        const reason = err instanceof ReconcileError ? err.reason : 'ReconcileFailed';
         this.deps.metrics.reconciled('error', seconds(), true);
-        log.error(
-          { reason: err.reason, err: err.message },
-          'reconcile failed on invalid input; not retrying',
-        );
-        await this.deps.recorder.warning(obj, err.reason, err.message);
+        log.error({ reason, err: message }, 'reconcile failed on invalid input; not retrying');
+        await this.deps.recorder.warning(obj, reason, message);
         return 'terminal';
       }
       this.deps.metrics.reconciled('error', seconds());
-      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'reconcile failed; will retry');
-      return 'error';
+      if (action === 'backoff') {
+        log.warn({ err: message }, 'reconcile failed; will retry');
+        return 'error';
+      }
+      log.warn({ err: message, requeueAfterMs: action.requeueAfterMs }, 'reconcile failed; will retry later');
+      return { requeueAfterMs: Math.max(1, action.requeueAfterMs) };
     }
   }
 }

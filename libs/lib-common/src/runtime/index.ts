@@ -9,8 +9,14 @@ export {
   type ReconcileContext,
   type ReconcileResult,
   type Reconciler,
-  TerminalError,
 } from './controller.js';
+export {
+  defaultErrorPolicy,
+  type ErrorAction,
+  type ErrorPolicy,
+  ReconcileError,
+  TerminalError,
+} from './error-policy.js';
 export {
   addFinalizerPatch,
   ensureFinalizer,

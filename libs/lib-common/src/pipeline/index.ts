@@ -1,0 +1,2 @@
+export { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
+export { runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';

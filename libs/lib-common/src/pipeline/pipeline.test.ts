@@ -1,0 +1,298 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../resources/errors.js';
+import type { KindRef } from '../resources/kinds.js';
+import type { KubeClient, KubeObject } from '../resources/types.js';
+import type { ReconcileContext } from '../runtime/controller.js';
+import { ReconcileError } from '../runtime/error-policy.js';
+import type { EventType } from '../runtime/recorder.js';
+import { type Pass, pipeline } from './pipeline.js';
+import { runSteps, stop } from './step.js';
+
+const Widget: KindRef = {
+  group: 'example.dev',
+  version: 'v1',
+  kind: 'Widget',
+  plural: 'widgets',
+  namespaced: true,
+};
+
+interface Widget extends KubeObject {
+  spec: { size: number };
+  status?: { conditions?: unknown[]; observedGeneration?: number; size?: number };
+}
+
+const widget = (over: Partial<Widget['metadata']> = {}, status?: Widget['status']): Widget => ({
+  apiVersion: 'example.dev/v1',
+  kind: 'Widget',
+  metadata: { name: 'w', namespace: 'ns', uid: 'u1', resourceVersion: '1', generation: 2, ...over },
+  spec: { size: 3 },
+  ...(status ? { status } : {}),
+});
+
+/** Records status patches and finalizer patches; answers like the API server would. */
+function stubClient(opts: { statusError?: unknown } = {}) {
+  const calls: { type: string; subresource?: string; body: unknown }[] = [];
+  const client = {
+    fieldManager: 'test',
+    patch: async (
+      _k: KindRef,
+      ref: { name: string },
+      body: unknown,
+      type: string,
+      o?: { subresource?: string },
+    ) => {
+      calls.push({ type, ...(o?.subresource ? { subresource: o.subresource } : {}), body });
+      if (o?.subresource === 'status' && opts.statusError) throw opts.statusError;
+      if (type === 'json') {
+        const add = (body as { op: string; value: unknown }[]).find((p) => p.op === 'add');
+        return {
+          ...widget({ resourceVersion: '2' }),
+          metadata: {
+            ...widget().metadata,
+            name: ref.name,
+            resourceVersion: '2',
+            finalizers: add ? [].concat(add.value as never) : [],
+          },
+        };
+      }
+      return widget();
+    },
+  } as unknown as KubeClient;
+  return { client, calls };
+}
+
+function context(client: KubeClient) {
+  const events: { type: EventType; reason: string; message: string }[] = [];
+  const rc = {
+    client,
+    cache: { get: () => undefined, list: () => [] },
+    recorder: {
+      event: async (_o: KubeObject, type: EventType, reason: string, message: string) => {
+        events.push({ type, reason, message });
+      },
+    },
+    log: pino({ level: 'silent' }),
+    key: 'ns/w',
+    ref: { namespace: 'ns', name: 'w' },
+    signal: new AbortController().signal,
+    controller: 'widget',
+  } as unknown as ReconcileContext;
+  return { rc, events };
+}
+
+const fixedNow = () => new Date('2024-01-02T03:04:05Z');
+
+describe('runSteps', () => {
+  it('runs steps in order until one stops, and names it', async () => {
+    const seen: string[] = [];
+    const first = async () => {
+      seen.push('first');
+    };
+    const second = async () => {
+      seen.push('second');
+      return stop(1000);
+    };
+    const third = async () => {
+      seen.push('third');
+    };
+    expect(await runSteps([first, second, third], {})).toEqual({ stoppedAt: 'second', requeueAfterMs: 1000 });
+    expect(seen).toEqual(['first', 'second']);
+  });
+
+  it('ends between steps once the signal aborted', async () => {
+    const ac = new AbortController();
+    const seen: string[] = [];
+    const abort = () => {
+      seen.push('abort');
+      ac.abort();
+    };
+    const after = () => {
+      seen.push('after');
+    };
+    expect(await runSteps([abort, after], {}, { signal: ac.signal })).toEqual({ stoppedAt: 'aborted' });
+    expect(seen).toEqual(['abort']);
+  });
+});
+
+describe('pipeline', () => {
+  it('initialises conditions, computes Ready, patches status once and announces Ready', async () => {
+    const { client, calls } = stubClient();
+    const { rc, events } = context(client);
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      conditions: ['InputReady'],
+      steps: [
+        (p: Pass<Widget>) => {
+          p.conditions.markTrue('InputReady', 'input ok');
+          (p.status as { size?: number }).size = p.cr.spec.size;
+        },
+      ],
+      now: fixedNow,
+    });
+    expect(await reconcile(widget(), rc)).toEqual({});
+    const statusPatches = calls.filter((c) => c.subresource === 'status');
+    expect(statusPatches).toHaveLength(1);
+    const body = statusPatches[0]?.body as {
+      status: { conditions: { type: string; status: string }[]; size: number; observedGeneration: number };
+    };
+    expect(body.status.size).toBe(3);
+    expect(body.status.observedGeneration).toBe(2);
+    expect(body.status.conditions.map((c) => `${c.type}=${c.status}`)).toEqual([
+      'Ready=True',
+      'InputReady=True',
+    ]);
+    expect(events).toEqual([{ type: 'Normal', reason: 'Ready', message: 'Setup complete' }]);
+  });
+
+  it('writes nothing when the outcome equals the previous status', async () => {
+    const time = '2024-01-01T00:00:00Z';
+    const previous = {
+      observedGeneration: 2,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'True',
+          reason: 'Ready',
+          message: 'Setup complete',
+          lastTransitionTime: time,
+        },
+        {
+          type: 'InputReady',
+          status: 'True',
+          reason: 'Ready',
+          message: 'Input data complete',
+          lastTransitionTime: time,
+        },
+      ],
+    };
+    const { client, calls } = stubClient();
+    const { rc, events } = context(client);
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      conditions: ['InputReady'],
+      steps: [(p: Pass<Widget>) => void p.conditions.markTrue('InputReady')],
+      now: fixedNow,
+    });
+    await reconcile(widget({}, previous), rc);
+    expect(calls).toEqual([]);
+    expect(events).toEqual([]);
+  });
+
+  it('a stop ends the pass with its requeue; requeueAfter asks for the earliest wake', async () => {
+    const { client } = stubClient();
+    const { rc } = context(client);
+    const seen: string[] = [];
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      steps: [
+        (p: Pass<Widget>) => {
+          p.requeueAfter(5000);
+          p.requeueAfter(9000);
+        },
+        function waitForInput() {
+          return stop(7000);
+        },
+        () => {
+          seen.push('never');
+        },
+      ],
+    });
+    expect(await reconcile(widget(), rc)).toEqual({ requeueAfterMs: 5000 });
+    expect(seen).toEqual([]);
+  });
+
+  it('writes the status when a step throws, then rethrows for the error policy', async () => {
+    const { client, calls } = stubClient();
+    const { rc, events } = context(client);
+    const err = new ReconcileError('bad input', {
+      reason: 'InvalidSize',
+      severity: 'Error',
+      retry: 'terminal',
+    });
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      conditions: ['InputReady'],
+      steps: [
+        () => {
+          throw err;
+        },
+      ],
+      failed: (p, e) => void p.conditions.markFalse('InputReady', 'Error', 'Error', (e as Error).message),
+      now: fixedNow,
+    });
+    await expect(reconcile(widget(), rc)).rejects.toBe(err);
+    const body = calls.find((c) => c.subresource === 'status')?.body as {
+      status: { conditions: { type: string; status: string; message: string }[] };
+    };
+    expect(body.status.conditions[0]).toMatchObject({ type: 'Ready', status: 'False', message: 'bad input' });
+    expect(events).toEqual([]);
+  });
+
+  it('a write refused by a terminating namespace ends the pass quietly', async () => {
+    const terminating = new ApiError({
+      code: 403,
+      reason: 'Forbidden',
+      message: 'x is forbidden: unable to create new content in namespace ns because it is being terminated',
+      details: { causes: [{ type: 'NamespaceTerminating' }] },
+    });
+    const { client } = stubClient({ statusError: terminating });
+    const { rc } = context(client);
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      conditions: ['InputReady'],
+      steps: [
+        () => {
+          throw terminating;
+        },
+      ],
+    });
+    expect(await reconcile(widget(), rc)).toEqual({});
+  });
+
+  it('adds the finalizer before the steps, and on deletion runs cleanup then removes it', async () => {
+    const { client, calls } = stubClient();
+    const { rc } = context(client);
+    const seen: string[] = [];
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      finalizer: { name: 'example.dev/widget', cleanup: [() => void seen.push('cleanup')] },
+      steps: [(p: Pass<Widget>) => void seen.push(`step sees ${p.cr.metadata.finalizers?.join(',')}`)],
+    });
+    await reconcile(widget(), rc);
+    expect(seen).toEqual(['step sees example.dev/widget']);
+    expect(calls[0]).toMatchObject({ type: 'json' });
+
+    calls.length = 0;
+    await reconcile(
+      widget({ deletionTimestamp: '2024-01-01T00:00:00Z', finalizers: ['example.dev/widget'] }),
+      rc,
+    );
+    expect(seen).toEqual(['step sees example.dev/widget', 'cleanup']);
+    expect(calls).toEqual([
+      {
+        type: 'json',
+        body: [
+          { op: 'test', path: '/metadata/finalizers/0', value: 'example.dev/widget' },
+          { op: 'remove', path: '/metadata/finalizers/0' },
+        ],
+      },
+    ]);
+  });
+
+  it('a cleanup step that stops keeps the finalizer', async () => {
+    const { client, calls } = stubClient();
+    const { rc } = context(client);
+    const reconcile = pipeline<Widget>({
+      kind: Widget,
+      finalizer: { name: 'example.dev/widget', cleanup: [() => stop(1000)] },
+      steps: [],
+    });
+    const out = await reconcile(
+      widget({ deletionTimestamp: '2024-01-01T00:00:00Z', finalizers: ['example.dev/widget'] }),
+      rc,
+    );
+    expect(out).toEqual({ requeueAfterMs: 1000 });
+    expect(calls).toEqual([]);
+  });
+});

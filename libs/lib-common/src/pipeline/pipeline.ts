@@ -1,0 +1,236 @@
+import type { Logger } from 'pino';
+import { type ConditionInput, Conditions, ConditionType, parseCondition } from '../conditions/index.js';
+import { isNamespaceTerminating, isNotFound } from '../resources/errors.js';
+import type { KindRef } from '../resources/kinds.js';
+import { patchStatusIfChanged } from '../resources/status.js';
+import type { KubeClient, KubeObject } from '../resources/types.js';
+import type { CacheReader } from '../runtime/cache.js';
+import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
+import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../runtime/finalizer.js';
+import type { EventType } from '../runtime/recorder.js';
+import { runSteps, type Step } from './step.js';
+
+/** The status of an object as this library reads it: anything, with optional conditions. */
+export type StatusOf<T> = T extends { status?: infer S } ? (S extends object ? S : object) : object;
+
+/**
+ * What every step of a pass sees. An operator's context extends it (`interface KeystonePass extends
+ * Pass<KeystoneAPI> { spec: ResolvedSpec; … }`) through the pipeline's `context` hook.
+ */
+export interface Pass<T extends KubeObject, S extends object = StatusOf<T>> {
+  /** The object, as read from the cache (after the finalizer was added: as patched). */
+  cr: T;
+  readonly client: KubeClient;
+  readonly cache: CacheReader;
+  /** Every line carries the controller, kind and object key. */
+  readonly log: Logger;
+  /** Aborts when the controller stops (shutdown deadline, leadership lost). */
+  readonly signal: AbortSignal;
+  /** This pass's conditions (see `conditions` of the pipeline). */
+  readonly conditions: Conditions;
+  /** The status this pass builds: written once, at the end, only if it changed. */
+  readonly status: S;
+  /** The status before this pass (the one this process last wrote, when the cache is behind it). */
+  readonly previousStatus: S | undefined;
+  /** Records an Event on the object; sent after the status write. Never put a Secret value in it. */
+  event(type: EventType, reason: string, message: string): void;
+  /** Run again within `ms` even when every step goes on (e.g. a timed rotation); the earliest wins. */
+  requeueAfter(ms: number): void;
+  /** The pipeline's clock. */
+  now(): Date;
+}
+
+type StepsOf<C> = readonly Step<C>[] | ((ctx: C) => readonly Step<C>[]);
+
+export interface PipelineDefinition<T extends KubeObject, S extends object, C extends Pass<T, S>> {
+  /** The primary kind, whose `/status` the pipeline patches. */
+  kind: KindRef;
+  /**
+   * The condition types a pass starts from: Ready Unknown "Setup started" and each type
+   * Unknown/Init; at the end Ready is computed from the others. Omitted: the pass starts from the
+   * previous conditions and the steps set them (Ready included) themselves.
+   */
+  conditions?: readonly (string | ConditionInput)[] | ((cr: T) => readonly (string | ConditionInput)[]);
+  /** The status a pass starts from; default the previous one without conditions, `observedGeneration` set. */
+  initialStatus?: (cr: T, previous: S | undefined) => S;
+  /** Adds the operator's own fields (resolved spec, defaults, …) to the pass. Default: the pass itself. */
+  context?: (pass: Pass<T, S>) => C | Promise<C>;
+  /** The steps of a live object, in order. */
+  steps: StepsOf<C>;
+  /**
+   * A finalizer the object carries while it lives (added before the first step, as kube-runtime's
+   * `finalizer()`); on deletion the `cleanup` steps run and, when none stopped, it is removed.
+   * Without a finalizer a deleted object is left to garbage collection and nothing runs.
+   */
+  finalizer?: { name: string; cleanup?: StepsOf<C> };
+  /** Whether a deleting pass writes its status too (default false: nothing to report on an object going away). */
+  statusWhileDeleting?: boolean;
+  /** Records a step's error in the pass (e.g. a False condition from a `ReconcileError`) before the status write. */
+  failed?: (ctx: C, err: unknown) => void;
+  /**
+   * The status to write; default the pass's status with its conditions (Ready computed when
+   * `conditions` is given; unchanged transition times restored).
+   */
+  finish?: (ctx: C) => S;
+  /**
+   * Events on flips of this condition type (default `Ready`): Normal `<type>` when it became True,
+   * Warning `Not<type>` when it was True and no longer is. `false`: none.
+   */
+  readyEvents?: string | false;
+  now?: () => Date;
+}
+
+/** A write refused by a namespace being deleted; its object's own deletion follows. */
+const ignorable = (err: unknown): boolean => isNotFound(err) || isNamespaceTerminating(err);
+
+const conditionsOf = (status: unknown) => (status as { conditions?: unknown } | undefined)?.conditions;
+
+const stepsOf = <C>(s: StepsOf<C> | undefined, ctx: C): readonly Step<C>[] =>
+  s === undefined ? [] : typeof s === 'function' ? s(ctx) : s;
+
+function defaultInitialStatus<T extends KubeObject, S extends object>(cr: T, previous: S | undefined): S {
+  const { conditions: _c, ...rest } = (previous ?? {}) as S & { conditions?: unknown };
+  return {
+    ...rest,
+    ...(cr.metadata.generation !== undefined ? { observedGeneration: cr.metadata.generation } : {}),
+  } as S;
+}
+
+/** Ready (or the given type) as `status.conditions` has it. */
+function conditionOf(status: unknown, type: string) {
+  const list = conditionsOf(status);
+  if (!Array.isArray(list)) return undefined;
+  return list.map(parseCondition).find((c) => c?.type === type);
+}
+
+/**
+ * Turns a definition into the controller's reconciler. Every pass: conditions initialised → the
+ * finalizer ensured → the steps, until one stops → Ready computed, unchanged transition times
+ * restored → status patched only if it changed (NotFound and a terminating namespace tolerated) →
+ * Events (queued ones, then Ready flips). The status is written also when a step threw; the error
+ * then goes to the controller's error policy. A write refused because the namespace is being
+ * deleted ends the pass quietly.
+ */
+export function pipeline<
+  T extends KubeObject,
+  S extends object = StatusOf<T>,
+  C extends Pass<T, S> = Pass<T, S>,
+>(def: PipelineDefinition<T, S, C>): Reconciler<T> {
+  const now = def.now ?? (() => new Date());
+  const readyType = def.readyEvents === undefined ? ConditionType.Ready : def.readyEvents;
+  /** Per object uid: the status this process last wrote and the resourceVersion it was written over. */
+  const lastWritten = new Map<string, { from: string; status: S }>();
+
+  const previousOf = (cr: T): S | undefined => {
+    const last = lastWritten.get(cr.metadata.uid ?? '');
+    // The cache still shows the version our last status patch started from: our write is newer.
+    if (last && last.from === cr.metadata.resourceVersion) return last.status;
+    return (cr as { status?: S }).status;
+  };
+
+  return async (obj: T, rc: ReconcileContext): Promise<ReconcileResult> => {
+    const previousStatus = previousOf(obj);
+    const deleting = obj.metadata.deletionTimestamp !== undefined;
+    const finalizer = def.finalizer;
+    if (deleting && (!finalizer || !hasFinalizer(obj, finalizer.name))) {
+      lastWritten.delete(obj.metadata.uid ?? '');
+      return {};
+    }
+    const init = typeof def.conditions === 'function' ? def.conditions(obj) : def.conditions;
+    const conditions = init
+      ? new Conditions([], { now }).init(init)
+      : Conditions.from(conditionsOf(previousStatus), { now });
+    const events: { type: EventType; reason: string; message: string }[] = [];
+    let wakeAfterMs: number | undefined;
+    const pass: Pass<T, S> = {
+      cr: obj,
+      client: rc.client,
+      cache: rc.cache,
+      log: rc.log,
+      signal: rc.signal,
+      conditions,
+      status: (def.initialStatus ?? defaultInitialStatus)(obj, previousStatus),
+      previousStatus,
+      event: (type, reason, message) => {
+        events.push({ type, reason, message });
+      },
+      requeueAfter: (ms) => {
+        wakeAfterMs = wakeAfterMs === undefined ? ms : Math.min(wakeAfterMs, ms);
+      },
+      now,
+    };
+    const ctx = def.context ? await def.context(pass) : (pass as C);
+
+    let failure: { err: unknown } | undefined;
+    let requeueAfterMs: number | undefined;
+    try {
+      if (deleting) {
+        const outcome = await runSteps(stepsOf(finalizer?.cleanup, ctx), ctx, { signal: rc.signal });
+        requeueAfterMs = outcome.requeueAfterMs;
+        if (!outcome.stoppedAt && finalizer) {
+          await removeFinalizer(rc.client, def.kind, ctx.cr, finalizer.name).catch((err: unknown) => {
+            // Already gone: an earlier pass removed it and the cache had not caught up.
+            if (!isNotFound(err)) throw err;
+          });
+          lastWritten.delete(obj.metadata.uid ?? '');
+        }
+      } else {
+        if (finalizer && !hasFinalizer(ctx.cr, finalizer.name)) {
+          ctx.cr = await ensureFinalizer(rc.client, def.kind, ctx.cr, finalizer.name);
+        }
+        const outcome = await runSteps(stepsOf(def.steps, ctx), ctx, { signal: rc.signal });
+        requeueAfterMs = outcome.requeueAfterMs;
+        if (outcome.stoppedAt) rc.log.debug({ step: outcome.stoppedAt, requeueAfterMs }, 'pass ended early');
+      }
+    } catch (err) {
+      if (isNamespaceTerminating(err)) {
+        rc.log.debug('namespace terminating; pass ended');
+      } else {
+        failure = { err };
+        def.failed?.(ctx, err);
+      }
+    }
+
+    if (!deleting || def.statusWhileDeleting) {
+      try {
+        await writeStatus(ctx);
+      } catch (err) {
+        if (!failure) throw err;
+        // The step's error is the one the error policy must see; the status is retried with it.
+        rc.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'status write failed');
+      }
+    }
+    for (const e of events) await rc.recorder.event(ctx.cr, e.type, e.reason, e.message);
+    if (failure) throw failure.err;
+    const wake = [requeueAfterMs, wakeAfterMs].filter((v): v is number => v !== undefined && v > 0);
+    return wake.length > 0 ? { requeueAfterMs: Math.min(...wake) } : {};
+
+    async function writeStatus(c: C): Promise<void> {
+      let status: S;
+      if (def.finish) status = def.finish(c);
+      else {
+        if (init) c.conditions.computeReady();
+        c.conditions.restoreLastTransitionTimes(Conditions.from(conditionsOf(previousStatus)).list());
+        status = { ...c.status, conditions: c.conditions.toJSON() };
+      }
+      const current = { ...c.cr, status: previousStatus ?? {} };
+      let patched: boolean;
+      try {
+        ({ patched } = await patchStatusIfChanged(rc.client, def.kind, current, status));
+      } catch (err) {
+        if (ignorable(err)) return;
+        throw err;
+      }
+      if (!patched) return;
+      lastWritten.set(c.cr.metadata.uid ?? '', { from: c.cr.metadata.resourceVersion ?? '', status });
+      if (readyType === false) return;
+      const before = conditionOf(previousStatus, readyType);
+      const after = conditionOf(status, readyType);
+      if (!after || before?.status === after.status) return;
+      if (after.status === 'True')
+        events.push({ type: 'Normal', reason: readyType, message: after.message ?? '' });
+      else if (before?.status === 'True')
+        events.push({ type: 'Warning', reason: `Not${readyType}`, message: after.message ?? '' });
+    }
+  };
+}
