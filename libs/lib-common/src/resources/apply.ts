@@ -47,6 +47,21 @@ export function desiredOwnedObject<T extends KubeObject>(owner: KubeObject, kind
   };
 }
 
+/**
+ * The desired object without an owner, as it will be sent: type meta and the applied-hash
+ * annotation (the hash of the object as rendered).
+ */
+export function desiredUnownedObject<T extends KubeObject>(kind: KindRef, obj: T): T {
+  const typed = { ...obj, apiVersion: apiVersionOf(kind), kind: kind.kind };
+  return {
+    ...typed,
+    metadata: {
+      ...typed.metadata,
+      annotations: { ...typed.metadata.annotations, [APPLIED_HASH_ANNOTATION]: stableHash(typed) },
+    },
+  };
+}
+
 /** Whether the live object already is what applying `desired` would make it. */
 export function isUpToDate(desired: KubeObject, live: KubeObject | null | undefined): boolean {
   if (!live) return false;
@@ -57,20 +72,12 @@ export function isUpToDate(desired: KubeObject, live: KubeObject | null | undefi
   return isSubset(fields, live);
 }
 
-/**
- * Server-side applies `obj` with the client's field manager, owned by `owner` (controller
- * reference, blockOwnerDeletion). No request is sent when the live object is already up to date,
- * so a reconcile whose inputs did not change issues zero writes. Fields the operator stops setting
- * are removed by the apply itself (SSA semantics).
- */
-export async function applyOwned<T extends KubeObject>(
+async function applyDesired<T extends KubeObject>(
   client: KubeClient,
-  owner: KubeObject,
   kind: KindRef,
-  obj: T,
-  opts: ApplyOwnedOptions<T> = {},
+  desired: T,
+  opts: ApplyOwnedOptions<T>,
 ): Promise<ApplyResult<T>> {
-  const desired = desiredOwnedObject(owner, kind, obj);
   const current =
     opts.current !== undefined
       ? opts.current
@@ -81,4 +88,34 @@ export async function applyOwned<T extends KubeObject>(
   if (current && isUpToDate(desired, current)) return { object: current, applied: false };
   const object = await client.apply<T>(kind, desired, { force: opts.force ?? true });
   return { object, applied: true };
+}
+
+/**
+ * Server-side applies `obj` with the client's field manager, owned by `owner` (controller
+ * reference, blockOwnerDeletion). No request is sent when the live object is already up to date,
+ * so a reconcile whose inputs did not change issues zero writes. Fields the operator stops setting
+ * are removed by the apply itself (SSA semantics).
+ */
+export function applyOwned<T extends KubeObject>(
+  client: KubeClient,
+  owner: KubeObject,
+  kind: KindRef,
+  obj: T,
+  opts: ApplyOwnedOptions<T> = {},
+): Promise<ApplyResult<T>> {
+  return applyDesired(client, kind, desiredOwnedObject(owner, kind, obj), opts);
+}
+
+/**
+ * Server-side applies `obj` without an owner reference (a CRD shared with others, an object that
+ * must outlive its creator), skipped like `applyOwned` when the live object is up to date. Prune
+ * cannot find such objects through their owner: track them yourself if they may go away.
+ */
+export function applyUnowned<T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  obj: T,
+  opts: ApplyOwnedOptions<T> = {},
+): Promise<ApplyResult<T>> {
+  return applyDesired(client, kind, desiredUnownedObject(kind, obj), opts);
 }

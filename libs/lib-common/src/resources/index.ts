@@ -3,7 +3,9 @@ export {
   type ApplyOwnedOptions,
   type ApplyResult,
   applyOwned,
+  applyUnowned,
   desiredOwnedObject,
+  desiredUnownedObject,
   isUpToDate,
 } from './apply.js';
 export {
@@ -101,6 +103,7 @@ export {
 } from './network.js';
 export { controllerOf, controllerReference, withControllerReference } from './owner.js';
 export { withPullPolicyDefaults } from './pod.js';
+export { type ObjectLister, objectIdentity, PruneError, type PruneOptions, pruneOwned } from './prune.js';
 export {
   buildRbac,
   type PolicyRule,

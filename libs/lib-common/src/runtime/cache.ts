@@ -18,9 +18,30 @@ export interface InformerCacheOptions {
   informer?: Omit<InformerOptions, 'namespaces' | 'logger' | 'metrics'>;
 }
 
-/** One shared informer per kind, so controllers watching the same kind list and watch it once. */
+/** What may differ between the informers of one cache: which objects of the kind are cached at all. */
+export interface KindCacheOptions {
+  /** Only objects with these labels are listed, watched and cached (`a=b,c in (d)`). */
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+const sameOptions = (a: KindCacheOptions, b: KindCacheOptions): boolean =>
+  (a.labelSelector ?? '') === (b.labelSelector ?? '') && (a.fieldSelector ?? '') === (b.fieldSelector ?? '');
+
+const describeOptions = (o: KindCacheOptions): string =>
+  [o.labelSelector && `labels ${o.labelSelector}`, o.fieldSelector && `fields ${o.fieldSelector}`]
+    .filter(Boolean)
+    .join(', ') || 'everything';
+
+/**
+ * One shared informer per kind, so controllers watching the same kind list and watch it once.
+ * A kind may be cached through a selector (controller-runtime's `ByObject`): the first declaration
+ * fixes it, and a second one asking for other objects of that kind is an error, since the two
+ * controllers would silently read different caches.
+ */
 export class InformerCache implements CacheReader {
   private readonly informers = new Map<string, Informer>();
+  private readonly options = new Map<string, KindCacheOptions>();
   private running = false;
 
   constructor(
@@ -28,13 +49,27 @@ export class InformerCache implements CacheReader {
     private readonly opts: InformerCacheOptions = {},
   ) {}
 
-  /** The informer of a kind, created on first use (and started if the cache runs). */
-  informer<T extends KubeObject>(kind: KindRef): Informer<T> {
+  /**
+   * The informer of a kind, created on first use (and started if the cache runs). `opts` limits
+   * what is cached of the kind; without them an existing informer is returned whatever its options.
+   */
+  informer<T extends KubeObject>(kind: KindRef, opts?: KindCacheOptions): Informer<T> {
     const key = kindKey(kind);
     let inf = this.informers.get(key);
+    if (inf && opts) {
+      const have = this.options.get(key) ?? {};
+      if (!sameOptions(have, opts))
+        throw new Error(
+          `${kind.kind} is already cached with ${describeOptions(have)}; cannot also cache it with ${describeOptions(opts)}`,
+        );
+    }
     if (!inf) {
+      const own = opts ?? {};
+      this.options.set(key, own);
       inf = new Informer(this.client, kind, {
         ...this.opts.informer,
+        ...(own.labelSelector ? { labelSelector: own.labelSelector } : {}),
+        ...(own.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
         ...(this.opts.namespaces ? { namespaces: this.opts.namespaces } : {}),
         ...(this.opts.logger ? { logger: this.opts.logger } : {}),
         ...(this.opts.metrics ? { metrics: this.opts.metrics } : {}),

@@ -3,7 +3,7 @@ import { forObject } from '../logging/logger.js';
 import type { KindRef } from '../resources/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../resources/types.js';
 import type { BackoffOptions } from './backoff.js';
-import type { CacheReader, InformerCache } from './cache.js';
+import type { CacheReader, InformerCache, KindCacheOptions } from './cache.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
@@ -48,7 +48,21 @@ interface Source {
   kind: KindRef;
   toKeys: (obj: KubeObject) => string[];
   predicates: Predicate[];
+  cache: KindCacheOptions | undefined;
 }
+
+/** How a watched kind triggers: which events count, and which of its objects are cached at all. */
+export interface SourceOptions extends KindCacheOptions {
+  predicates?: Predicate[];
+}
+
+const cacheOptionsOf = (o: SourceOptions): KindCacheOptions | undefined =>
+  o.labelSelector || o.fieldSelector
+    ? {
+        ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
+        ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
+      }
+    : undefined;
 
 export interface ControllerDeps {
   client: KubeClient;
@@ -100,7 +114,8 @@ const keysOfEvent = (e: InformerEvent, toKeys: (o: KubeObject) => string[]): str
 export class ControllerBuilder<T extends KubeObject = KubeObject> {
   private primary: KindRef | undefined;
   private primaryPredicates: Predicate[] = [];
-  private readonly pending: ((primary: KindRef) => Source)[] = [];
+  private primaryCache: KindCacheOptions | undefined;
+  private readonly pending: ((primary: KindRef, cache: CacheReader) => Source)[] = [];
 
   constructor(
     private readonly opts: ControllerOptions,
@@ -110,9 +125,11 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     this.primary = opts.for;
   }
 
-  for(kind: KindRef, opts: { predicates?: Predicate[] } = {}): this {
+  /** The primary kind; a selector limits which of its objects are reconciled (and cached) at all. */
+  for(kind: KindRef, opts: SourceOptions = {}): this {
     this.primary = kind;
     this.primaryPredicates = opts.predicates ?? [];
+    this.primaryCache = cacheOptionsOf(opts);
     return this;
   }
 
@@ -122,11 +139,16 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     return this;
   }
 
-  /** A change to an object of `kind` whose controller owner is a primary object enqueues that owner. */
-  owns(kind: KindRef, opts: { predicates?: Predicate[] } = {}): this {
+  /**
+   * A change to an object of `kind` whose controller owner is a primary object enqueues that owner.
+   * `labelSelector`/`fieldSelector` cache only the matching objects of the kind (e.g. the ones the
+   * operator labels as its own), so it never lists every ConfigMap of the cluster.
+   */
+  owns(kind: KindRef, opts: SourceOptions = {}): this {
     this.pending.push((primary) => ({
       kind,
       predicates: opts.predicates ?? [],
+      cache: cacheOptionsOf(opts),
       toKeys: (obj) => {
         const k = controllerOwnerKey(obj, primary);
         return k ? [k] : [];
@@ -135,12 +157,37 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     return this;
   }
 
-  /** A change to an object of `kind` enqueues the primary objects `map` names. */
-  watches(kind: KindRef, map: MapFn, opts: { predicates?: Predicate[] } = {}): this {
+  /** A change to an object of `kind` enqueues the primary objects `map` names (EnqueueRequestsFromMapFunc). */
+  watches(kind: KindRef, map: MapFn, opts: SourceOptions = {}): this {
     this.pending.push((primary) => ({
       kind,
       predicates: opts.predicates ?? [],
+      cache: cacheOptionsOf(opts),
       toKeys: mapToKeys(map, primary),
+    }));
+    return this;
+  }
+
+  /**
+   * A change to an object of `kind` enqueues the primary objects of its namespace (all of them for
+   * a cluster-scoped primary) whose `names(primary)` include its name: the Secret or Service a spec
+   * names by name. Read from the cache, so it costs no request.
+   */
+  referencedBy(
+    kind: KindRef,
+    names: (primary: T) => readonly (string | undefined)[],
+    opts: SourceOptions = {},
+  ): this {
+    this.pending.push((primary, cache) => ({
+      kind,
+      predicates: opts.predicates ?? [],
+      cache: cacheOptionsOf(opts),
+      toKeys: (obj) => {
+        const name = obj.metadata.name;
+        const namespace = obj.metadata.namespace;
+        const candidates = cache.list<T>(primary, primary.namespaced && namespace ? { namespace } : {});
+        return candidates.filter((p) => names(p).includes(name)).map((p) => keyOf(p));
+      },
     }));
     return this;
   }
@@ -149,11 +196,16 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     const primary = this.primary;
     if (!primary) throw new TypeError('controller: call for(kind) (or pass { for }) before reconcile()');
     const name = this.opts.name ?? primary.kind.toLowerCase();
-    const sources: Source[] = [
-      { kind: primary, predicates: this.primaryPredicates, toKeys: (o) => [keyOf(o)] },
-      ...this.pending.map((make) => make(primary)),
-    ];
     const deps = typeof this.deps === 'function' ? this.deps(name) : this.deps;
+    const sources: Source[] = [
+      {
+        kind: primary,
+        predicates: this.primaryPredicates,
+        cache: this.primaryCache,
+        toKeys: (o) => [keyOf(o)],
+      },
+      ...this.pending.map((make) => make(primary, deps.cache)),
+    ];
     const c = new Controller<T>(name, primary, sources, fn, deps, this.opts);
     this.register(c);
     return c;
@@ -181,7 +233,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     private readonly opts: ControllerOptions,
   ) {
     // Create the informers now, so the cache starts them with everything else.
-    for (const s of sources) deps.cache.informer(s.kind);
+    for (const s of sources) deps.cache.informer(s.kind, s.cache);
   }
 
   /** The kinds this controller reads (for sync gating and readiness). */

@@ -1,5 +1,10 @@
 export { Backoff, type BackoffOptions, backoffDelay, sleep } from './backoff.js';
-export { type CacheReader, InformerCache, type InformerCacheOptions } from './cache.js';
+export {
+  type CacheReader,
+  InformerCache,
+  type InformerCacheOptions,
+  type KindCacheOptions,
+} from './cache.js';
 export {
   Controller,
   ControllerBuilder,
@@ -9,6 +14,7 @@ export {
   type ReconcileContext,
   type ReconcileResult,
   type Reconciler,
+  type SourceOptions,
 } from './controller.js';
 export {
   defaultErrorPolicy,

@@ -1,5 +1,13 @@
 export { installCrds, readCrds } from './crds.js';
 export {
+  FakeKubeClient,
+  FakeRecorder,
+  type FakeRequest,
+  fakeReconcileContext,
+  type RecordedEvent,
+  reconcileOnce,
+} from './fake.js';
+export {
   chartFullname,
   createHelm,
   findRendered,

@@ -1,0 +1,437 @@
+import { pino } from 'pino';
+import { ApiError } from '../resources/errors.js';
+import { isPlainObject } from '../resources/json.js';
+import { apiVersionOf, type KindRef, kindKey } from '../resources/kinds.js';
+import type {
+  ApplyOptions,
+  DeleteOptions,
+  KubeClient,
+  KubeObject,
+  ListOptions,
+  ObjectList,
+  ObjectRef,
+  PatchType,
+} from '../resources/types.js';
+import type { CacheReader } from '../runtime/cache.js';
+import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
+import type { EventRecorder, EventType } from '../runtime/recorder.js';
+import { labelMatcher } from '../runtime/selector.js';
+import { type CacheListOptions, keyOf } from '../runtime/store.js';
+
+/** One request the fake answered. */
+export interface FakeRequest {
+  verb: 'get' | 'list' | 'create' | 'update' | 'patch' | 'apply' | 'delete';
+  kind: string;
+  namespace?: string;
+  name?: string;
+  subresource?: 'status';
+}
+
+const WRITES = new Set<FakeRequest['verb']>(['create', 'update', 'patch', 'apply', 'delete']);
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+function notFound(kind: KindRef, ref: ObjectRef): ApiError {
+  return new ApiError({
+    code: 404,
+    reason: 'NotFound',
+    message: `${kind.plural} "${ref.name}" not found`,
+    details: { name: ref.name, kind: kind.plural },
+  });
+}
+
+/** RFC 7386 JSON merge patch. */
+function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return clone(patch);
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+const unescapePointer = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** The JSON Patch operations the operators send (test, add, remove, replace). */
+function jsonPatch(doc: KubeObject, ops: { op: string; path: string; value?: unknown }[]): KubeObject {
+  const root = clone(doc) as unknown as Record<string, unknown>;
+  for (const op of ops) {
+    const parts = op.path.split('/').slice(1).map(unescapePointer);
+    const last = parts.pop() ?? '';
+    let parent: unknown = root;
+    for (const p of parts) parent = (parent as Record<string, unknown> | undefined)?.[p];
+    const container = parent as Record<string, unknown> | unknown[] | undefined;
+    const current = Array.isArray(container) ? container[Number(last)] : container?.[last];
+    const invalid = (why: string) =>
+      new ApiError({ code: 422, reason: 'Invalid', message: `${op.op} ${op.path}: ${why}` });
+    if (op.op === 'test') {
+      if (JSON.stringify(current ?? null) !== JSON.stringify(op.value ?? null)) throw invalid('test failed');
+      continue;
+    }
+    if (container === undefined || container === null) throw invalid('path does not exist');
+    if (Array.isArray(container)) {
+      const i = last === '-' ? container.length : Number(last);
+      if (op.op === 'add') container.splice(i, 0, clone(op.value));
+      else if (op.op === 'remove') container.splice(i, 1);
+      else if (op.op === 'replace') container[i] = clone(op.value);
+    } else if (op.op === 'remove') delete (container as Record<string, unknown>)[last];
+    else (container as Record<string, unknown>)[last] = clone(op.value);
+  }
+  return root as unknown as KubeObject;
+}
+
+const specOf = (o: KubeObject): unknown => {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+  return rest;
+};
+
+/**
+ * An in-memory stand-in for the API server, for unit tests of steps and registrations: objects by
+ * kind, resourceVersions, uids, generations bumped on spec changes, `/status` kept apart from the
+ * rest, finalizers holding a deletion, server-side apply as "replace what the caller sends"
+ * (no field ownership), merge and JSON patches, 404/409 like the real thing. It does not watch:
+ * `cache()` reads its objects directly, as if the informers were always in sync. Integration tests
+ * keep the real control plane.
+ */
+export class FakeKubeClient implements KubeClient {
+  readonly fieldManager: string;
+  readonly requests: FakeRequest[] = [];
+  private readonly store = new Map<string, Map<string, KubeObject>>();
+  private readonly kinds = new Map<string, KindRef>();
+  private readonly failures: { match: (r: FakeRequest) => boolean; error: unknown }[] = [];
+  private version = 1;
+  private uids = 0;
+
+  constructor(opts: { fieldManager?: string } = {}) {
+    this.fieldManager = opts.fieldManager ?? 'stackops-test';
+  }
+
+  /** Puts objects in place without counting a request (the world before the test). */
+  seed<T extends KubeObject = KubeObject>(kind: KindRef, ...objs: KubeObject[]): T[] {
+    return objs.map((o) => this.put(kind, this.stamp(kind, clone(o))) as T);
+  }
+
+  /** Makes matching requests fail with `error` (e.g. an ApiError 500) until `clearFailures()`. */
+  failOn(match: Partial<FakeRequest>, error: unknown): this {
+    this.failures.push({
+      match: (r) => Object.entries(match).every(([k, v]) => r[k as keyof FakeRequest] === v),
+      error,
+    });
+    return this;
+  }
+
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
+  /** The number of write requests so far (create, update, patch, apply, delete). */
+  writes(): number {
+    return this.requests.filter((r) => WRITES.has(r.verb)).length;
+  }
+
+  /** The stored object (a copy), without counting a request. */
+  peek<T extends KubeObject>(kind: KindRef, ref: ObjectRef): T | undefined {
+    const obj = this.bucket(kind).get(this.key(kind, ref));
+    return obj ? (clone(obj) as T) : undefined;
+  }
+
+  /** Every stored object of a kind (copies). */
+  all<T extends KubeObject>(kind: KindRef): T[] {
+    return [...this.bucket(kind).values()].map((o) => clone(o) as T);
+  }
+
+  /** A cache over this client's objects (always in sync), optionally only of the given kinds. */
+  cache(kinds?: readonly KindRef[]): CacheReader {
+    const allowed = kinds ? new Set(kinds.map(kindKey)) : undefined;
+    const check = (kind: KindRef) => {
+      if (allowed && !allowed.has(kindKey(kind)))
+        throw new Error(
+          `${kind.kind} is not in the cache: declare it with owns()/watches() or cache.informer()`,
+        );
+    };
+    return {
+      get: <T extends KubeObject>(kind: KindRef, ref: ObjectRef | string) => {
+        check(kind);
+        const key = typeof ref === 'string' ? ref : this.key(kind, ref);
+        const obj = this.bucket(kind).get(key);
+        return obj ? (clone(obj) as T) : undefined;
+      },
+      list: <T extends KubeObject>(kind: KindRef, opts: CacheListOptions = {}) => {
+        check(kind);
+        const match = labelMatcher(opts.labelSelector);
+        return [...this.bucket(kind).values()]
+          .filter((o) => opts.namespace === undefined || o.metadata.namespace === opts.namespace)
+          .filter((o) => match(o.metadata.labels))
+          .map((o) => clone(o) as T);
+      },
+    };
+  }
+
+  async get<T extends KubeObject>(kind: KindRef, ref: ObjectRef): Promise<T | undefined> {
+    this.record({ verb: 'get', kind: kind.kind, ...this.where(kind, ref) });
+    return this.peek<T>(kind, ref);
+  }
+
+  async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    this.record({ verb: 'list', kind: kind.kind, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+    const items = this.cache().list<T>(kind, {
+      ...(opts.namespace ? { namespace: opts.namespace } : {}),
+      ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+    });
+    return { items, metadata: { resourceVersion: String(this.version) } };
+  }
+
+  async create<T extends KubeObject>(kind: KindRef, obj: T): Promise<T> {
+    this.record({ verb: 'create', kind: kind.kind, ...this.where(kind, obj.metadata as ObjectRef) });
+    if (this.bucket(kind).has(this.key(kind, obj.metadata as ObjectRef)))
+      throw new ApiError({
+        code: 409,
+        reason: 'AlreadyExists',
+        message: `${kind.plural} "${obj.metadata.name}" already exists`,
+      });
+    return this.put(kind, this.stamp(kind, clone(obj))) as T;
+  }
+
+  async replace<T extends KubeObject>(
+    kind: KindRef,
+    obj: T,
+    opts: { subresource?: 'status' } = {},
+  ): Promise<T> {
+    const ref = obj.metadata as ObjectRef;
+    this.record({ verb: 'update', kind: kind.kind, ...this.where(kind, ref), ...opts });
+    const live = this.live(kind, ref);
+    if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== live.metadata.resourceVersion)
+      throw new ApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+    return this.write(kind, live, clone(obj), opts.subresource) as T;
+  }
+
+  async apply<T extends KubeObject>(kind: KindRef, obj: T, opts: ApplyOptions = {}): Promise<T> {
+    const ref = obj.metadata as ObjectRef;
+    this.record({
+      verb: 'apply',
+      kind: kind.kind,
+      ...this.where(kind, ref),
+      ...(opts.subresource ? { subresource: opts.subresource } : {}),
+    });
+    const live = this.bucket(kind).get(this.key(kind, ref));
+    if (!live) {
+      if (opts.subresource) throw notFound(kind, ref);
+      return this.put(kind, this.stamp(kind, clone(obj))) as T;
+    }
+    if (opts.subresource === 'status')
+      return this.write(kind, live, { ...live, status: clone(obj['status']) }, 'status') as T;
+    const merged: KubeObject = {
+      ...clone(obj),
+      metadata: {
+        ...live.metadata,
+        ...clone(obj.metadata),
+        ...(obj.metadata.finalizers ? {} : { finalizers: live.metadata.finalizers }),
+      },
+    };
+    if (!merged.metadata.finalizers) delete merged.metadata.finalizers;
+    return this.write(kind, live, merged, undefined) as T;
+  }
+
+  async patch<T extends KubeObject>(
+    kind: KindRef,
+    ref: ObjectRef,
+    patch: unknown,
+    type: PatchType,
+    opts: { subresource?: 'status' } = {},
+  ): Promise<T> {
+    if (type === 'apply') return this.apply(kind, patch as T, opts);
+    this.record({ verb: 'patch', kind: kind.kind, ...this.where(kind, ref), ...opts });
+    const live = this.live(kind, ref);
+    let next: KubeObject;
+    if (type === 'json') next = jsonPatch(live, patch as { op: string; path: string }[]);
+    else {
+      const rv = (patch as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+      if (rv && rv !== live.metadata.resourceVersion)
+        throw new ApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+      next = mergePatch(live, patch) as KubeObject;
+    }
+    return this.write(kind, live, next, opts.subresource) as T;
+  }
+
+  async delete(kind: KindRef, ref: ObjectRef, _opts: DeleteOptions = {}): Promise<boolean> {
+    this.record({ verb: 'delete', kind: kind.kind, ...this.where(kind, ref) });
+    const live = this.bucket(kind).get(this.key(kind, ref));
+    if (!live) return false;
+    if (live.metadata.finalizers?.length) {
+      if (!live.metadata.deletionTimestamp)
+        this.put(
+          kind,
+          this.bumped({
+            ...live,
+            metadata: { ...live.metadata, deletionTimestamp: new Date().toISOString() },
+          }),
+        );
+      return true;
+    }
+    this.bucket(kind).delete(this.key(kind, ref));
+    return true;
+  }
+
+  async watch(): Promise<void> {
+    throw new Error('FakeKubeClient does not watch: read through fake.cache()');
+  }
+
+  private record(r: FakeRequest): void {
+    this.requests.push(r);
+    const failure = this.failures.find((f) => f.match(r));
+    if (failure) throw failure.error;
+  }
+
+  private where(kind: KindRef, ref: ObjectRef): { namespace?: string; name: string } {
+    return kind.namespaced && ref.namespace
+      ? { namespace: ref.namespace, name: ref.name }
+      : { name: ref.name };
+  }
+
+  private key(kind: KindRef, ref: ObjectRef): string {
+    return keyOf(kind.namespaced ? ref : { name: ref.name });
+  }
+
+  private bucket(kind: KindRef): Map<string, KubeObject> {
+    const k = kindKey(kind);
+    this.kinds.set(k, kind);
+    let b = this.store.get(k);
+    if (!b) {
+      b = new Map();
+      this.store.set(k, b);
+    }
+    return b;
+  }
+
+  private live(kind: KindRef, ref: ObjectRef): KubeObject {
+    const live = this.bucket(kind).get(this.key(kind, ref));
+    if (!live) throw notFound(kind, ref);
+    return live;
+  }
+
+  private bumped(obj: KubeObject): KubeObject {
+    this.version += 1;
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: String(this.version) } };
+  }
+
+  /** A new object as the server stores it: type meta, uid, generation 1, creation time. */
+  private stamp(kind: KindRef, obj: KubeObject): KubeObject {
+    this.uids += 1;
+    const metadata = {
+      ...obj.metadata,
+      uid: obj.metadata.uid ?? `uid-${this.uids}`,
+      generation: obj.metadata.generation ?? 1,
+      creationTimestamp: obj.metadata.creationTimestamp ?? new Date().toISOString(),
+    };
+    if (!kind.namespaced) delete metadata.namespace;
+    return this.bumped({ ...obj, apiVersion: apiVersionOf(kind), kind: kind.kind, metadata });
+  }
+
+  /** Writes `next` over `live`: the main resource never changes status, `/status` changes only status. */
+  private write(
+    kind: KindRef,
+    live: KubeObject,
+    next: KubeObject,
+    subresource: 'status' | undefined,
+  ): KubeObject {
+    let result: KubeObject;
+    if (subresource === 'status') {
+      result = { ...live, status: next['status'] };
+      if (next['status'] === undefined) delete result['status'];
+    } else {
+      result = {
+        ...next,
+        apiVersion: apiVersionOf(kind),
+        kind: kind.kind,
+        metadata: {
+          ...next.metadata,
+          uid: live.metadata.uid,
+          creationTimestamp: live.metadata.creationTimestamp,
+          generation:
+            (live.metadata.generation ?? 1) +
+            (JSON.stringify(specOf(next)) === JSON.stringify(specOf(live)) ? 0 : 1),
+          ...(live.metadata.deletionTimestamp ? { deletionTimestamp: live.metadata.deletionTimestamp } : {}),
+        },
+      };
+      if (live['status'] !== undefined) result['status'] = live['status'];
+      else delete result['status'];
+    }
+    if (JSON.stringify(result) === JSON.stringify(live)) return clone(live);
+    const stored = this.bumped(result);
+    // The last finalizer gone from an object being deleted: it goes.
+    if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) {
+      this.bucket(kind).delete(keyOf(kind.namespaced ? stored : { name: stored.metadata.name ?? '' }));
+      return clone(stored);
+    }
+    return clone(this.put(kind, stored));
+  }
+
+  private put(kind: KindRef, obj: KubeObject): KubeObject {
+    this.bucket(kind).set(keyOf(kind.namespaced ? obj : { name: obj.metadata.name ?? '' }), obj);
+    return clone(obj);
+  }
+}
+
+/** Events a test recorder kept, in order. */
+export interface RecordedEvent {
+  object: string;
+  type: EventType;
+  reason: string;
+  message: string;
+}
+
+/** An EventRecorder that keeps Events in memory. */
+export class FakeRecorder implements EventRecorder {
+  readonly events: RecordedEvent[] = [];
+  async event(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+    this.events.push({ object: `${obj.kind}/${keyOf(obj)}`, type, reason, message });
+  }
+  normal(obj: KubeObject, reason: string, message: string): Promise<void> {
+    return this.event(obj, 'Normal', reason, message);
+  }
+  warning(obj: KubeObject, reason: string, message: string): Promise<void> {
+    return this.event(obj, 'Warning', reason, message);
+  }
+}
+
+/** A ReconcileContext over a fake client and its cache, as the controller would build it. */
+export function fakeReconcileContext(
+  client: FakeKubeClient,
+  obj: KubeObject,
+  opts: { cache?: CacheReader; recorder?: EventRecorder; signal?: AbortSignal; controller?: string } = {},
+): ReconcileContext {
+  const key = keyOf(obj);
+  return {
+    client,
+    cache: opts.cache ?? client.cache(),
+    recorder: opts.recorder ?? new FakeRecorder(),
+    log: pino({ level: process.env['LOG_LEVEL'] ?? 'silent' }),
+    key,
+    ref: {
+      name: obj.metadata.name ?? '',
+      ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+    },
+    signal: opts.signal ?? new AbortController().signal,
+    controller: opts.controller ?? (obj.kind ?? 'object').toLowerCase(),
+  };
+}
+
+/**
+ * Runs a reconciler once on the stored object `ref` of `kind`, as a controller would (object from
+ * the cache, Events kept). Returns the result and the Events; a thrown error propagates.
+ */
+export async function reconcileOnce<T extends KubeObject>(
+  client: FakeKubeClient,
+  kind: KindRef,
+  ref: ObjectRef,
+  reconciler: Reconciler<T>,
+  opts: { cache?: CacheReader; recorder?: FakeRecorder } = {},
+): Promise<{ result: ReconcileResult; events: RecordedEvent[] }> {
+  const cache = opts.cache ?? client.cache();
+  const obj = cache.get<T>(kind, ref);
+  if (!obj) throw new Error(`${kind.kind} ${keyOf(ref)} is not stored`);
+  const recorder = opts.recorder ?? new FakeRecorder();
+  const result = (await reconciler(obj, fakeReconcileContext(client, obj, { cache, recorder }))) ?? {};
+  return { result, events: recorder.events };
+}
