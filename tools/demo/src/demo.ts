@@ -1,13 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeystoneServer } from '@stackops/keystone-operator/testing';
-import { type ControlPlane, ensureBinaries, startControlPlane } from '@stackops/kube-env';
+import { type ControlPlane, clusterStatus, ensureBinaries, startControlPlane } from '@stackops/kube-env';
 import { createKubeClient } from '@stackops/lib-common/resources';
 import { applyExamples } from './examples.js';
 import { readCatalogue, runBootstrapJob, startRealKeystone, syncFernetKeys } from './keystone.js';
 import { type RunningOperator, startOperator } from './operators.js';
 import { countOwned } from './owned.js';
-import { freePort } from './ports.js';
 import { StepPrinter } from './steps.js';
 import { catalogueTable, summaryTable } from './summary.js';
 import { demoTargets } from './targets.js';
@@ -18,6 +17,8 @@ export interface DemoOptions {
   /** Stop after the summary instead of running until Ctrl-C. */
   exit: boolean;
   clusterName: string;
+  /** Stop and replace a running cluster of the same name; without it the demo refuses to start. */
+  replace?: boolean;
   timeoutMs: number;
 }
 
@@ -28,8 +29,31 @@ export interface DemoOutcome {
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
+/**
+ * The demo starts its cluster fresh, which stops whatever runs under that name: another demo, or a
+ * session someone is using. It only does so when asked.
+ */
+export async function refuseRunningCluster(name: string, replace: boolean): Promise<void> {
+  const status = await clusterStatus(name);
+  if (status.phase === 'stopped') return;
+  const pids = status.components.flatMap((c) => (c.pid ? [c.pid] : []));
+  if (replace) {
+    say(`Replacing the running cluster "${name}" (pids ${pids.join(' ')}), as asked (--replace).`);
+    return;
+  }
+  throw new Error(
+    [
+      `a local cluster named "${name}" is already running (pids ${pids.join(' ')}); another demo or session may be using it, so the demo leaves it alone.`,
+      'Either stop it:           node tools/kube-env/dist/cli.js down --name ' + name,
+      'or use another name:      make demo ARGS="--name <other>"',
+      'or replace it (stops it): make demo ARGS=--replace',
+    ].join('\n'),
+  );
+}
+
 /** `make demo`: the whole system on one machine, for real. */
 export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
+  await refuseRunningCluster(opts.clusterName, opts.replace ?? false);
   const steps = new StepPrinter(8);
   let keystone: KeystoneServer | undefined;
   const keySync = new AbortController();
@@ -89,11 +113,10 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
           dir === 'keystone'
             ? { ...specs[dir].env, KEYSTONE_AUTH_URL_OVERRIDE: keystoneUrl }
             : specs[dir].env;
-        const probePort = await freePort();
-        const op = await startOperator({ dir, serviceAccount, args, env, probePort }, kubeconfig, logDir);
+        const op = await startOperator({ dir, serviceAccount, args, env }, kubeconfig, logDir);
         operators.push(op);
         note(
-          `${dir}-operator pid ${op.pid} as ${serviceAccount.namespace}/${serviceAccount.name}, log ${op.logFile}`,
+          `${dir}-operator pid ${op.pid} as ${serviceAccount.namespace}/${serviceAccount.name}, metrics ${op.metricsUrl}, log ${op.logFile}`,
         );
       }
     });
@@ -147,6 +170,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     say(`  ${cp.kubectl} get keystoneapis,placementapis,sipclusters -A`);
     say(`  ${cp.kubectl} get networkaddonsconfig cluster -o yaml`);
     say(`Operator logs: ${logDir}`);
+    say(`Operator metrics: ${operators.map((o) => o.metricsUrl).join(' ')}`);
     say(`running pids: ${pids.join(' ')}`);
     say('Press Ctrl-C to stop everything.');
     await new Promise<never>(() => {});

@@ -1,25 +1,6 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
-import { runDemo } from './demo.js';
+// Loads nothing but node: modules before the version check, so that an older Node reaches it.
+import { fileURLToPath } from 'node:url';
+import { handOverToRepoNode } from './node-version.js';
 
-const program = new Command('stackops-demo')
-  .description(
-    'Start a local control plane, install the umbrella chart, run the four operators and converge the upstream examples',
-  )
-  .option('--exit', 'stop everything after the summary instead of running until Ctrl-C', false)
-  .option('--name <name>', 'local cluster name', 'stackops-demo')
-  .option('--timeout <seconds>', 'how long to wait for every resource to be Ready', '600')
-  .parse();
-
-const opts = program.opts<{ exit: boolean; name: string; timeout: string }>();
-try {
-  const outcome = await runDemo({
-    exit: opts.exit,
-    clusterName: opts.name,
-    timeoutMs: Number(opts.timeout) * 1000,
-  });
-  process.exit(outcome.allDone ? 0 : 1);
-} catch (err) {
-  process.stderr.write(`demo failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-}
+if (!handOverToRepoNode(fileURLToPath(import.meta.url))) await import('./cli.js');

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './ports.js';
 
 /** An operator of the repository, run as a local process by the demo. */
 export interface OperatorProcessSpec {
@@ -9,19 +10,20 @@ export interface OperatorProcessSpec {
   dir: 'keystone' | 'placement' | 'network-addons' | 'sip';
   /** The ServiceAccount its chart created, that the process impersonates. */
   serviceAccount: { namespace: string; name: string };
-  probePort: number;
   /** The chart Deployment's container args and env; bind addresses and kubeconfig are replaced. */
   args?: string[];
   env?: Record<string, string>;
 }
 
-/** Flags the local process must set itself: it listens on 127.0.0.1 and uses the demo's kubeconfig. */
+/** Flags the local process sets itself: it listens on 127.0.0.1 only and uses the demo's kubeconfig. */
 const LOCAL_FLAGS = ['--health-probe-bind-address', '--metrics-bind-address', '--kubeconfig', '--as'];
 
 export interface RunningOperator {
   dir: string;
   pid: number;
   logFile: string;
+  /** `http://127.0.0.1:<port>/metrics`: Prometheus metrics, on loopback only. */
+  metricsUrl: string;
   child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -31,7 +33,8 @@ const repoRoot = resolve(import.meta.dirname, '../../..');
 /**
  * Starts `operators/<dir>/dist/main.js` against the cluster, authenticated as the chart's
  * ServiceAccount (`--as system:serviceaccount:<ns>:<name>`), with its Deployment's args and env, so
- * the chart's RBAC and settings are exactly what it gets. Waits for its /readyz; a process that exits early fails, naming its log file.
+ * the chart's RBAC and settings are exactly what it gets. Its probes and metrics listen on free ports
+ * of 127.0.0.1. Waits for its /readyz; a process that exits early fails, naming its log file.
  */
 export async function startOperator(
   spec: OperatorProcessSpec,
@@ -39,6 +42,10 @@ export async function startOperator(
   logDir: string,
 ): Promise<RunningOperator> {
   const logFile = join(logDir, `${spec.dir}-operator.log`);
+  const probePort = await freePort();
+  let metricsPort = await freePort();
+  while (metricsPort === probePort) metricsPort = await freePort();
+  const metricsUrl = `http://127.0.0.1:${metricsPort}/metrics`;
   // The log file itself, not a pipe through us: should the demo die, the operator's writes still
   // succeed and its SIGTERM shutdown is not derailed by a broken stdout.
   const logFd = openSync(logFile, 'a');
@@ -47,8 +54,8 @@ export async function startOperator(
     ...(spec.args ?? []).filter((a) => !LOCAL_FLAGS.some((f) => a === f || a.startsWith(`${f}=`))),
     `--kubeconfig=${kubeconfig}`,
     `--as=system:serviceaccount:${spec.serviceAccount.namespace}:${spec.serviceAccount.name}`,
-    `--health-probe-bind-address=127.0.0.1:${spec.probePort}`,
-    '--metrics-bind-address=0',
+    `--health-probe-bind-address=127.0.0.1:${probePort}`,
+    `--metrics-bind-address=127.0.0.1:${metricsPort}`,
   ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...spec.env, LOG_FORMAT: 'json', KUBECONFIG: kubeconfig },
@@ -67,7 +74,8 @@ export async function startOperator(
   };
   for (let i = 0; i < 300; i++) {
     if (exited !== null) throw new Error(`${spec.dir}-operator exited with ${exited}; see ${logFile}`);
-    if (await ready(spec.probePort)) return { dir: spec.dir, pid: child.pid ?? -1, logFile, child, stop };
+    if (await ready(probePort))
+      return { dir: spec.dir, pid: child.pid ?? -1, logFile, metricsUrl, child, stop };
     await sleep(200);
   }
   await stop();

@@ -10,7 +10,6 @@ import { operatorRunSpec } from '../src/chart-run.js';
 import { examplesDir } from '../src/examples.js';
 import { run } from '../src/exec.js';
 import { type RunningOperator, startOperator } from '../src/operators.js';
-import { freePort } from '../src/ports.js';
 import {
   KeystoneAPIKind,
   NetworkAddonsConfigKind,
@@ -191,11 +190,7 @@ describe('each operator chart installed alone', () => {
       const logDir = mkdtempSync(join(tmpdir(), `${release}-`));
       let operator: RunningOperator | undefined;
       try {
-        operator = await startOperator(
-          { dir: c.dir, ...spec, probePort: await freePort() },
-          kubeconfig,
-          logDir,
-        );
+        operator = await startOperator({ dir: c.dir, ...spec }, kubeconfig, logDir);
         for (const s of c.samples) await apply(s.file, s.namespace);
         const crs = await c.converge();
         // Deleted while the operator runs, so its finalizers are released.
