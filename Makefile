@@ -17,11 +17,12 @@ KUBE_ENV := node tools/kube-env/dist/cli.js
 TEST_CLUSTER := stackops-test
 ARGS ?=
 
-.PHONY: help deps build control-plane lint typecheck test unit bench demo clean
+.PHONY: help deps build control-plane lint typecheck test unit bench demo uninstall clean
 
 help:
 	@echo "make demo   - start a local control plane and run all operators on it (ARGS=--exit to stop after the summary)"
 	@echo "make test   - lint, typecheck and every package's tests against a real local control plane"
+	@echo "make uninstall - remove stackops from the current kubectl context: CRs, the Helm release, then exactly its CRDs"
 	@echo "make bench  - benchmarks, printing their figures"
 	@echo "make lint   - biome lint + format check"
 	@echo "make clean  - remove build outputs and stop local clusters"
@@ -70,6 +71,10 @@ bench: control-plane
 
 demo: control-plane
 	@node tools/demo/dist/main.js $(ARGS)
+
+# Against $KUBECONFIG's current context (ARGS=--help for the options).
+uninstall: build
+	@node tools/demo/dist/uninstall-main.js $(ARGS)
 
 clean:
 	-@[ -f tools/kube-env/dist/cli.js ] && $(KUBE_ENV) down --all || true
