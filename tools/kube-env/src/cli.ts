@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { spawn } from 'node:child_process';
 import { Command, InvalidArgumentError } from 'commander';
+import { binaryNames, ensureBinary, isBinaryName } from './binaries.js';
 import { ensureBinaries } from './build/build.js';
 import {
   clusterStatus,
@@ -40,6 +41,19 @@ program
   .action(async (opts: { force?: boolean }) => {
     const result = await ensureBinaries({ force: opts.force ?? false });
     if (result.cached) err(`kube-env build: binaries are cached in ${result.layout.bin}`);
+  });
+
+program
+  .command('which')
+  .description(
+    `print the absolute path of a pinned binary (${binaryNames.join(', ')}), building the cache first if needed`,
+  )
+  .argument('<binary>')
+  .action(async (binary: string) => {
+    if (!isBinaryName(binary)) {
+      throw new InvalidArgumentError(`unknown binary "${binary}"; one of: ${binaryNames.join(', ')}`);
+    }
+    process.stdout.write(`${await ensureBinary(binary)}\n`);
   });
 
 program

@@ -1,3 +1,4 @@
+export { type BinaryName, binaryNames, binaryPath, ensureBinary } from './binaries.js';
 export { type BuildOptions, type BuildResult, ensureBinaries, isCacheComplete } from './build/build.js';
 export {
   type ClusterHandle,

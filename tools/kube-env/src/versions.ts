@@ -10,6 +10,8 @@ export const versions = {
   /** 0.7.x still falls back to default stages; we pass explicit ones anyway. */
   kwok: 'v0.7.0',
   helm: 'v3.19.5',
+  /** go-containerregistry's crane: the OCI plumbing of tools/images (append, mutate, pull, push). */
+  crane: 'v0.22.1',
 } as const;
 
 /** The highest `go` directive among the modules built (etcd server v3.6.16 says `go 1.26.0`). */
@@ -30,7 +32,7 @@ export const kwokStages = [
   'pod/fast/pod-delete.yaml',
 ] as const;
 
-/** Names the binaries, the versions and the recipe: `k8s1.34.4-etcd3.6.16-kwok0.7.0-helm3.19.5-r2`. */
+/** Names the binaries, the versions and the recipe: `k8s1.34.4-etcd3.6.16-kwok0.7.0-helm3.19.5-crane0.22.1-r2`. */
 export function cacheKey(): string {
   const v = (s: string) => s.replace(/^v/, '');
   return [
@@ -38,6 +40,7 @@ export function cacheKey(): string {
     `etcd${v(versions.etcd)}`,
     `kwok${v(versions.kwok)}`,
     `helm${v(versions.helm)}`,
+    `crane${v(versions.crane)}`,
     `r${recipeRevision}`,
   ].join('-');
 }

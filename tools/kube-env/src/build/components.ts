@@ -13,6 +13,7 @@ import { run } from '../util/run.js';
 import { kwokStages, minimumGo, versions } from '../versions.js';
 import { downloadModule, goEnv } from './go.js';
 import {
+  craneLdflags,
   etcdWrapperGoMod,
   helmLdflags,
   kubernetesLdflags,
@@ -183,6 +184,20 @@ const helmStep: BuildStep = {
   },
 };
 
+const craneStep: BuildStep = {
+  name: 'crane',
+  version: versions.crane,
+  outputs: ['bin/crane'],
+  async run(ctx) {
+    await goInstall(
+      ctx,
+      `github.com/google/go-containerregistry/cmd/crane@${versions.crane}`,
+      'crane',
+      craneLdflags(versions.crane),
+    );
+  },
+};
+
 /** In build order: the small ones first, so a broken toolchain or proxy shows up early. */
 export const buildSteps: readonly BuildStep[] = [
   etcdStep,
@@ -191,6 +206,7 @@ export const buildSteps: readonly BuildStep[] = [
   kubernetesModulesStep,
   ...kubernetesCommands.map(kubernetesStep),
   helmStep,
+  craneStep,
 ];
 
 /** How each binary reports its version, and the text that proves it is the pinned one. */
@@ -202,4 +218,5 @@ export const versionChecks: ReadonlyArray<{ binary: string; args: string[]; expe
   { binary: 'kubectl', args: ['version', '--client'], expect: versions.kubernetes },
   { binary: 'kwok', args: ['--version'], expect: versions.kwok.replace(/^v/, '') },
   { binary: 'helm', args: ['version', '--short'], expect: versions.helm },
+  { binary: 'crane', args: ['version'], expect: versions.crane },
 ];

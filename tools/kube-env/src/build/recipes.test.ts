@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  craneLdflags,
   etcdWrapperGoMod,
   helmLdflags,
   kubernetesLdflags,
@@ -82,6 +83,14 @@ describe('etcd wrapper and tools.go', () => {
   it('imports each main package behind the tools build tag', () => {
     expect(toolsGo(['a/b', 'c/d'])).toBe(
       '//go:build tools\n\npackage tools\n\nimport (\n\t_ "a/b"\n\t_ "c/d"\n)\n',
+    );
+  });
+});
+
+describe('craneLdflags', () => {
+  it('stamps the pinned version into crane', () => {
+    expect(craneLdflags('v0.22.1')).toContain(
+      '-X github.com/google/go-containerregistry/cmd/crane/cmd.Version=v0.22.1',
     );
   });
 });

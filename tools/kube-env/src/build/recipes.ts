@@ -105,3 +105,8 @@ export function helmLdflags(helmVersion: string, kubernetesVersion: string): str
   }
   return flags.join(' ');
 }
+
+/** crane reads its version from the build info too; the ldflag makes it explicit and independent of how it was built. */
+export function craneLdflags(craneVersion: string): string {
+  return `-s -w -X github.com/google/go-containerregistry/cmd/crane/cmd.Version=${craneVersion}`;
+}
