@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
-import { Kinds } from '../src/resources/kinds.js';
+import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { Kinds } from '../src/client/kinds.js';
 import { Informer } from '../src/runtime/informer.js';
 import { installCrds } from '../src/testing/crds.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';

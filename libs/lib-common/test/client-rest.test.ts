@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createKubeClient,
-  listAll,
-  type RestKubeClient,
-  serviceAccountUser,
-} from '../src/resources/client.js';
-import { ApiError, isConflict, isForbidden, isInvalid, isNotFound } from '../src/resources/errors.js';
-import { Kinds } from '../src/resources/kinds.js';
-import type { KubeObject, WatchEvent } from '../src/resources/types.js';
+import { createKubeClient, listAll, type RestKubeClient, serviceAccountUser } from '../src/client/client.js';
+import { ApiError, isConflict, isForbidden, isInvalid, isNotFound } from '../src/client/errors.js';
+import { Kinds } from '../src/client/kinds.js';
+import type { KubeObject, WatchEvent } from '../src/client/types.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
 import { waitForDeletion } from '../src/testing/wait.js';

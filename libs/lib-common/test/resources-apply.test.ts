@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
 import { Conditions } from '../src/conditions/index.js';
+import { applyOwned } from '../src/objects/index.js';
 import {
-  applyOwned,
   buildConfigSecret,
   buildDeployment,
   buildEndpointService,
   httpProbe,
-  Kinds,
-  type KubeObject,
   metalLBAnnotations,
-  type RestKubeClient,
   reconcileRbac,
   SERVICE_POD_RULES,
   serviceLabels,
-} from '../src/resources/index.js';
+} from '../src/openstack/index.js';
 import {
   createNamespace,
   createOwner,

@@ -1,16 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
 import { Conditions } from '../src/conditions/index.js';
 import {
   DEFAULT_JOB_TTL_SECONDS,
   JOB_HASH_ANNOTATION,
   type JobObject,
   jobHash,
-  Kinds,
-  type KubeObject,
   markJobCondition,
-  type RestKubeClient,
   runHashGatedJob,
-} from '../src/resources/index.js';
+} from '../src/openstack/index.js';
 import { createNamespace, createOwner, deleteNamespace, testClient, waitFor } from './resources-support.js';
 
 let client: RestKubeClient;

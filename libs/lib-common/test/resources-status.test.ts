@@ -1,15 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
 import { type Condition, Conditions, ConditionType } from '../src/conditions/index.js';
-import {
-  applyOwned,
-  inputHash,
-  type KindRef,
-  Kinds,
-  type KubeObject,
-  patchStatusIfChanged,
-  type RestKubeClient,
-} from '../src/resources/index.js';
+import { applyOwned, inputHash, patchStatusIfChanged } from '../src/objects/index.js';
 import { buildCrd, conditionListSchema } from '../src/schema/index.js';
 import { createNamespace, deleteNamespace, testClient, waitFor } from './resources-support.js';
 

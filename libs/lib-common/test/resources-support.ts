@@ -1,7 +1,7 @@
 /** Shared set-up of the resources integration tests: a client on the real control plane, a namespace per file, waiting. */
 import { randomBytes } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
-import { createKubeClient, Kinds, type KubeObject, type RestKubeClient } from '../src/resources/index.js';
+import { createKubeClient, Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
 
 export const FIELD_MANAGER = 'stackops-test-operator';
 

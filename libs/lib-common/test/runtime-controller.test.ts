@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
-import { Kinds } from '../src/resources/kinds.js';
-import type { KubeObject } from '../src/resources/types.js';
+import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { Kinds } from '../src/client/kinds.js';
+import type { KubeObject } from '../src/client/types.js';
 import type { Controller } from '../src/runtime/controller.js';
 import type { Manager } from '../src/runtime/manager.js';
 import { installCrds } from '../src/testing/crds.js';

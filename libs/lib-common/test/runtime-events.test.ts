@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
-import { Kinds } from '../src/resources/kinds.js';
-import type { KubeObject } from '../src/resources/types.js';
+import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { Kinds } from '../src/client/kinds.js';
+import type { KubeObject } from '../src/client/types.js';
 import { KubeEventRecorder } from '../src/runtime/recorder.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';

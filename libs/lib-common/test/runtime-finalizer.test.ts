@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
-import { Kinds } from '../src/resources/kinds.js';
+import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { Kinds } from '../src/client/kinds.js';
 import { withFinalizer } from '../src/runtime/finalizer.js';
 import type { Manager } from '../src/runtime/manager.js';
 import { installCrds } from '../src/testing/crds.js';

@@ -1,8 +1,8 @@
 import { type ControlPlane, startControlPlane, stopCluster } from '@stackops/kube-env';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/resources/client.js';
-import { Kinds } from '../src/resources/kinds.js';
-import type { KubeObject } from '../src/resources/types.js';
+import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { Kinds } from '../src/client/kinds.js';
+import type { KubeObject } from '../src/client/types.js';
 import { Informer, type InformerEvent } from '../src/runtime/informer.js';
 import { createTestNamespace } from '../src/testing/namespace.js';
 import { eventually } from '../src/testing/wait.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../resources/types.js';
+import type { KubeObject } from '../client/types.js';
 import { DB_ROOT_PASSWORD_KEY, DEFAULT_DB_PORT, databaseHostname } from './names.js';
 import { type DatabaseGrant, dbCreateScript } from './sql.js';
 

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../resources/errors.js';
-import type { KindRef } from '../resources/kinds.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { ApiError } from '../client/errors.js';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import type { ReconcileContext } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/error-policy.js';
 import type { EventType } from '../runtime/recorder.js';

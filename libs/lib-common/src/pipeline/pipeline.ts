@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
+import { isNamespaceTerminating, isNotFound } from '../client/errors.js';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { type ConditionInput, Conditions, ConditionType, parseCondition } from '../conditions/index.js';
-import { isNamespaceTerminating, isNotFound } from '../resources/errors.js';
-import type { KindRef } from '../resources/kinds.js';
-import { patchStatusIfChanged } from '../resources/status.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { patchStatusIfChanged } from '../objects/status.js';
 import type { CacheReader } from '../runtime/cache.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../runtime/finalizer.js';

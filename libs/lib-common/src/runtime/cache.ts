@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { type KindRef, kindKey } from '../resources/kinds.js';
-import type { KubeClient, KubeObject, ObjectRef } from '../resources/types.js';
+import { type KindRef, kindKey } from '../client/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { Informer, type InformerMetrics, type InformerOptions } from './informer.js';
 import type { CacheListOptions } from './store.js';
 

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
-import { type KindRef, Kinds, kindKey } from '../resources/kinds.js';
-import type { KubeClient, KubeObject, ListOptions, WatchEvent, WatchOptions } from '../resources/types.js';
+import { type KindRef, Kinds, kindKey } from '../client/kinds.js';
+import type { KubeClient, KubeObject, ListOptions, WatchEvent, WatchOptions } from '../client/types.js';
 import { InformerCache } from './cache.js';
 import { ControllerBuilder } from './controller.js';
 import { ReconcileError, TerminalError } from './error-policy.js';

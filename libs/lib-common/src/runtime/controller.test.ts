@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
-import type { KindRef } from '../resources/kinds.js';
-import type { KubeClient, KubeObject, WatchOptions } from '../resources/types.js';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject, WatchOptions } from '../client/types.js';
 import { InformerCache } from './cache.js';
 import { ControllerBuilder, controllerOwnerKey } from './controller.js';
 import { controllerMetrics } from './metrics.js';

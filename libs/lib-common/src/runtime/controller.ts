@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { forObject } from '../logging/logger.js';
-import type { KindRef } from '../resources/kinds.js';
-import type { KubeClient, KubeObject, ObjectRef } from '../resources/types.js';
 import type { BackoffOptions } from './backoff.js';
 import type { CacheReader, InformerCache, KindCacheOptions } from './cache.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';

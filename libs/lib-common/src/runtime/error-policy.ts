@@ -1,4 +1,4 @@
-import type { KubeObject } from '../resources/types.js';
+import type { KubeObject } from '../client/types.js';
 
 /**
  * What the controller does with a failed reconcile (kube-runtime's `error_policy`):

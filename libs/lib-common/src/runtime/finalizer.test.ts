@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Kinds } from '../resources/kinds.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { addFinalizerPatch, removeFinalizerPatch, withFinalizer } from './finalizer.js';
 
 const F = 'example.stackops.dev/cleanup';

@@ -1,5 +1,5 @@
-import type { KindRef } from '../resources/kinds.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 
 export type JsonPatchOp =
   | { op: 'test'; path: string; value: unknown }

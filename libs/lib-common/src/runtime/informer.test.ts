@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../resources/errors.js';
-import { Kinds } from '../resources/kinds.js';
+import { ApiError } from '../client/errors.js';
+import { Kinds } from '../client/kinds.js';
 import type {
   KubeClient,
   KubeObject,
@@ -9,7 +9,7 @@ import type {
   ObjectList,
   WatchEvent,
   WatchOptions,
-} from '../resources/types.js';
+} from '../client/types.js';
 import { Informer, type InformerEvent } from './informer.js';
 
 type WatchScript = (opts: WatchOptions, emit: (e: WatchEvent) => void) => Promise<void>;

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { listAll } from '../resources/client.js';
-import { isGone } from '../resources/errors.js';
-import { type KindRef, kindKey } from '../resources/kinds.js';
-import type { KubeClient, KubeObject, ObjectRef, WatchEvent } from '../resources/types.js';
+import { listAll } from '../client/client.js';
+import { isGone } from '../client/errors.js';
+import { type KindRef, kindKey } from '../client/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef, WatchEvent } from '../client/types.js';
 import { Backoff, type BackoffOptions, sleep } from './backoff.js';
 import { type CacheListOptions, keyOf, Store } from './store.js';
 

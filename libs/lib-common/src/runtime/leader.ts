@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import { isAlreadyExists, isConflict } from '../resources/errors.js';
-import { Kinds } from '../resources/kinds.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { isAlreadyExists, isConflict } from '../client/errors.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { sleep } from './backoff.js';
 
 export interface LeaderElectionOptions {

@@ -1,9 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics, register as globalRegistry, type Registry } from 'prom-client';
+import { createKubeClient, type Impersonation, type RestKubeClient } from '../client/client.js';
+import type { KubeObject } from '../client/types.js';
 import { createLogger } from '../logging/logger.js';
-import { createKubeClient, type Impersonation, type RestKubeClient } from '../resources/client.js';
-import type { KubeObject } from '../resources/types.js';
 import { InformerCache, type InformerCacheOptions } from './cache.js';
 import { type Controller, ControllerBuilder, type ControllerOptions } from './controller.js';
 import { type LeaderElectionOptions, LeaderElector } from './leader.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../resources/types.js';
+import type { KubeObject } from '../client/types.js';
 import type { InformerEvent } from './informer.js';
 import {
   and,

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../resources/types.js';
+import type { KubeObject } from '../client/types.js';
 import type { InformerEvent } from './informer.js';
 import { labelMatcher } from './selector.js';
 

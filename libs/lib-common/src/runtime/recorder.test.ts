@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../resources/errors.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { ApiError } from '../client/errors.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { KubeEventRecorder } from './recorder.js';
 
 interface Call {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isNotFound } from '../resources/errors.js';
-import { Kinds } from '../resources/kinds.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { isNotFound } from '../client/errors.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 
 export type EventType = 'Normal' | 'Warning';
 

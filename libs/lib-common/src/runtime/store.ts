@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectRef } from '../resources/types.js';
+import type { KubeObject, ObjectRef } from '../client/types.js';
 import { labelMatcher } from './selector.js';
 
 /** `namespace/name` for namespaced objects, `name` for cluster-scoped ones. */

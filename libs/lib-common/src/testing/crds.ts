@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { Kinds } from '../resources/kinds.js';
-import type { KubeClient, KubeObject } from '../resources/types.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { waitFor } from './wait.js';
 
 /** Reads every CRD document from a file or from the *.yaml / *.yml files of a folder (a chart's crds/). */

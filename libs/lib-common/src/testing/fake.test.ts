@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { applyOwned, applyUnowned } from '../resources/apply.js';
-import { isConflict, isNotFound } from '../resources/errors.js';
-import { Kinds } from '../resources/kinds.js';
-import { PruneError, pruneOwned } from '../resources/prune.js';
-import { patchStatusIfChanged } from '../resources/status.js';
-import type { KubeObject } from '../resources/types.js';
+import { isConflict, isNotFound } from '../client/errors.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeObject } from '../client/types.js';
+import { applyOwned, applyUnowned } from '../objects/apply.js';
+import { PruneError, pruneOwned } from '../objects/prune.js';
+import { patchStatusIfChanged } from '../objects/status.js';
 import { ensureFinalizer, removeFinalizer } from '../runtime/finalizer.js';
 import { FakeKubeClient } from './fake.js';
 

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
-import { ApiError } from '../resources/errors.js';
-import { isPlainObject } from '../resources/json.js';
-import { apiVersionOf, type KindRef, kindKey } from '../resources/kinds.js';
+import { ApiError } from '../client/errors.js';
+import { isPlainObject } from '../client/json.js';
+import { apiVersionOf, type KindRef, kindKey } from '../client/kinds.js';
 import type {
   ApplyOptions,
   DeleteOptions,
@@ -11,7 +11,7 @@ import type {
   ObjectList,
   ObjectRef,
   PatchType,
-} from '../resources/types.js';
+} from '../client/types.js';
 import type { CacheReader } from '../runtime/cache.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
 import type { EventRecorder, EventType } from '../runtime/recorder.js';

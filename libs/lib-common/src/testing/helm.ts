@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
-import type { KubeObject } from '../resources/types.js';
+import type { KubeObject } from '../client/types.js';
 
 /**
  * Chart tests' plumbing: running helm (lint, template, install, uninstall) and reading what it

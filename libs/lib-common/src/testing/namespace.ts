@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Kinds } from '../resources/kinds.js';
-import type { KubeClient } from '../resources/types.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient } from '../client/types.js';
 import { waitFor } from './wait.js';
 
 export interface TestNamespace {

@@ -1,5 +1,5 @@
-import type { KindRef } from '../resources/kinds.js';
-import type { KubeClient, KubeObject, ObjectRef } from '../resources/types.js';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 
 export interface WaitOptions {
   timeoutMs?: number;

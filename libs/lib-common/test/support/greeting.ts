@@ -1,9 +1,9 @@
+import { type KindRef, Kinds } from '../../src/client/kinds.js';
+import type { KubeObject } from '../../src/client/types.js';
 import { Conditions, ConditionType, Severity } from '../../src/conditions/index.js';
-import { applyOwned } from '../../src/resources/apply.js';
-import { stableHash } from '../../src/resources/hash.js';
-import { type KindRef, Kinds } from '../../src/resources/kinds.js';
-import { patchStatusIfChanged } from '../../src/resources/status.js';
-import type { KubeObject } from '../../src/resources/types.js';
+import { applyOwned } from '../../src/objects/apply.js';
+import { stableHash } from '../../src/objects/hash.js';
+import { patchStatusIfChanged } from '../../src/objects/status.js';
 import { type Controller, type ReconcileContext, TerminalError } from '../../src/runtime/controller.js';
 import type { Manager } from '../../src/runtime/manager.js';
 

@@ -1,6 +1,6 @@
-import { deepEqual, mergePatchDiff } from './json.js';
-import { apiVersionOf, type KindRef } from './kinds.js';
-import type { KubeClient, KubeObject } from './types.js';
+import { deepEqual, mergePatchDiff } from '../client/json.js';
+import { apiVersionOf, type KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 
 export interface PatchStatusOptions {
   /**

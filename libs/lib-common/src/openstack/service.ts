@@ -1,5 +1,5 @@
-import { isPlainObject } from './json.js';
-import type { KubeObject } from './types.js';
+import { isPlainObject } from '../client/json.js';
+import type { KubeObject } from '../client/types.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stableStringify } from './json.js';
+import { stableStringify } from '../client/json.js';
 
 /**
  * Upstream's hash alphabet (`rand.SafeEncodeString`): no vowels, no 0/1/3, so a hash never spells

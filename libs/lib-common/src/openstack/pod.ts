@@ -1,4 +1,4 @@
-import { isPlainObject } from './json.js';
+import { isPlainObject } from '../client/json.js';
 
 type PodSpec = Record<string, unknown>;
 

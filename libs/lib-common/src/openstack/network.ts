@@ -1,8 +1,8 @@
+import { isPlainObject } from '../client/json.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { ConditionCatalog, ConditionType, Reason, Severity } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
-import { isPlainObject } from './json.js';
-import { Kinds } from './kinds.js';
-import type { KubeClient, KubeObject } from './types.js';
 
 /** The pod annotation multus reads: which extra networks to attach. */
 export const NETWORKS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';

@@ -1,6 +1,6 @@
+import type { KubeObject } from '../client/types.js';
 import { AppSelector } from './labels.js';
 import { withPullPolicyDefaults } from './pod.js';
-import type { KubeObject } from './types.js';
 
 type Json = Record<string, unknown>;
 

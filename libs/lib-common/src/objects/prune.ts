@@ -1,6 +1,6 @@
-import { isNotFound } from './errors.js';
-import { type KindRef, kindKey } from './kinds.js';
-import type { KubeClient, KubeObject } from './types.js';
+import { isNotFound } from '../client/errors.js';
+import { type KindRef, kindKey } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 
 /** Reads the cached objects of a kind (the informer cache's `list`). */
 export interface ObjectLister {

@@ -1,8 +1,8 @@
+import { type KindRef, Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { ConditionType } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
-import { applyOwned } from './apply.js';
-import { type KindRef, Kinds } from './kinds.js';
-import type { KubeClient, KubeObject } from './types.js';
+import { applyOwned } from '../objects/apply.js';
 
 export interface PolicyRule {
   apiGroups: string[];

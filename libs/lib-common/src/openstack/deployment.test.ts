@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/types.js';
 import {
   buildDeployment,
   distributePods,
@@ -7,7 +8,6 @@ import {
   observedReadyReplicas,
   withEnv,
 } from './deployment.js';
-import type { KubeObject } from './types.js';
 
 const selector = { service: 'keystone', owner: 'keystone' };
 

@@ -1,11 +1,11 @@
+import { isAlreadyExists } from '../client/errors.js';
+import { isPlainObject } from '../client/json.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import type { Conditions } from '../conditions/conditions.js';
-import { isAlreadyExists } from './errors.js';
-import { stableHash } from './hash.js';
-import { isPlainObject } from './json.js';
-import { Kinds } from './kinds.js';
-import { withControllerReference } from './owner.js';
+import { stableHash } from '../objects/hash.js';
+import { withControllerReference } from '../objects/owner.js';
 import { withPullPolicyDefaults } from './pod.js';
-import type { KubeClient, KubeObject } from './types.js';
 
 /** The annotation a Job carries with the hash of the pod spec it was created from. */
 export const JOB_HASH_ANNOTATION = 'stackops.io/job-hash';

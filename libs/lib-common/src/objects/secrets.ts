@@ -1,6 +1,6 @@
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { stableHash } from './hash.js';
-import { Kinds } from './kinds.js';
-import type { KubeClient, KubeObject } from './types.js';
 
 /** Which key of which Secret (a `secretKeyRef`-like selector). */
 export interface SecretKeySelector {
@@ -82,17 +82,4 @@ export async function readSecretKey(
 ): Promise<string | undefined> {
   const secret = await client.get<SecretObject>(Kinds.Secret, { name: selector.name, namespace });
   return secret ? secretValue(secret, selector.key) : undefined;
-}
-
-/** Shell expansions a password must not contain: `$VAR`, `${...}`, `$(...)`, backticks (upstream's default rule). */
-const SHELL_EXPANSION = /\$[A-Za-z_][A-Za-z0-9_]*|\$\{[^}]*\}|\$\([^)]*\)|`[^`]*`/;
-
-/**
- * Upstream `PasswordValidator`: returns the problem, or undefined when the password is acceptable.
- * Passwords end up in shell-sourced files (cloudrc), hence the expansion rule.
- */
-export function passwordProblem(password: string): string | undefined {
-  if (password === '') return 'empty password not allowed';
-  if (SHELL_EXPANSION.test(password)) return 'password does not meet the requirements';
-  return undefined;
 }

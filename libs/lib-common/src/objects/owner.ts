@@ -1,5 +1,5 @@
-import type { KindRef } from './kinds.js';
-import type { KubeObject, OwnerReference } from './types.js';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeObject, OwnerReference } from '../client/types.js';
 
 /**
  * The controller owner reference to `owner` (controller and blockOwnerDeletion true, as

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/types.js';
 import { Conditions } from '../conditions/conditions.js';
 import {
   markNetworkAttachmentsCondition,
@@ -8,7 +9,6 @@ import {
   parseNetworkStatus,
   verifyNetworkStatus,
 } from './network.js';
-import type { KubeObject } from './types.js';
 
 const nad = (name: string, config?: object | string): NetworkAttachmentDefinition => ({
   metadata: { name, namespace: 'openstack' },

@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Eta } from 'eta';
-import { isPlainObject } from './json.js';
-import type { KubeObject } from './types.js';
+import { isPlainObject } from '../client/json.js';
+import type { KubeObject } from '../client/types.js';
 
 /**
  * Config files are rendered with Eta (ADR 0004). Settings: no HTML escaping (these are config

@@ -1,8 +1,8 @@
+import { isSubset } from '../client/json.js';
+import { apiVersionOf, type KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
 import { stableHash } from './hash.js';
-import { isSubset } from './json.js';
-import { apiVersionOf, type KindRef } from './kinds.js';
 import { withControllerReference } from './owner.js';
-import type { KubeClient, KubeObject } from './types.js';
 
 /**
  * Hash of what the operator last applied, kept on the object: when it matches the desired object

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../client/types.js';
 import {
   apiEndpointURL,
   applyServiceOverride,
@@ -8,7 +9,6 @@ import {
   metalLBAnnotations,
   type RoutedOverrideSpec,
 } from './service.js';
-import type { KubeObject } from './types.js';
 
 const labels = { service: 'keystone', owner: 'keystone' };
 const endpoint = (e: 'public' | 'internal', override?: RoutedOverrideSpec) =>

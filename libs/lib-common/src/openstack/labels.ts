@@ -1,4 +1,4 @@
-import type { KubeObject } from './types.js';
+import type { KubeObject } from '../client/types.js';
 
 /** Upstream's selector label keys (`common.AppSelector`, `common.OwnerSelector`, `common.ComponentSelector`). */
 export const AppSelector = 'service';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Kinds } from '../client/kinds.js';
+import type { KubeObject } from '../client/types.js';
 import { APPLIED_HASH_ANNOTATION, desiredOwnedObject, isUpToDate } from './apply.js';
-import { Kinds } from './kinds.js';
 import { controllerOf, withControllerReference } from './owner.js';
-import type { KubeObject } from './types.js';
 
 const owner: KubeObject = {
   apiVersion: 'keystone.openstack.org/v1beta1',

@@ -1,0 +1,34 @@
+export {
+  APPLIED_HASH_ANNOTATION,
+  type ApplyOwnedOptions,
+  type ApplyResult,
+  applyOwned,
+  applyUnowned,
+  desiredOwnedObject,
+  desiredUnownedObject,
+  isUpToDate,
+} from './apply.js';
+export {
+  configMapHash,
+  type HashMap,
+  hashChanged,
+  hashOfInputHashes,
+  INPUT_HASH_KEY,
+  inputHash,
+  secretHash,
+  setHash,
+  stableHash,
+} from './hash.js';
+export { controllerOf, controllerReference, withControllerReference } from './owner.js';
+export { type ObjectLister, objectIdentity, PruneError, type PruneOptions, pruneOwned } from './prune.js';
+export {
+  MissingSecretKeyError,
+  readSecretKey,
+  requireSecretKeys,
+  type SecretKeySelector,
+  type SecretObject,
+  secretValue,
+  type VerifiedSecret,
+  verifySecret,
+} from './secrets.js';
+export { type PatchStatusOptions, patchStatusIfChanged } from './status.js';
