@@ -1,0 +1,169 @@
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { type NodeBase, nodePath, nonroot, prepareNodeBase } from './base/node-base.js';
+import { type BuilderOptions, type BuiltImage, defaultOutDir, withImageBuilder } from './image-builder.js';
+import { repoRoot } from './source.js';
+
+/** The operators that ship an image: operators/<name>, charts/<name>-operator. */
+export const operatorNames = ['keystone', 'placement', 'network-addons', 'sip'] as const;
+export type OperatorName = (typeof operatorNames)[number];
+
+export function isOperatorName(name: string): name is OperatorName {
+  return (operatorNames as readonly string[]).includes(name);
+}
+
+/** The bundle sits where it does in the package, so `new URL('../package.json', import.meta.url)` works. */
+export const appDir = '/app';
+export const bundlePath = `${appDir}/bundle/main.mjs`;
+
+export interface OperatorImageSource {
+  operator: OperatorName;
+  /** `<registry>/<repository>:<tag>` as the chart's default values render it. */
+  name: string;
+  packageName: string;
+  version: string;
+  description: string;
+  license: string;
+  /** The chart's home: the source repository. */
+  sourceUrl: string;
+  /** operators/<name>/bundle/main.mjs (the nx `bundle` target). */
+  bundle: string;
+}
+
+interface ChartValues {
+  image?: { registry?: string; repository?: string; tag?: string };
+}
+
+/**
+ * Reads what the image is called from the chart — `image.registry`/`image.repository` in
+ * values.yaml and the tag (`image.tag`, else `appVersion`), as the chart's image helper does —
+ * and what it contains and says from the operator's package.json.
+ */
+export function operatorImageSource(operator: OperatorName, root: string = repoRoot()): OperatorImageSource {
+  const packageDir = join(root, 'operators', operator);
+  const chartDir = join(root, 'charts', `${operator}-operator`);
+  const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    description: string;
+    license: string;
+  };
+  const chart = parse(readFileSync(join(chartDir, 'Chart.yaml'), 'utf8')) as {
+    appVersion?: string;
+    home?: string;
+  };
+  const values = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as ChartValues;
+  const { registry, repository, tag } = values.image ?? {};
+  if (!registry || !repository)
+    throw new Error(`${chartDir}/values.yaml: image.registry and image.repository are required`);
+  if (chart.appVersion !== pkg.version) {
+    throw new Error(
+      `${chartDir}/Chart.yaml appVersion ${chart.appVersion} differs from ${pkg.name} ${pkg.version}; run node tools/release/dist/cli.js`,
+    );
+  }
+  if (!chart.home) throw new Error(`${chartDir}/Chart.yaml: home (the source repository) is required`);
+  return {
+    operator,
+    name: `${registry}/${repository}:${tag || chart.appVersion}`,
+    packageName: pkg.name,
+    version: pkg.version,
+    description: pkg.description,
+    license: pkg.license,
+    sourceUrl: chart.home,
+    bundle: join(packageDir, 'bundle', 'main.mjs'),
+  };
+}
+
+export interface OperatorImagesOptions extends BuilderOptions {
+  /** Default: all four. */
+  operators?: readonly OperatorName[];
+}
+
+export interface OperatorImages {
+  /** Where `images.json` (this result) and the images' folders are. */
+  outDir: string;
+  base: NodeBase;
+  images: Array<BuiltImage & { operator: OperatorName }>;
+  durationMs: number;
+}
+
+/** The result of the last `buildOperatorImages` into `outDir`, or undefined if there is none. */
+export function readOperatorImages(outDir: string = defaultOutDir()): OperatorImages | undefined {
+  const file = join(outDir, 'images.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as OperatorImages) : undefined;
+}
+
+/**
+ * Builds the operators' images: the shared node base as the first layer, the operator's bundle
+ * and a minimal package.json as the second. The bundles must exist (`nx run-many -t bundle`; the
+ * package's `images` and `test` targets depend on it). Images whose inputs are unchanged are
+ * reused from `outDir`.
+ */
+export async function buildOperatorImages(options: OperatorImagesOptions = {}): Promise<OperatorImages> {
+  const started = Date.now();
+  const root = repoRoot();
+  const sources = (options.operators ?? operatorNames).map((o) => operatorImageSource(o, root));
+  for (const s of sources) {
+    if (!existsSync(s.bundle)) {
+      throw new Error(`${s.bundle} is missing: run \`npx nx run ${s.packageName}:bundle\` (or make images)`);
+    }
+  }
+  return withImageBuilder(options, async (builder) => {
+    const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
+    const base = await prepareNodeBase({
+      root,
+      workDir: builder.workDir,
+      epoch: builder.source.epoch,
+      progress,
+    });
+    const images: OperatorImages['images'] = [];
+    for (const source of sources) {
+      const app = join(builder.workDir, 'app', source.operator);
+      stageApp(app, source);
+      const created = new Date(builder.source.epoch * 1000).toISOString().replace('.000Z', 'Z');
+      const built = await builder.build({
+        name: source.name,
+        layers: [
+          { tar: base.tar, description: base.description },
+          { dir: app, description: `${source.packageName} ${source.version}: ${bundlePath}` },
+        ],
+        config: {
+          entrypoint: [nodePath, bundlePath],
+          user: `${nonroot.uid}:${nonroot.gid}`,
+          workdir: appDir,
+          env: { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_ENV: 'production' },
+          labels: {
+            'org.opencontainers.image.title': `${source.operator}-operator`,
+            'org.opencontainers.image.description': source.description,
+            'org.opencontainers.image.version': source.version,
+            'org.opencontainers.image.revision': builder.source.revision,
+            'org.opencontainers.image.created': created,
+            'org.opencontainers.image.licenses': source.license,
+            'org.opencontainers.image.source': source.sourceUrl,
+          },
+        },
+      });
+      images.push({ ...built, operator: source.operator });
+    }
+    const result: OperatorImages = { outDir: builder.outDir, base, images, durationMs: Date.now() - started };
+    writeFileSync(join(builder.outDir, 'images.json'), `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  });
+}
+
+/** /app/bundle/main.mjs and /app/package.json (name, version, licence: what the bundle reports). */
+function stageApp(dir: string, source: OperatorImageSource): void {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'app', 'bundle'), { recursive: true });
+  const bundle = join(dir, 'app', 'bundle', 'main.mjs');
+  copyFileSync(source.bundle, bundle);
+  const manifest = join(dir, 'app', 'package.json');
+  const { packageName: name, version, description, license } = source;
+  writeFileSync(
+    manifest,
+    `${JSON.stringify({ name, version, description, license, type: 'module' }, null, 2)}\n`,
+  );
+  for (const f of [bundle, manifest]) chmodSync(f, 0o644);
+  for (const d of [dir, join(dir, 'app'), join(dir, 'app', 'bundle')]) chmodSync(d, 0o755);
+}

@@ -1,0 +1,234 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBinary } from '@stackops/kube-env';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { locateCrane, startRegistry } from '../src/crane.js';
+import { buildOperatorImages, operatorNames } from '../src/operators.js';
+import { repoRoot } from '../src/source.js';
+import { summary } from '../src/summary.js';
+import { exec } from '../src/util/exec.js';
+import { sha256FileHex } from '../src/util/hash.js';
+
+const result = inject('operatorImages');
+const root = repoRoot();
+const scratch = mkdtempSync(join(tmpdir(), 'images-test-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Descriptor {
+  digest: string;
+  size: number;
+  mediaType: string;
+  annotations?: Record<string, string>;
+}
+interface ImageConfigFile {
+  architecture: string;
+  os: string;
+  created: string;
+  config: {
+    Entrypoint?: string[];
+    User?: string;
+    WorkingDir?: string;
+    Env?: string[];
+    Labels?: Record<string, string>;
+  };
+  rootfs: { diff_ids: string[] };
+}
+
+const blob = (layout: string, digest: string) => join(layout, 'blobs', ...digest.split(':'));
+
+/** Reads an image back from its OCI layout, as a runtime importing it would. */
+function readLayout(layout: string) {
+  const index = JSON.parse(readFileSync(join(layout, 'index.json'), 'utf8')) as { manifests: Descriptor[] };
+  const [descriptor] = index.manifests;
+  const manifest = JSON.parse(readFileSync(blob(layout, descriptor!.digest), 'utf8')) as {
+    config: Descriptor;
+    layers: Descriptor[];
+  };
+  const config = JSON.parse(readFileSync(blob(layout, manifest.config.digest), 'utf8')) as ImageConfigFile;
+  return { index, descriptor: descriptor!, manifest, config };
+}
+
+function image(operator: string) {
+  const found = result.images.find((i) => i.operator === operator);
+  if (!found) throw new Error(`no image for ${operator}`);
+  return found;
+}
+
+describe('the operator images', () => {
+  it('are built for all four operators, named exactly as their charts render the image', async () => {
+    expect(result.images.map((i) => i.operator).sort()).toEqual([...operatorNames].sort());
+    const helm = await ensureBinary('helm');
+    for (const operator of operatorNames) {
+      const rendered = await exec([
+        helm,
+        'template',
+        'x',
+        join(root, 'charts', `${operator}-operator`),
+        '--show-only',
+        'templates/deployment.yaml',
+      ]);
+      const chartImage = /^\s+image: "?([^"\s]+)"?$/m.exec(rendered)?.[1];
+      expect(chartImage, `${operator}'s chart`).toBe(image(operator).name);
+      const { descriptor } = readLayout(image(operator).ociLayout);
+      expect(descriptor.annotations?.['io.containerd.image.name']).toBe(image(operator).name);
+      expect(descriptor.annotations?.['org.opencontainers.image.ref.name']).toBe(
+        image(operator).name.split(':').pop(),
+      );
+    }
+  });
+
+  it('have content-addressed layouts and archives holding the same image', async () => {
+    for (const img of result.images) {
+      const { descriptor, manifest } = readLayout(img.ociLayout);
+      expect(descriptor.digest).toBe(img.digest);
+      expect(`sha256:${await sha256FileHex(blob(img.ociLayout, img.digest))}`).toBe(img.digest);
+      for (const layer of manifest.layers) {
+        expect(`sha256:${await sha256FileHex(blob(img.ociLayout, layer.digest))}`).toBe(layer.digest);
+      }
+      const members = (await exec(['tar', '-tf', img.archive])).trim().split('\n');
+      for (const digest of [img.digest, manifest.config.digest, ...manifest.layers.map((l) => l.digest)]) {
+        expect(members).toContain(`blobs/${digest.replace(':', '/')}`);
+      }
+      expect(members).toContain('index.json');
+      expect(members).toContain('oci-layout');
+    }
+  });
+
+  it('share one base layer, identical in all four, and differ only in the second', () => {
+    const bases = new Set(result.images.map((i) => i.layers[0]?.digest));
+    expect(bases.size).toBe(1);
+    expect(result.images.every((i) => i.layers.length === 2)).toBe(true);
+    expect(new Set(result.images.map((i) => i.layers[1]?.digest)).size).toBe(4);
+    // node is ~98% of the base; the bundle layer is small.
+    for (const i of result.images) expect(i.layers[1]!.size).toBeLessThan(i.layers[0]!.size / 20);
+  });
+
+  it('run node on the bundle as 65532:65532 in /app, with production env and OCI labels', () => {
+    for (const img of result.images) {
+      const { config, manifest } = readLayout(img.ociLayout);
+      const pkg = JSON.parse(readFileSync(join(root, 'operators', img.operator, 'package.json'), 'utf8'));
+      expect(config.architecture).toBe('amd64');
+      expect(config.os).toBe('linux');
+      expect(config.config.User).toBe('65532:65532');
+      expect(config.config.Entrypoint).toEqual(['/usr/local/bin/node', '/app/bundle/main.mjs']);
+      expect(config.config.WorkingDir).toBe('/app');
+      expect(config.config.Env).toContain('NODE_ENV=production');
+      expect(config.config.Labels).toMatchObject({
+        'org.opencontainers.image.title': `${img.operator}-operator`,
+        'org.opencontainers.image.version': pkg.version,
+        'org.opencontainers.image.revision': inject('imageSource').revision,
+        'org.opencontainers.image.licenses': pkg.license,
+        'org.opencontainers.image.source': 'https://github.com/stackops/stackops',
+      });
+      expect(new Date(config.created).getTime() / 1000).toBe(inject('imageSource').epoch);
+      expect(config.rootfs.diff_ids).toEqual(img.layers.map((l) => l.diffId));
+      expect(manifest.layers.map((l) => l.mediaType)).toEqual([
+        'application/vnd.oci.image.layer.v1.tar+gzip',
+        'application/vnd.oci.image.layer.v1.tar+gzip',
+      ]);
+    }
+  });
+
+  it("have a base with only node's libraries, the CA bundle, a nonroot user and what scanners read", async () => {
+    const img = image('keystone');
+    const layer = blob(img.ociLayout, img.layers[0]!.digest);
+    const listing = await exec(['tar', '--numeric-owner', '-tvzf', layer]);
+    const entries = new Map(
+      listing
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/))
+        .map((f) => [f[5]!, { mode: f[0]!, owner: f[1]! }]),
+    );
+    expect(entries.get('tmp/')?.mode).toBe('drwxrwxrwt');
+    expect(entries.get('home/nonroot/')).toEqual({ mode: 'drwx------', owner: '65532/65532' });
+    expect(entries.get('usr/local/bin/node')).toEqual({ mode: '-rwxr-xr-x', owner: '0/0' });
+    const libraries = [...entries.keys()].filter((e) => /\.so[.\d]*$/.test(e));
+    expect(libraries.sort()).toEqual(
+      [
+        'lib/x86_64-linux-gnu/ld-linux-x86-64.so.2',
+        'lib/x86_64-linux-gnu/libc.so.6',
+        'lib/x86_64-linux-gnu/libdl.so.2',
+        'lib/x86_64-linux-gnu/libgcc_s.so.1',
+        'lib/x86_64-linux-gnu/libm.so.6',
+        'lib/x86_64-linux-gnu/libpthread.so.0',
+        'lib64/ld-linux-x86-64.so.2',
+        'usr/lib/x86_64-linux-gnu/libstdc++.so.6',
+      ].sort(),
+    );
+    for (const p of result.base.packages) {
+      expect(entries.has(`var/lib/dpkg/status.d/${p.name}`), p.name).toBe(true);
+      expect(entries.has(`usr/share/doc/${p.name}/copyright`) || entries.has(`usr/share/doc/${p.name}`)).toBe(
+        true,
+      );
+    }
+
+    const rootfs = join(scratch, 'base');
+    mkdirSync(rootfs);
+    await exec(['tar', '-xzf', layer, '-C', rootfs]);
+    const read = (p: string) => readFileSync(join(rootfs, p), 'utf8');
+    expect(read('etc/passwd')).toMatch(/^nonroot:x:65532:65532:nonroot:\/home\/nonroot:/m);
+    expect(read('etc/group')).toMatch(/^nonroot:x:65532:$/m);
+    expect(read('etc/os-release')).toMatch(/^ID=debian$/m);
+    expect(read('etc/ssl/certs/ca-certificates.crt').match(/BEGIN CERTIFICATE/g)?.length).toBeGreaterThan(
+      100,
+    );
+    const libc = result.base.packages.find((p) => p.name === 'libc6')!;
+    expect(read('var/lib/dpkg/status.d/libc6')).toMatch(
+      new RegExp(
+        `^Package: libc6\\nStatus: install ok installed\\n[\\s\\S]*^Version: ${libc.version.replaceAll('+', '\\+')}$`,
+        'm',
+      ),
+    );
+  });
+
+  it("run the bundle's --help with the image's own node and libraries, as the image's user", async () => {
+    for (const img of result.images) {
+      const rootfs = join(scratch, img.operator);
+      mkdirSync(rootfs);
+      for (const layer of img.layers)
+        await exec(['tar', '-xzf', blob(img.ociLayout, layer.digest), '-C', rootfs]);
+      const { config } = readLayout(img.ociLayout);
+      // chroot: nothing from the host is visible, so node finds its libraries in the image or fails.
+      const asUser =
+        process.getuid?.() === 0
+          ? ['/usr/sbin/chroot', `--userspec=${config.config.User}`, rootfs]
+          : ['unshare', '--map-root-user', '/usr/sbin/chroot', rootfs];
+      const env = Object.fromEntries((config.config.Env ?? []).map((e) => e.split(/=(.*)/s).slice(0, 2)));
+      const help = await exec([...asUser, ...(config.config.Entrypoint ?? []), '--help'], { env });
+      expect(help).toContain(`Usage: ${img.operator}-operator`);
+      const version = await exec([...asUser, '/usr/local/bin/node', '--version'], { env });
+      expect(version.trim()).toBe(`v${result.base.node.version}`);
+    }
+  });
+
+  it('push to a registry with crane keeping their digests (how a release publishes them)', async () => {
+    const crane = await locateCrane(() => {});
+    const registry = await startRegistry(crane);
+    try {
+      for (const img of result.images) {
+        const target = `${registry.host}/${img.name.slice(img.name.indexOf('/') + 1)}`;
+        await crane.run(['push', img.ociLayout, target]);
+        expect((await crane.run(['digest', target])).trim()).toBe(img.digest);
+        await crane.run(['validate', '--remote', target]);
+      }
+    } finally {
+      await registry.stop();
+    }
+  });
+
+  it('are the same, digests and archives, when built again from nothing from the same commit', async () => {
+    const again = await buildOperatorImages({
+      outDir: join(scratch, 'again'),
+      source: inject('imageSource'),
+      progress: () => {},
+    });
+    process.stderr.write(`${summary(again)} (a second, cold build from an empty folder)\n`);
+    expect(again.images.every((i) => !i.cached)).toBe(true);
+    expect(again.images.map((i) => [i.name, i.digest])).toEqual(result.images.map((i) => [i.name, i.digest]));
+    for (const [i, img] of again.images.entries()) {
+      expect(await sha256FileHex(img.archive)).toBe(await sha256FileHex(result.images[i]!.archive));
+    }
+  });
+});
