@@ -12,13 +12,13 @@ import {
   SERVICE_POD_RULES,
   serviceLabels,
 } from '../src/openstack/index.js';
+import { waitUntil } from '../src/testing/wait.js';
 import {
   createNamespace,
   createOwner,
   deleteNamespace,
   FIELD_MANAGER,
   testClient,
-  waitFor,
 } from './resources-support.js';
 
 let client: RestKubeClient;
@@ -216,7 +216,7 @@ describe('applyOwned', () => {
     const gcOwner = await createOwner(client, ns, 'gc-owner');
     await applyOwned(client, gcOwner, Kinds.ConfigMap, configMap('gc-child', { a: '1' }));
     await client.delete(Kinds.ConfigMap, { name: 'gc-owner', namespace: ns });
-    await waitFor('the owned ConfigMap to be garbage-collected', async () =>
+    await waitUntil('the owned ConfigMap to be garbage-collected', async () =>
       (await client.get(Kinds.ConfigMap, { name: 'gc-child', namespace: ns })) === undefined
         ? true
         : undefined,

@@ -9,7 +9,8 @@ import {
   markJobCondition,
   runHashGatedJob,
 } from '../src/openstack/index.js';
-import { createNamespace, createOwner, deleteNamespace, testClient, waitFor } from './resources-support.js';
+import { waitUntil } from '../src/testing/wait.js';
+import { createNamespace, createOwner, deleteNamespace, testClient } from './resources-support.js';
 
 let client: RestKubeClient;
 let ns: string;
@@ -46,7 +47,7 @@ const getJob = (name: string) => client.get<JobObject>(Kinds.Job, { name, namesp
 
 /** Reconciles until the runner reports success, as the operator would on each Job event. */
 async function runToSuccess(job: JobObject, previousHash: string | undefined) {
-  return waitFor(`Job ${job.metadata.name} to succeed`, async () => {
+  return waitUntil(`Job ${job.metadata.name} to succeed`, async () => {
     const r = await runHashGatedJob(client, owner, job, { previousHash });
     return r.state === 'succeeded' ? r : undefined;
   });
@@ -106,7 +107,7 @@ describe('runHashGatedJob', () => {
 
   it('a finished Job is deleted after its TTL, and is not run again while the hash is unchanged', async () => {
     const job = dbSync('ttl-gone', 'true');
-    const { hashToRecord } = await waitFor('Job ttl-gone to succeed', async () => {
+    const { hashToRecord } = await waitUntil('Job ttl-gone to succeed', async () => {
       const r = await runHashGatedJob(client, owner, job, {
         previousHash: undefined,
         ttlSecondsAfterFinished: 1,
@@ -114,7 +115,7 @@ describe('runHashGatedJob', () => {
       return r.state === 'succeeded' ? r : undefined;
     });
     expect((await getJob('ttl-gone'))?.spec?.ttlSecondsAfterFinished).toBe(1);
-    await waitFor('the TTL controller to delete the Job', async () =>
+    await waitUntil('the TTL controller to delete the Job', async () =>
       (await getJob('ttl-gone')) ? undefined : true,
     );
     const writes = client.requests.writes();

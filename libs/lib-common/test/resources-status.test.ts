@@ -4,7 +4,8 @@ import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '../sr
 import { type Condition, Conditions, ConditionType } from '../src/conditions/index.js';
 import { applyOwned, inputHash, patchStatusIfChanged } from '../src/objects/index.js';
 import { buildCrd, conditionListSchema } from '../src/schema/index.js';
-import { createNamespace, deleteNamespace, testClient, waitFor } from './resources-support.js';
+import { waitUntil } from '../src/testing/wait.js';
+import { createNamespace, deleteNamespace, testClient } from './resources-support.js';
 
 const Widget: KindRef = {
   group: 'resources.test.stackops.io',
@@ -53,7 +54,7 @@ let ns: string;
 beforeAll(async () => {
   client = testClient();
   await client.apply(Kinds.CustomResourceDefinition, crd as KubeObject, { force: true });
-  await waitFor('the Widget CRD to be served', async () => {
+  await waitUntil('the Widget CRD to be served', async () => {
     const got = await client.get<KubeObject>(Kinds.CustomResourceDefinition, {
       name: `${Widget.plural}.${Widget.group}`,
     });

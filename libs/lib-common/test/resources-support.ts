@@ -43,21 +43,3 @@ export async function createOwner(
     metadata: { name, namespace },
   });
 }
-
-/** Polls `probe` until it returns a value other than undefined/false; on timeout the last value is in the error. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 45_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    last = v;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}

@@ -20,7 +20,7 @@ export interface ConditionsOptions {
 }
 
 /**
- * The conditions of one object, with upstream lib-common's semantics (reference §1.2):
+ * The conditions of one object, with upstream lib-common's semantics (see the README, "Conditions"):
  * setting a condition whose state did not change keeps its transition time; the list is always
  * kept sorted (`Ready` first, then by type) so serialising it is deterministic.
  *

@@ -58,8 +58,8 @@ export function hashOfInputHashes(inputs: Readonly<Record<string, string>>): str
 }
 
 /**
- * The input-hash pattern (reference §1.4): compute the combined hash of every input the pods depend
- * on and compare it with `status.hash.input`. When `changed`, the caller stores `hashes` in status
+ * The input-hash pattern (upstream's `configMapVars`): compute the combined hash of every input
+ * the pods depend on and compare it with `status.hash.input`. When `changed`, the caller stores `hashes` in status
  * and ends this reconcile, so the next pass works with a hash that is stable; `hash` then goes into
  * the pod template (`CONFIG_HASH`) and a change rolls the pods.
  */

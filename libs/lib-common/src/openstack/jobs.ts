@@ -48,7 +48,7 @@ function hasCondition(job: JobObject, type: string): boolean {
 }
 
 /**
- * The decision table of the hash-gated Job runner (upstream `DoJob`, reference §1.7):
+ * The decision table of the hash-gated Job runner (upstream `DoJob`; the table is in the README):
  * - hash unchanged since the last success: nothing to run; an existing Job only gets its TTL
  *   brought in line (it may have been TTL-deleted already, which is fine);
  * - changed, no Job: create it;

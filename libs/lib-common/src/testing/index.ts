@@ -32,6 +32,8 @@ export {
   describeObject,
   eventually,
   type WaitOptions,
+  type WaitUntilOptions,
   waitFor,
   waitForDeletion,
+  waitUntil,
 } from './wait.js';

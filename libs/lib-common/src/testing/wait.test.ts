@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeConditions, describeObject } from './wait.js';
+import { describeConditions, describeObject, waitUntil } from './wait.js';
 
 describe('describeObject', () => {
   it('hides Secret values but keeps their keys, and drops managedFields', () => {
@@ -37,5 +37,36 @@ describe('describeConditions', () => {
     };
     expect(describeConditions(obj)).toBe('Ready=False (Error) Failed: db down\nDBReady=True');
     expect(describeConditions(undefined)).toBe('(no conditions)');
+  });
+});
+
+describe('waitUntil', () => {
+  it('resolves with the first value that is not undefined or false, retrying probes that throw', async () => {
+    let calls = 0;
+    const v = await waitUntil(
+      'the third call',
+      () => {
+        calls += 1;
+        if (calls === 1) throw new Error('not there yet');
+        return calls === 3 ? { calls } : false;
+      },
+      { intervalMs: 1 },
+    );
+    expect(v).toEqual({ calls: 3 });
+  });
+
+  it('names what it waited for, with the last value or description and the last error', async () => {
+    await expect(waitUntil('nothing', () => false, { timeoutMs: 20, intervalMs: 5 })).rejects.toThrow(
+      /^timed out after 20 ms waiting for nothing; last: false$/,
+    );
+    await expect(
+      waitUntil(
+        'a pod',
+        () => {
+          throw new Error('404');
+        },
+        { timeoutMs: 20, intervalMs: 5, describe: () => 'pod p: Pending' },
+      ),
+    ).rejects.toThrow(/waiting for a pod; last error: 404; last: pod p: Pending$/);
   });
 });

@@ -84,6 +84,56 @@ export async function waitForDeletion(
   await waitFor(client, kind, ref, (o) => o === undefined, { description: 'deletion', ...opts });
 }
 
+export interface WaitUntilOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+  /** What to show on timeout instead of the last value (e.g. the object and its conditions). */
+  describe?: () => unknown;
+}
+
+/**
+ * Polls `probe` until it returns something other than `undefined`/`false`, and resolves with it.
+ * A probe that throws is retried like one that returned nothing (the object may not exist yet). On
+ * timeout the error names `what` and shows the last value (or `describe()`) and the last error.
+ */
+export async function waitUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  opts: WaitUntilOptions = {},
+): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v !== undefined && v !== false) return v;
+      last = v;
+      lastError = undefined;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) break;
+    await sleep(opts.intervalMs ?? 250);
+  }
+  let shown: unknown = last;
+  if (opts.describe) {
+    try {
+      shown = await opts.describe();
+    } catch (err) {
+      shown = `(describe failed: ${String(err)})`;
+    }
+  }
+  throw new Error(
+    `timed out after ${timeoutMs} ms waiting for ${what}` +
+      (lastError !== undefined
+        ? `; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`
+        : '') +
+      `; last: ${typeof shown === 'string' ? shown : JSON.stringify(shown, null, 2)}`,
+  );
+}
+
 /** Retries an assertion (or any check that throws) until it passes; rethrows the last failure. */
 export async function eventually<R>(
   check: () => R | Promise<R>,
