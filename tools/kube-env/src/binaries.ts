@@ -10,8 +10,11 @@ export const binaryNames = [
   'kube-scheduler',
   'kubectl',
   'kwok',
+  'kubelet',
+  'kube-proxy',
   'helm',
   'crane',
+  'coredns',
 ] as const;
 export type BinaryName = (typeof binaryNames)[number];
 

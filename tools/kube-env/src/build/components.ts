@@ -13,6 +13,8 @@ import { run } from '../util/run.js';
 import { kwokStages, minimumGo, versions } from '../versions.js';
 import { downloadModule, goEnv } from './go.js';
 import {
+  corednsMainGo,
+  corednsWrapperGoMod,
   craneLdflags,
   etcdWrapperGoMod,
   helmLdflags,
@@ -40,6 +42,8 @@ const kubernetesCommands = [
   'kube-controller-manager',
   'kube-scheduler',
   'kubectl',
+  'kubelet',
+  'kube-proxy',
 ] as const;
 
 /** Builds a main package of a wrapper module to bin/<name>, via a temporary file so a kill leaves no half binary. */
@@ -198,6 +202,26 @@ const craneStep: BuildStep = {
   },
 };
 
+const corednsStep: BuildStep = {
+  name: 'coredns',
+  version: versions.coredns,
+  outputs: ['bin/coredns'],
+  async run(ctx) {
+    const { goMod } = await downloadModule(
+      'github.com/coredns/coredns',
+      versions.coredns,
+      ctx.layout.src,
+      ctx.logFile,
+    );
+    const dir = join(ctx.layout.src, 'coredns');
+    mkdirSync(dir, { recursive: true });
+    writeIfChanged(join(dir, 'go.mod'), corednsWrapperGoMod(readFileSync(goMod, 'utf8'), versions.coredns));
+    writeIfChanged(join(dir, 'main.go'), corednsMainGo());
+    await run(['go', 'mod', 'tidy'], { cwd: dir, env: goEnv(), logFile: ctx.logFile });
+    await goBuild(ctx, dir, '.', 'coredns', '-s -w');
+  },
+};
+
 /** In build order: the small ones first, so a broken toolchain or proxy shows up early. */
 export const buildSteps: readonly BuildStep[] = [
   etcdStep,
@@ -207,6 +231,7 @@ export const buildSteps: readonly BuildStep[] = [
   ...kubernetesCommands.map(kubernetesStep),
   helmStep,
   craneStep,
+  corednsStep,
 ];
 
 /** How each binary reports its version, and the text that proves it is the pinned one. */
@@ -218,5 +243,8 @@ export const versionChecks: ReadonlyArray<{ binary: string; args: string[]; expe
   { binary: 'kubectl', args: ['version', '--client'], expect: versions.kubernetes },
   { binary: 'kwok', args: ['--version'], expect: versions.kwok.replace(/^v/, '') },
   { binary: 'helm', args: ['version', '--short'], expect: versions.helm },
+  { binary: 'kubelet', args: ['--version'], expect: versions.kubernetes },
+  { binary: 'kube-proxy', args: ['--version'], expect: versions.kubernetes },
   { binary: 'crane', args: ['version'], expect: versions.crane },
+  { binary: 'coredns', args: ['-version'], expect: `CoreDNS-${versions.coredns.replace(/^v/, '')}` },
 ];

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  corednsMainGo,
+  corednsWrapperGoMod,
   craneLdflags,
   etcdWrapperGoMod,
   helmLdflags,
@@ -92,5 +94,24 @@ describe('craneLdflags', () => {
     expect(craneLdflags('v0.22.1')).toContain(
       '-X github.com/google/go-containerregistry/cmd/crane/cmd.Version=v0.22.1',
     );
+  });
+});
+
+describe('CoreDNS wrapper', () => {
+  it('requires the pinned module with its go directive', () => {
+    const goMod = corednsWrapperGoMod(
+      'module github.com/coredns/coredns\n\ngo 1.25.0\n\nrequire (\n)\n',
+      'v1.14.7',
+    );
+    expect(goMod).toContain('\ngo 1.25.0\n');
+    expect(goMod).toContain('require github.com/coredns/coredns v1.14.7');
+  });
+
+  it("runs CoreDNS's own main with only the listed plugins", () => {
+    const main = corednsMainGo(['kubernetes', 'cache']);
+    expect(main).toContain('coremain.Run()');
+    expect(main).toContain('_ "github.com/coredns/coredns/plugin/kubernetes"');
+    expect(main).toContain('_ "github.com/coredns/coredns/plugin/cache"');
+    expect(main).not.toContain('core/plugin"');
   });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ensureClusterPki } from './cluster-pki.js';
+import { ensureClusterPki, ensureLeafCertificate } from './cluster-pki.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kube-env-pki-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,5 +68,39 @@ describe('ensureClusterPki', () => {
     });
     expect(text).toMatch(/Key Usage: critical\s+Digital Signature, Certificate Sign, CRL Sign/);
     expect(text).toMatch(/Basic Constraints: critical\s+CA:TRUE/);
+  });
+});
+
+describe('ensureLeafCertificate', () => {
+  const pki = ensureClusterPki(join(dir, 'pki'));
+  const spec = {
+    subject: { commonName: 'system:node:real-node', organizations: ['system:nodes'] },
+    usage: 'clientAuth' as const,
+  };
+
+  it('issues a CA-signed certificate with the requested subject, and keeps it while the spec is unchanged', () => {
+    const first = ensureLeafCertificate(pki, join(dir, 'node'), 'kubelet-client', spec);
+    const issued = cert(first.cert);
+    expect(issued.verify(cert(pki.caCert).publicKey)).toBe(true);
+    expect(issued.checkIssued(cert(pki.caCert))).toBe(true);
+    expect(issued.subject).toBe('O=system:nodes\nCN=system:node:real-node');
+    expect(issued.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    expect(issued.checkPrivateKey(createPrivateKey(readFileSync(first.key)))).toBe(true);
+    const again = ensureLeafCertificate(pki, join(dir, 'node'), 'kubelet-client', spec);
+    expect(cert(again.cert).serialNumber).toBe(issued.serialNumber);
+  });
+
+  it('reissues when the names change', () => {
+    const serving = (ip: string) =>
+      ensureLeafCertificate(pki, join(dir, 'node'), 'kubelet-serving', {
+        subject: { commonName: 'real-node' },
+        usage: 'serverAuth',
+        dnsNames: ['real-node'],
+        ipAddresses: [ip],
+      });
+    expect(cert(serving('10.250.0.2').cert).checkIP('10.250.0.2')).toBe('10.250.0.2');
+    const moved = cert(serving('10.250.0.3').cert);
+    expect(moved.checkIP('10.250.0.3')).toBe('10.250.0.3');
+    expect(moved.checkIP('10.250.0.2')).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCertificate, type DistinguishedName } from './x509.js';
@@ -129,4 +129,67 @@ export function readClientCredentials(pki: ClusterPki): { ca: string; cert: stri
     cert: readFileSync(pki.adminCert, 'utf8'),
     key: readFileSync(pki.adminKey, 'utf8'),
   };
+}
+
+/** A certificate signed by the cluster CA, for one of the real node's identities. */
+export interface LeafSpec {
+  subject: DistinguishedName;
+  usage: 'serverAuth' | 'clientAuth';
+  dnsNames?: string[];
+  ipAddresses?: string[];
+}
+
+/**
+ * Issues `<dir>/<name>.crt` and `.key` from the cluster CA unless both exist with the same subject
+ * and names (a changed spec, e.g. another node IP, gets a new certificate). Returns the two paths.
+ */
+export function ensureLeafCertificate(
+  pki: ClusterPki,
+  dir: string,
+  name: string,
+  spec: LeafSpec,
+): { cert: string; key: string } {
+  const paths = { cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
+  const specFile = join(dir, `${name}.spec.json`);
+  const wanted = JSON.stringify(spec);
+  if (
+    existsSync(paths.cert) &&
+    existsSync(paths.key) &&
+    existsSync(specFile) &&
+    readFileSync(specFile, 'utf8') === wanted
+  ) {
+    return paths;
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const caKey = createPrivateKey(readFileSync(pki.caKey));
+  const caCert = new X509Certificate(readFileSync(pki.caCert));
+  const key = newKey();
+  const notBefore = new Date(Date.now() - 3600 * 1000);
+  writeFileSync(
+    paths.cert,
+    createCertificate({
+      subject: spec.subject,
+      publicKey: key.publicKey,
+      issuer: { commonName: caCommonName(caCert) },
+      issuerKey: caKey,
+      issuerPublicKey: caCert.publicKey,
+      isCA: false,
+      keyUsage: ['digitalSignature'],
+      extendedKeyUsage: [spec.usage],
+      dnsNames: spec.dnsNames,
+      ipAddresses: spec.ipAddresses,
+      notBefore,
+      notAfter: new Date(notBefore.getTime() + tenYears),
+    }),
+  );
+  writeKey(paths.key, key.privateKey);
+  writeFileSync(specFile, wanted);
+  return paths;
+}
+
+/** The CA's subject is only a common name (see ensureClusterPki). */
+function caCommonName(ca: X509Certificate): string {
+  const cn = /^CN=(.*)$/m.exec(ca.subject)?.[1];
+  if (!cn) throw new Error(`cluster CA has no common name: ${ca.subject}`);
+  return cn;
 }
