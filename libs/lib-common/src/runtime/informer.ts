@@ -36,7 +36,7 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
   metrics?: InformerMetrics;
 }
 
-export const defaultInformerBackoff: BackoffOptions = {
+const defaultInformerBackoff: BackoffOptions = {
   initialMs: 800,
   maxMs: 30_000,
   factor: 2,
@@ -286,7 +286,7 @@ export class Informer<T extends KubeObject = KubeObject> {
 }
 
 /** A watch that delivered nothing for longer than the idle timeout. */
-export class WatchIdle extends Error {
+class WatchIdle extends Error {
   constructor(ms: number) {
     super(`watch silent for ${ms} ms`);
     this.name = 'WatchIdle';

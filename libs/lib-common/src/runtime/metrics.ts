@@ -4,7 +4,7 @@ import type { InformerMetrics } from './informer.js';
 import type { QueueMetrics } from './queue.js';
 
 /** The reconcile outcomes, as controller-runtime labels them. */
-export type ReconcileResultLabel = 'success' | 'error' | 'requeue_after';
+type ReconcileResultLabel = 'success' | 'error' | 'requeue_after';
 
 export interface ControllerMetrics {
   reconciled(result: ReconcileResultLabel, seconds: number, terminal?: boolean): void;

@@ -112,7 +112,7 @@ function convert(spec: FlagSpec, name: string, raw: string): Value {
   }
 }
 
-export const defaultManagerFlags = (): ManagerFlags => ({
+const defaultManagerFlags = (): ManagerFlags => ({
   metricsBindAddress: '127.0.0.1:8080',
   healthProbeBindAddress: '127.0.0.1:8081',
   leaderElect: false,

@@ -66,7 +66,7 @@ class KeyFifo {
   }
 }
 
-export const defaultQueueBackoff: BackoffOptions = { initialMs: 5, maxMs: 300_000, factor: 2 };
+const defaultQueueBackoff: BackoffOptions = { initialMs: 5, maxMs: 300_000, factor: 2 };
 
 export interface ShutdownResult {
   /** Every in-flight run finished before the deadline. */

@@ -9,6 +9,7 @@ import {
   helmBinary,
   parseRendered,
   renderedContainer,
+  runCommand,
   setFlags,
   VALUES_SCHEMA_REFUSAL,
 } from './helm.js';
@@ -156,6 +157,25 @@ describe('createHelm', () => {
     ).toMatch(VALUES_SCHEMA_REFUSAL);
     expect('Error: INSTALLATION FAILED: cannot re-use a name that is still in use').not.toMatch(
       VALUES_SCHEMA_REFUSAL,
+    );
+  });
+});
+
+describe('runCommand', () => {
+  it('feeds stdin and resolves stdout, without blocking the event loop', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => {
+      ticks += 1;
+    }, 5);
+    const out = await runCommand('/bin/sh', ['-c', 'sleep 0.1; cat'], { input: 'hello' });
+    clearInterval(timer);
+    expect(out).toBe('hello');
+    expect(ticks).toBeGreaterThan(3);
+  });
+
+  it('rejects with the tool name, its arguments and its stderr', async () => {
+    await expect(runCommand('/bin/sh', ['-c', 'echo broken >&2; exit 3'])).rejects.toThrow(
+      /^sh -c echo broken >&2; exit 3 failed: broken/,
     );
   });
 });

@@ -84,6 +84,26 @@ export function chartFullname(release: string, chartName: string): string {
   return full.slice(0, 63).replace(/-$/, '');
 }
 
+/**
+ * Runs a command-line tool (helm, kubectl) without blocking the event loop, so an operator under
+ * test in the same process keeps reconciling while it waits; `input` goes to its stdin. Resolves
+ * its stdout; rejects with its stderr in the message.
+ */
+export function runCommand(
+  binary: string,
+  args: readonly string[],
+  opts: { input?: string } = {},
+): Promise<string> {
+  const name = binary.split('/').pop() ?? binary;
+  return new Promise((resolve, reject) => {
+    const child = execFile(binary, args, { encoding: 'utf8', env: process.env }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${name} ${args.join(' ')} failed: ${stderr || err.message}`));
+      else resolve(stdout);
+    });
+    child.stdin?.end(opts.input);
+  });
+}
+
 /** helm's path: the one given, else $HELM_BINARY. */
 export function helmBinary(binary?: string): string {
   const path = binary ?? process.env['HELM_BINARY'];
@@ -126,14 +146,7 @@ export interface Helm {
  */
 export function createHelm(binary?: string): Helm {
   const bin = helmBinary(binary);
-  const run = (args: readonly string[]): Promise<string> =>
-    new Promise((resolve, reject) => {
-      const child = execFile(bin, args, { encoding: 'utf8', env: process.env }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`helm ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolve(stdout);
-      });
-      child.stdin?.end();
-    });
+  const run = (args: readonly string[]): Promise<string> => runCommand(bin, args);
   return {
     run,
     lint: (chartDir, set) => run(['lint', '--strict', chartDir, ...setFlags(set)]),

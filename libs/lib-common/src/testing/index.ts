@@ -21,6 +21,7 @@ export {
   type RenderedObject,
   type RenderedRule,
   renderedContainer,
+  runCommand,
   setFlags,
   VALUES_SCHEMA_REFUSAL,
 } from './helm.js';

@@ -13,11 +13,12 @@ export type TestManagerOptions = Partial<Omit<ManagerOptions, 'name' | 'kubeConf
  * Runs a manager in-process against the test control plane: no probe or metrics ports, its own
  * prom-client registry (so several managers in one test do not share series), quiet logs
  * (LOG_LEVEL overrides), and informers synced before it resolves. Scope it to the test's
- * namespace with `namespaces`, so parallel tests do not see each other's objects.
+ * namespace with `namespaces`, so parallel tests do not see each other's objects. `setup` registers
+ * the controllers (it may be async, e.g. to ask the API server what it serves first).
  */
 export async function startTestManager(
   opts: TestManagerOptions,
-  setup: (manager: Manager) => void = () => undefined,
+  setup: (manager: Manager) => unknown = () => undefined,
 ): Promise<Manager> {
   const manager = new Manager({
     logger: createLogger({ name: opts.name, level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false }),
@@ -26,7 +27,7 @@ export async function startTestManager(
     ...opts,
     kubeConfig: opts.kubeConfig ?? loadTestKubeConfig(),
   });
-  setup(manager);
+  await setup(manager);
   await manager.start();
   await manager.cache.waitForSync();
   return manager;

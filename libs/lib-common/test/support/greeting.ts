@@ -92,18 +92,7 @@ async function writeStatus(
   });
 }
 
-/** Secrets named by a Greeting map to that Greeting (a mapped trigger). */
-export function greetingsNamingSecret(
-  manager: Manager,
-): (secret: KubeObject) => { namespace: string; name: string }[] {
-  return (secret) =>
-    manager.cache
-      .list<Greeting>(GreetingKind, { namespace: secret.metadata.namespace ?? '' })
-      .filter((g) => g.spec.secretName === secret.metadata.name)
-      .map((g) => ({ namespace: g.metadata.namespace ?? '', name: g.metadata.name ?? '' }));
-}
-
-/** Registers the example controller: for Greeting, owns ConfigMap, watches Secret. */
+/** Registers the example controller: for Greeting, owns ConfigMap, woken by the Secret it names. */
 export function addGreetingController(
   manager: Manager,
   opts: {
@@ -116,7 +105,7 @@ export function addGreetingController(
   return manager
     .controller<Greeting>({ for: GreetingKind, name: 'greeting', concurrency: opts.concurrency ?? 2 })
     .owns(Kinds.ConfigMap)
-    .watches(Kinds.Secret, greetingsNamingSecret(manager))
+    .referencedBy(Kinds.Secret, (g) => [g.spec.secretName])
     .reconcile(async (g, ctx) => {
       const start = Date.now();
       opts.onReconcile?.(ctx.key);
