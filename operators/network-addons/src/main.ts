@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { runOperator } from '@stackops/lib-common/runtime';
 import { IMAGE_ENV_VARS } from './config/images.js';
-import { readOperatorEnv } from './config/operator-env.js';
-import { FIELD_MANAGER, NetworkAddonsOperator, OPERATOR_NAME } from './operator.js';
+import { FIELD_MANAGER, OPERATOR_NAME, readOperatorEnv } from './config/operator-env.js';
+import { registerNetworkAddonsConfigController } from './controllers/network-addons-config-controller.js';
 
 function packageVersion(): string {
   try {
@@ -31,9 +31,8 @@ NMState, OVS, macvtap, KubeSecondaryDNS, kubevirt-ipam-controller.`,
   fieldManager: FIELD_MANAGER,
   readConfig: (env) => readOperatorEnv(env, packageVersion()),
   register: async (manager, { config: env }) => {
-    const operator = await NetworkAddonsOperator.create(manager, { env });
+    await registerNetworkAddonsConfigController(manager, { env });
     return {
-      start: () => operator.start(),
       startedFields: {
         operatorNamespace: env.operatorNamespace,
         operandNamespace: env.operandNamespace,

@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Kinds,
-  type KubeObject,
-  type RestKubeClient,
-  serviceAccountUser,
-} from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient, serviceAccountUser } from '@stackops/lib-common/client';
 import { parseManagerOptions } from '@stackops/lib-common/runtime';
 import {
   chartFullname,
@@ -22,8 +17,8 @@ import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.j
 import { DEFAULT_IMAGES, IMAGE_ENV_VARS } from '../src/config/images.js';
 import { fillDefaults } from '../src/network/network.js';
 import { selectTlsSettings } from '../src/network/tls-profile.js';
-import { renderComponents } from '../src/render/render.js';
-import { renderContext } from '../src/templates/context.js';
+import { renderComponents } from '../src/resources/render.js';
+import { renderContext } from '../src/resources/render-context.js';
 import {
   CHART_DIR,
   createNamespace,
@@ -35,6 +30,11 @@ import {
   tool,
   waitAvailable,
 } from './support.js';
+
+/** The chart's appVersion follows the package version (tools/release keeps them in step). */
+const VERSION = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
+).version;
 
 const helm = createHelm(tool('helm'));
 const template = (...set: string[]): Promise<RenderedObject[]> =>
@@ -145,7 +145,7 @@ describe('chart: lint and template', () => {
     const c = renderedContainer(
       await template('replicas=2', 'relatedImages.multus=registry.local/multus:v9', 'operandNamespace=cnao'),
     );
-    expect(c.image).toBe('ghcr.io/stackops/network-addons-operator:0.1.0');
+    expect(c.image).toBe(`ghcr.io/stackops/network-addons-operator:${VERSION}`);
     expect(c.args).toContain('--leader-elect');
     expect(c.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
     expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
@@ -153,7 +153,7 @@ describe('chart: lint and template', () => {
     const env = Object.fromEntries(c.env.map((e) => [e.name, e.value]));
     expect(env['MULTUS_IMAGE']).toBe('registry.local/multus:v9');
     expect(env['OPERAND_NAMESPACE']).toBe('cnao');
-    expect(env['OPERATOR_VERSION']).toBe('0.1.0');
+    expect(env['OPERATOR_VERSION']).toBe(VERSION);
     expect(c.env.find((e) => e.name === 'OPERATOR_NAMESPACE')).toMatchObject({
       valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } },
     });

@@ -1,4 +1,5 @@
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
 import {
@@ -15,7 +16,6 @@ import {
   testClient,
   testImages,
   waitAvailable,
-  waitFor,
   workloadsIn,
 } from './support.js';
 
@@ -149,9 +149,9 @@ describe('NetworkAddonsConfig components on the local control plane', () => {
   it('a reconcile of an unchanged config writes nothing', async () => {
     await waitAvailable(client);
     const before = op.manager.client.requests.writes();
-    op.operator.controller.enqueue('cluster');
+    op.controller.enqueue('cluster');
     await new Promise((r) => setTimeout(r, 1500));
-    await op.operator.controller.whenIdle();
+    await op.controller.whenIdle();
     expect(op.manager.client.requests.writes() - before).toBe(0);
   });
 
@@ -172,7 +172,7 @@ describe('NetworkAddonsConfig components on the local control plane', () => {
       },
       'strategic',
     );
-    await waitFor('the multus image set back', async () => (await image()) === wanted);
+    await waitUntil('the multus image set back', async () => (await image()) === wanted);
     await waitAvailable(client);
   });
 
@@ -180,7 +180,7 @@ describe('NetworkAddonsConfig components on the local control plane', () => {
     const recorder = new StatusRecorder(client);
     const { kubeMacPool: _kmp, linuxBridge: _lb, ...rest } = ALL;
     await setSpec(client, rest);
-    await waitFor('kubemacpool and linux bridge objects removed', async () => {
+    await waitUntil('kubemacpool and linux bridge objects removed', async () => {
       const left = names(await workloadsIn(client, ns));
       return !left.some((n) => n.includes('kubemacpool') || n.includes('bridge'));
     });

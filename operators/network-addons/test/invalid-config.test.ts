@@ -1,4 +1,4 @@
-import { type ApiError, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { type ApiError, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkAddonsConfigKind } from '../src/api/kinds.js';
 import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';

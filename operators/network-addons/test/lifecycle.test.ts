@@ -1,4 +1,5 @@
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkAddonsConfigKind, NetworkAddonsConfigV1alpha1Kind } from '../src/api/kinds.js';
 import {
@@ -15,7 +16,6 @@ import {
   testClient,
   testImages,
   waitAvailable,
-  waitFor,
   waitForConditions,
   workloadsIn,
 } from './support.js';
@@ -96,7 +96,7 @@ describe('NetworkAddonsConfig lifecycle', () => {
       kubeMacPool: { rangeStart: '02:20:20:00:00:00', rangeEnd: '02:20:20:00:FF:FF' },
     });
     await waitAvailable(client);
-    await waitFor(
+    await waitUntil(
       'the new range in the KubeMacPool ConfigMap',
       async () => (await range())?.['RANGE_END'] === '02:20:20:00:FF:FF',
     );
@@ -165,7 +165,7 @@ describe('NetworkAddonsConfig lifecycle', () => {
 
     const recorder = new StatusRecorder(client);
     await restart({ version: '0.2.0', tag: 'v2' });
-    const upgraded = await waitFor(
+    const upgraded = await waitUntil(
       'observedVersion 0.2.0',
       async () => {
         const cr = await getConfig(client);
@@ -173,8 +173,7 @@ describe('NetworkAddonsConfig lifecycle', () => {
           ? cr
           : undefined;
       },
-      90_000,
-      async () => (await getConfig(client))?.status,
+      { timeoutMs: 90_000, describe: async () => (await getConfig(client))?.status },
     );
     const seen = await recorder.stop();
     // In between: the new target reported at once, Progressing, the old observed version kept.

@@ -1,4 +1,4 @@
-import { Kinds, type RestKubeClient } from '@stackops/lib-common/resources';
+import { Kinds, type RestKubeClient } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import {

@@ -1,4 +1,5 @@
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   condition,
@@ -11,7 +12,6 @@ import {
   startOperator,
   testClient,
   waitAvailable,
-  waitFor,
   waitForConditions,
 } from './support.js';
 
@@ -37,7 +37,7 @@ function smallNode(name: string, taintKey: string, cpu: string): KubeObject {
 
 /** Waits for Progressing=True/Deploying with exactly these lines (the workloads not rolled out). */
 const waitForProgressing = (client: RestKubeClient, lines: string[]) =>
-  waitFor(
+  waitUntil(
     `Progressing with ${JSON.stringify(lines)}`,
     async () => {
       const cr = await getConfig(client);
@@ -46,20 +46,22 @@ const waitForProgressing = (client: RestKubeClient, lines: string[]) =>
         ? cr
         : undefined;
     },
-    60_000,
-    async () => ({
-      conditions: (await getConfig(client))?.status?.conditions,
-      daemonSets: (
-        await client.list(Kinds.DaemonSet, { labelSelector: 'app.kubernetes.io/managed-by=cnao-operator' })
-      ).items.map((d) => [d.metadata.name, d['status']]),
-      pods: (
-        await client.list(Kinds.Pod, { labelSelector: 'app.kubernetes.io/managed-by=cnao-operator' })
-      ).items.map((p) => [
-        p.metadata.name,
-        (p['spec'] as { nodeName?: string }).nodeName,
-        (p['status'] as { phase?: string }).phase,
-      ]),
-    }),
+    {
+      timeoutMs: 60_000,
+      describe: async () => ({
+        conditions: (await getConfig(client))?.status?.conditions,
+        daemonSets: (
+          await client.list(Kinds.DaemonSet, { labelSelector: 'app.kubernetes.io/managed-by=cnao-operator' })
+        ).items.map((d) => [d.metadata.name, d['status']]),
+        pods: (
+          await client.list(Kinds.Pod, { labelSelector: 'app.kubernetes.io/managed-by=cnao-operator' })
+        ).items.map((p) => [
+          p.metadata.name,
+          (p['spec'] as { nodeName?: string }).nodeName,
+          (p['status'] as { phase?: string }).phase,
+        ]),
+      }),
+    },
   );
 
 describe('rollouts that cannot finish', () => {
@@ -122,7 +124,7 @@ describe('rollouts that cannot finish', () => {
     type NodeStatus = KubeObject & {
       status?: { conditions?: { type: string; status: string }[]; allocatable?: Record<string, string> };
     };
-    await waitFor(`node ${name} Ready (kwok)`, async () => {
+    await waitUntil(`node ${name} Ready (kwok)`, async () => {
       const node = await client.get<NodeStatus>(Kinds.Node, { name });
       return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     });
@@ -131,7 +133,7 @@ describe('rollouts that cannot finish', () => {
         subresource: 'status',
       });
     await setCpu('5m');
-    await waitFor(`node ${name} with 5m CPU`, async () => {
+    await waitUntil(`node ${name} with 5m CPU`, async () => {
       const node = await client.get<NodeStatus>(Kinds.Node, { name });
       return node?.status?.allocatable?.['cpu'] === '5m';
     });

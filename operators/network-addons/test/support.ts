@@ -1,82 +1,48 @@
 /** Integration test support: a client on the real control plane, the CRD, the operator in-process, waits. */
 
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import type { KubeConfig } from '@kubernetes/client-node';
 import { cacheLayout } from '@stackops/kube-env';
-import { createLogger } from '@stackops/lib-common/logging';
 import {
   createKubeClient,
   type Impersonation,
   type KindRef,
   Kinds,
   type RestKubeClient,
-} from '@stackops/lib-common/resources';
-import { Manager } from '@stackops/lib-common/runtime';
-import { createTestNamespace, installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
+} from '@stackops/lib-common/client';
+import type { Controller, Manager } from '@stackops/lib-common/runtime';
+import {
+  createTestNamespace,
+  installCrds,
+  loadTestKubeConfig,
+  runCommand,
+  startTestManager,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { OPERATOR_CONFIG_NAME } from '../src/api/constants.js';
 import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../src/api/kinds.js';
 import type { NetworkAddonsConfigSpec, OpenshiftCondition } from '../src/api/network-addons-config.js';
+import type { ComponentImages } from '../src/config/images.js';
 import { DEFAULT_IMAGES } from '../src/config/images.js';
 import type { OperatorEnv } from '../src/config/operator-env.js';
-import { FIELD_MANAGER, NetworkAddonsOperator, OPERATOR_NAME } from '../src/operator.js';
-import { RENDERED_KINDS } from '../src/render/kinds.js';
-import { MANAGED_SELECTOR } from '../src/render/labels.js';
-import type { ComponentImages } from '../src/templates/context.js';
+import { FIELD_MANAGER, OPERATOR_NAME } from '../src/config/operator-env.js';
+import { registerNetworkAddonsConfigController } from '../src/controllers/network-addons-config-controller.js';
+import { RENDERED_KINDS } from '../src/resources/kinds.js';
+import { MANAGED_SELECTOR } from '../src/resources/labels.js';
 
 export const CHART_DIR = join(import.meta.dirname, '../../../charts/network-addons-operator');
 
 /** kubectl or helm from kube-env's pinned binaries. */
 export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin, name);
 
-/**
- * Runs kubectl or helm without blocking the event loop: the operator under test runs in this
- * same process and must keep reconciling while e.g. `kubectl wait` waits for it.
- */
-export function run(name: 'kubectl' | 'helm', args: string[], input?: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      tool(name),
-      args,
-      { encoding: 'utf8', env: process.env },
-      (err, stdout, stderr) => {
-        if (err) reject(new Error(`${name} ${args.join(' ')} failed: ${stderr || err.message}`));
-        else resolve(stdout);
-      },
-    );
-    if (input !== undefined) child.stdin?.end(input);
-    else child.stdin?.end();
-  });
-}
-
-export const kubeConfig = (): KubeConfig => loadTestKubeConfig();
+/** kubectl or helm, without blocking the event loop (the operator under test runs in this process). */
+export const run = (name: 'kubectl' | 'helm', args: string[], input?: string): Promise<string> =>
+  runCommand(tool(name), args, input === undefined ? {} : { input });
 
 export const testClient = (fieldManager = 'network-addons-tests'): RestKubeClient =>
-  createKubeClient(kubeConfig(), { fieldManager });
+  createKubeClient(loadTestKubeConfig(), { fieldManager });
 
 export const createNamespace = async (client: RestKubeClient, prefix: string): Promise<string> =>
   (await createTestNamespace(client, prefix)).name;
-
-/** Polls until `probe` returns something other than undefined/false; the timeout error shows the last value. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 60_000,
-  describeLast?: () => Promise<unknown>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) {
-      const last = describeLast ? await describeLast() : v;
-      throw new Error(
-        `timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last, null, 2)}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** Applies the chart's CRD and waits until it is established. */
 export async function installCrd(client: RestKubeClient): Promise<void> {
@@ -98,7 +64,7 @@ export interface OperatorOptions {
 }
 
 export interface RunningOperator {
-  operator: NetworkAddonsOperator;
+  controller: Controller<NetworkAddonsConfig>;
   manager: Manager;
   stop(): Promise<void>;
 }
@@ -111,20 +77,22 @@ export async function startOperator(opts: OperatorOptions): Promise<RunningOpera
     operatorVersion: opts.version ?? '0.1.0',
     images: opts.images ?? testImages('v1'),
   };
-  const manager = new Manager({
-    name: OPERATOR_NAME,
-    fieldManager: FIELD_MANAGER,
-    kubeConfig: kubeConfig(),
-    logger: createLogger({ name: OPERATOR_NAME, level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false }),
-    gracefulShutdownTimeoutMs: 5000,
-    ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
-  });
-  const operator = await NetworkAddonsOperator.create(manager, {
-    env,
-    ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
-  });
-  await operator.start();
-  return { operator, manager, stop: () => operator.stop() };
+  let controller: Controller<NetworkAddonsConfig> | undefined;
+  const manager = await startTestManager(
+    {
+      name: OPERATOR_NAME,
+      fieldManager: FIELD_MANAGER,
+      ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
+    },
+    async (m) => {
+      controller = await registerNetworkAddonsConfigController(m, {
+        env,
+        ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
+      });
+    },
+  );
+  if (!controller) throw new Error('the NetworkAddonsConfig controller was not registered');
+  return { controller, manager, stop: () => manager.stop() };
 }
 
 export const getConfig = (client: RestKubeClient, name = OPERATOR_CONFIG_NAME) =>
@@ -162,7 +130,7 @@ export function waitForConditions(
   timeoutMs = 60_000,
   name = OPERATOR_CONFIG_NAME,
 ): Promise<NetworkAddonsConfig> {
-  return waitFor(
+  return waitUntil(
     `NetworkAddonsConfig ${name} conditions ${JSON.stringify(want)}`,
     async () => {
       const cr = await getConfig(client, name);
@@ -177,8 +145,7 @@ export function waitForConditions(
       });
       return ok ? cr : undefined;
     },
-    timeoutMs,
-    async () => (await getConfig(client, name))?.status,
+    { timeoutMs: timeoutMs, describe: async () => (await getConfig(client, name))?.status },
   );
 }
 
@@ -203,12 +170,11 @@ export async function deleteConfig(client: RestKubeClient, name = OPERATOR_CONFI
   const cr = await getConfig(client, name);
   if (!cr) return;
   await client.delete(NetworkAddonsConfigKind, { name }, { propagationPolicy: 'Background' });
-  await waitFor('NetworkAddonsConfig deleted', async () => !(await getConfig(client, name)));
-  await waitFor(
+  await waitUntil('NetworkAddonsConfig deleted', async () => !(await getConfig(client, name)));
+  await waitUntil(
     'owned objects garbage-collected',
     async () => (await managedObjects(client, cr.metadata.uid)).length === 0,
-    90_000,
-    () => managedObjects(client, cr.metadata.uid),
+    { timeoutMs: 90_000, describe: () => managedObjects(client, cr.metadata.uid) },
   );
 }
 

@@ -1,4 +1,4 @@
-import type { KindRef, KubeObject } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import { NAO_DEPRECATED_VERSION, NAO_GROUP, NAO_KIND, NAO_PLURAL, NAO_STORAGE_VERSION } from './constants.js';
 import type { NetworkAddonsConfigSpec, NetworkAddonsConfigStatus } from './network-addons-config.js';
 

@@ -1,4 +1,17 @@
-import type { ComponentImages } from '../templates/context.js';
+/** Container images of the components (operator env vars, defaults set by the chart). */
+export interface ComponentImages {
+  multus: string;
+  multusDynamicNetworks: string;
+  linuxBridge: string;
+  linuxBridgeMarker: string;
+  kubeMacPool: string;
+  nmstateHandler: string;
+  ovsCni: string;
+  macvtapCni: string;
+  kubeSecondaryDns: string;
+  coreDns: string;
+  kubevirtIpamController: string;
+}
 
 /** The environment variable naming each component's image (upstream's names). */
 export const IMAGE_ENV_VARS: Readonly<Record<keyof ComponentImages, string>> = {

@@ -1,5 +1,8 @@
-import type { ComponentImages } from '../templates/context.js';
-import { imagesFromEnv } from './images.js';
+import { type ComponentImages, imagesFromEnv } from './images.js';
+
+export const OPERATOR_NAME = 'network-addons-operator';
+/** The SSA field manager every write of this operator carries. */
+export const FIELD_MANAGER = `stackops-${OPERATOR_NAME}`;
 
 /** What the operator learns from its environment (the chart sets every variable). */
 export interface OperatorEnv {

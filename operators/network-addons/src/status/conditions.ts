@@ -7,7 +7,7 @@ export const ConditionType = {
   Degraded: 'Degraded',
 } as const;
 
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+type ConditionStatus = 'True' | 'False' | 'Unknown';
 
 export interface DesiredCondition {
   type: string;

@@ -1,6 +1,6 @@
-import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
 import { describe, expect, it } from 'vitest';
-import { daemonSetProgress, deploymentProgress, rolloutMessages } from './rollout.js';
+import { containersOf, daemonSetProgress, deploymentProgress, rolloutMessages } from './rollout.js';
 
 const ds = (status: Record<string, number>, generation = 1): KubeObject => ({
   kind: 'DaemonSet',
@@ -90,6 +90,34 @@ describe('rolloutMessages', () => {
     ).toEqual([
       'DaemonSet "ns/multus" is not available (awaiting 1 nodes)',
       'Deployment "ns/kmp" is not available (awaiting 1 nodes)',
+    ]);
+  });
+});
+
+describe('containersOf', () => {
+  it('lists init containers first, then containers, per workload in order', () => {
+    const w = (kind: string, name: string, init: string[], main: string[]) => ({
+      kind,
+      metadata: { name },
+      spec: {
+        template: {
+          spec: {
+            initContainers: init.map((n) => ({ name: n, image: `${n}:1` })),
+            containers: main.map((n) => ({ name: n, image: `${n}:1` })),
+          },
+        },
+      },
+    });
+    expect(
+      containersOf([
+        w('DaemonSet', 'multus', ['install'], ['daemon']),
+        w('Deployment', 'dns', [], ['a', 'b']),
+      ]),
+    ).toEqual([
+      { parentKind: 'DaemonSet', parentName: 'multus', name: 'install', image: 'install:1' },
+      { parentKind: 'DaemonSet', parentName: 'multus', name: 'daemon', image: 'daemon:1' },
+      { parentKind: 'Deployment', parentName: 'dns', name: 'a', image: 'a:1' },
+      { parentKind: 'Deployment', parentName: 'dns', name: 'b', image: 'b:1' },
     ]);
   });
 });

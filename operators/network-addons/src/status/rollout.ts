@@ -1,4 +1,5 @@
-import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
+import type { DeployedContainer } from '../api/network-addons-config.js';
 
 interface DaemonSetStatus {
   desiredNumberScheduled?: number;
@@ -68,4 +69,18 @@ export function rolloutMessages(workloads: readonly KubeObject[]): string[] {
   const daemonSets = workloads.filter((w) => w.kind === 'DaemonSet').map(daemonSetProgress);
   const deployments = workloads.filter((w) => w.kind === 'Deployment').map(deploymentProgress);
   return [...daemonSets, ...deployments].filter((m): m is string => m !== undefined);
+}
+
+/** Init containers first, then containers, of every tracked DaemonSet and Deployment in render order. */
+export function containersOf(workloads: readonly KubeObject[]): DeployedContainer[] {
+  return workloads.flatMap((w) => {
+    const pod = (w['spec'] as { template?: { spec?: Record<string, { name: string; image: string }[]> } })
+      .template?.spec;
+    return [...(pod?.['initContainers'] ?? []), ...(pod?.['containers'] ?? [])].map((c) => ({
+      parentKind: w.kind ?? '',
+      parentName: w.metadata.name ?? '',
+      name: c.name,
+      image: c.image,
+    }));
+  });
 }

@@ -13,7 +13,7 @@ import {
 import { availableEvent, type ConfigEvent, failedEvent, progressingEvent } from './events.js';
 
 /** A failure that stops the reconcile: the Degraded reason (FailedToValidate, FailedToApply, …) and message. */
-export interface Failure {
+interface Failure {
   reason: string;
   message: string;
 }

@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { isNotFound, type KubeClient } from '@stackops/lib-common/client';
+import {
+  type Controller,
+  generationChanged,
+  labelsChanged,
+  type Manager,
+  or,
+} from '@stackops/lib-common/runtime';
+import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../api/kinds.js';
+import type { OperatorEnv } from '../config/operator-env.js';
+import type { RandomBytes } from '../network/kubemacpool-range.js';
+import { CERT_MANAGER_KINDS, CertificateKind, RENDERED_KINDS } from '../resources/kinds.js';
+import { MANAGED_SELECTOR } from '../resources/labels.js';
+import { networkAddonsConfigReconciler } from './network-addons-config-reconciler.js';
+
+export interface NetworkAddonsControllerOptions {
+  env: OperatorEnv;
+  random?: RandomBytes;
+  now?: () => Date;
+  /** Self-healing resync of a successful reconcile (default one minute, as upstream). */
+  resyncMs?: number;
+}
+
+/** Whether cert-manager's API is served (then the ipam controller gets a Certificate and an Issuer). */
+async function certManagerServed(client: KubeClient): Promise<boolean> {
+  try {
+    await client.list(CertificateKind, { limit: 1 });
+    return true;
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * Registers the NetworkAddonsConfig controller. It owns every kind it renders, cached only where
+ * labelled `app.kubernetes.io/managed-by=cnao-operator` (so the operator never lists every
+ * ConfigMap or ClusterRole of the cluster); a change to one it owns brings the owner back. Spec
+ * and label changes of the CR trigger it, its own status writes do not.
+ */
+export async function registerNetworkAddonsConfigController(
+  manager: Manager,
+  opts: NetworkAddonsControllerOptions,
+): Promise<Controller<NetworkAddonsConfig>> {
+  const certManagerAvailable = await certManagerServed(manager.client);
+  const kinds = [...RENDERED_KINDS, ...(certManagerAvailable ? CERT_MANAGER_KINDS : [])];
+  const reconcile = networkAddonsConfigReconciler(
+    {
+      env: opts.env,
+      certManagerAvailable,
+      kinds,
+      random: opts.random ?? ((n) => randomBytes(n)),
+      resyncMs: opts.resyncMs ?? 60_000,
+    },
+    opts.now,
+  );
+  let builder = manager
+    .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
+    .withPredicates(or(generationChanged, labelsChanged));
+  for (const kind of kinds) builder = builder.owns(kind, { labelSelector: MANAGED_SELECTOR });
+  return builder.reconcile(reconcile);
+}

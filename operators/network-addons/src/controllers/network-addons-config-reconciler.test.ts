@@ -1,0 +1,152 @@
+import { ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { ReconcileError } from '@stackops/lib-common/runtime';
+import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { describe, expect, it } from 'vitest';
+import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../api/kinds.js';
+import type { NetworkAddonsConfigSpec } from '../api/network-addons-config.js';
+import { DEFAULT_IMAGES } from '../config/images.js';
+import { CERT_MANAGER_KINDS, RENDERED_KINDS } from '../resources/kinds.js';
+import { networkAddonsConfigReconciler } from './network-addons-config-reconciler.js';
+
+const NS = 'cnao';
+const RESYNC_MS = 60_000;
+
+function setup(opts: { certManager?: boolean } = {}) {
+  const fake = new FakeKubeClient({ fieldManager: 'stackops-network-addons-operator' });
+  const kinds = [...RENDERED_KINDS, ...(opts.certManager ? CERT_MANAGER_KINDS : [])];
+  const reconcile = networkAddonsConfigReconciler(
+    {
+      env: { operatorNamespace: NS, operandNamespace: NS, operatorVersion: '1.2.3', images: DEFAULT_IMAGES },
+      certManagerAvailable: opts.certManager ?? false,
+      kinds,
+      random: (n) => new Uint8Array(n).fill(7),
+      resyncMs: RESYNC_MS,
+    },
+    () => new Date('2024-05-06T07:08:09.123Z'),
+  );
+  // The cache holds only what the controller watches, as the manager's would.
+  const cache = fake.cache([NetworkAddonsConfigKind, ...kinds]);
+  const run = (name = 'cluster') =>
+    reconcileOnce(fake, NetworkAddonsConfigKind, { name }, reconcile, { cache });
+  const setSpec = async (spec: NetworkAddonsConfigSpec, name = 'cluster') => {
+    const live = fake.peek<NetworkAddonsConfig>(NetworkAddonsConfigKind, { name });
+    if (live) await fake.replace(NetworkAddonsConfigKind, { ...live, spec });
+    else fake.seed(NetworkAddonsConfigKind, { metadata: { name }, spec });
+  };
+  const config = (name = 'cluster') => fake.peek<NetworkAddonsConfig>(NetworkAddonsConfigKind, { name });
+  const conditions = (name = 'cluster') =>
+    Object.fromEntries(
+      (config(name)?.status?.conditions ?? []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]),
+    );
+  const managed = () => kinds.flatMap((k) => fake.all(k).map((o) => `${k.kind}/${o.metadata.name}`)).sort();
+  return { fake, run, setSpec, config, conditions, managed };
+}
+
+describe('NetworkAddonsConfig reconciler (fake API server)', () => {
+  it('ignores a NetworkAddonsConfig not named cluster, saying so in its status', async () => {
+    const t = setup();
+    await t.setSpec({ multus: {} }, 'other');
+    const { result } = await t.run('other');
+    expect(result).toEqual({});
+    expect(t.managed()).toEqual([]);
+    expect(t.conditions('other')).toEqual({
+      Available: 'False/Ignored',
+      Progressing: 'False/Ignored',
+      Degraded: 'True/Ignored',
+    });
+  });
+
+  it('an invalid spec is Degraded with FailedToValidate, deploys nothing and is not retried', async () => {
+    const t = setup();
+    await t.setSpec({ kubeMacPool: { rangeStart: '02:00:00:00:00:00' } });
+    const { result, events } = await t.run();
+    expect(result).toEqual({});
+    expect(t.managed()).toEqual([]);
+    expect(t.conditions()).toMatchObject({ Degraded: 'True/FailedToValidate', Available: 'False/Failing' });
+    expect(events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning Failed: FailedToValidate']);
+  });
+
+  it('deploys the enabled components, reports Progressing, resyncs, and then writes nothing on an unchanged pass', async () => {
+    const t = setup();
+    await t.setSpec({ multus: {} });
+    const first = await t.run();
+    expect(first.result).toEqual({ requeueAfterMs: RESYNC_MS });
+    expect(t.managed()).toContain('DaemonSet/multus');
+    expect(t.managed()).toContain('ConfigMap/cluster-networks-addons-operator-applied-cluster');
+    expect(t.conditions()).toEqual({
+      Available: 'False/Startup',
+      Progressing: 'True/Deploying',
+      Degraded: 'False/',
+    });
+    expect(first.events.map((e) => e.reason)).toEqual(['Modified', 'Progressing']);
+    const ds = t.fake.peek<KubeObject>(Kinds.DaemonSet, { namespace: NS, name: 'multus' });
+    expect(ds?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'NetworkAddonsConfig',
+      controller: true,
+    });
+
+    const writes = t.fake.writes();
+    const second = await t.run();
+    expect(t.fake.writes()).toBe(writes);
+    expect(second.events).toEqual([]);
+  });
+
+  it('applies CRDs without an owner, so they outlive the NetworkAddonsConfig', async () => {
+    const t = setup();
+    await t.setSpec({ multus: {} });
+    await t.run();
+    const crds = t.fake.all<KubeObject>(Kinds.CustomResourceDefinition);
+    expect(crds.length).toBeGreaterThan(0);
+    for (const crd of crds) expect(crd.metadata.ownerReferences, crd.metadata.name).toBeUndefined();
+  });
+
+  it('removes the objects of a component taken out of the spec, and keeps the rest', async () => {
+    const t = setup();
+    await t.setSpec({ multus: {}, linuxBridge: {} });
+    await t.run();
+    expect(t.managed()).toContain('DaemonSet/bridge-marker');
+    await t.setSpec({ multus: {} });
+    await t.run();
+    expect(t.managed()).not.toContain('DaemonSet/bridge-marker');
+    expect(t.managed()).toContain('DaemonSet/multus');
+  });
+
+  it('refuses an unsafe change (image pull policy) and keeps what was deployed', async () => {
+    const t = setup();
+    await t.setSpec({ multus: {}, imagePullPolicy: 'Always' });
+    await t.run();
+    const before = t.managed();
+    await t.setSpec({ multus: {}, imagePullPolicy: 'IfNotPresent' });
+    const { result } = await t.run();
+    expect(result).toEqual({});
+    expect(t.conditions()).toMatchObject({ Degraded: 'True/FailedToGetPreviousConfigSpec' });
+    expect(t.managed()).toEqual(before);
+  });
+
+  it('a failed apply is Degraded with FailedToApply and retried with backoff', async () => {
+    const t = setup();
+    await t.setSpec({ multus: {} });
+    t.fake.failOn(
+      { verb: 'apply', kind: 'DaemonSet' },
+      new ApiError({ code: 500, reason: 'InternalError', message: 'etcd is sad' }),
+    );
+    const err = await t.run().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReconcileError);
+    expect((err as ReconcileError).retry).toBe('backoff');
+    expect((err as Error).message).toMatch(
+      /^could not apply \(apps\/v1, Kind=DaemonSet\) cnao\/multus \(multus\): etcd is sad$/,
+    );
+    expect(t.conditions()).toMatchObject({ Degraded: 'True/FailedToApply' });
+  });
+
+  it('leaves a deleted NetworkAddonsConfig to garbage collection', async () => {
+    const t = setup();
+    t.fake.seed(NetworkAddonsConfigKind, {
+      metadata: { name: 'cluster', deletionTimestamp: '2024-01-01T00:00:00Z', finalizers: ['other/x'] },
+      spec: { multus: {} },
+    });
+    const { result } = await t.run();
+    expect(result).toEqual({});
+    expect(t.fake.writes()).toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { type FilledSpec, fillDefaults, invalidConfiguration, isChangeSafe } from '../../network/network.js';
+import { appliedConfigName, readAppliedConfig } from '../../resources/applied-config.js';
+import { errorText, invalidSpec, type NetworkAddonsPass } from '../context.js';
+
+/**
+ * Defaults from the previously applied spec (kept in a ConfigMap, so generated values such as the
+ * MAC range stay put), then the check that the change is one upstream allows.
+ */
+export function fillFromPreviousConfig(ctx: NetworkAddonsPass) {
+  const { operatorNamespace } = ctx.settings.env;
+  const cm = ctx.cache.get<KubeObject>(Kinds.ConfigMap, {
+    namespace: operatorNamespace,
+    name: appliedConfigName(ctx.cr.metadata.name ?? ''),
+  });
+  let previous: FilledSpec | undefined;
+  try {
+    // Only a ConfigMap this very CR wrote counts: a recreated CR starts afresh, as upstream (GC).
+    const ours = cm?.metadata.ownerReferences?.some((r) => r.uid === ctx.cr.metadata.uid);
+    previous = ours ? readAppliedConfig(cm) : undefined;
+  } catch (err) {
+    return invalidSpec(
+      ctx,
+      'FailedToGetPreviousConfigSpec',
+      `failed to read the previously applied configuration: ${errorText(err)}`,
+    );
+  }
+  const filled = fillDefaults(ctx.cr.spec ?? {}, previous, ctx.settings.random);
+  if (previous) {
+    const unsafe = isChangeSafe(previous, filled);
+    if (unsafe.length)
+      return invalidSpec(
+        ctx,
+        'FailedToGetPreviousConfigSpec',
+        `not applying unsafe change: ${invalidConfiguration(unsafe)}`,
+      );
+  }
+  ctx.filled = filled;
+  return undefined;
+}
