@@ -2,14 +2,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
-import { withFinalizer } from '../src/runtime/finalizer.js';
+import type { KubeObject } from '../src/client/types.js';
+import { ConditionType } from '../src/conditions/index.js';
+import { applyOwned } from '../src/objects/apply.js';
+import { type Pass, pipeline } from '../src/pipeline/index.js';
 import type { Manager } from '../src/runtime/manager.js';
 import { installCrds } from '../src/testing/crds.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor, waitForDeletion } from '../src/testing/wait.js';
-import { type Greeting, GreetingKind, reconcileGreeting } from './support/greeting.js';
+import { configMapName, type Greeting, GreetingKind } from './support/greeting.js';
 
 const FINALIZER = 'example.stackops.dev/cleanup';
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
@@ -31,21 +34,41 @@ beforeEach(async () => {
   manager = await startTestManager({ name: 'greeting-operator', namespaces: [ns.name] }, (m) => {
     m.controller<Greeting>({ for: GreetingKind, backoff: { initialMs: 200, maxMs: 10_000 } })
       .owns(Kinds.ConfigMap)
-      .reconcile((g, ctx) =>
-        withFinalizer(ctx.client, GreetingKind, g, FINALIZER, {
-          apply: (live) => reconcileGreeting(live, ctx),
-          cleanup: async (live) => {
-            const ok = live.spec.failCleanup !== true;
-            cleanups.push({ key: ctx.key, at: Date.now(), ok });
-            if (!ok) throw new Error('external resource could not be released');
-          },
-        }),
-      );
+      .reconcile(reconcileWithFinalizer);
   });
 });
 afterEach(async () => {
   await manager.stop();
   await ns.delete();
+});
+
+/** The example Greeting as a pipeline with a finalizer whose cleanup "releases an external resource". */
+const reconcileWithFinalizer = pipeline<Greeting>({
+  kind: GreetingKind,
+  conditions: [ConditionType.ServiceConfigReady],
+  finalizer: {
+    name: FINALIZER,
+    cleanup: [
+      function releaseExternal(p: Pass<Greeting>) {
+        const ok = p.cr.spec.failCleanup !== true;
+        cleanups.push({ key: `${p.cr.metadata.namespace}/${p.cr.metadata.name}`, at: Date.now(), ok });
+        if (!ok) throw new Error('external resource could not be released');
+      },
+    ],
+  },
+  steps: [
+    async function ensureConfigMap(p: Pass<Greeting>) {
+      const ref = { namespace: p.cr.metadata.namespace ?? '', name: configMapName(p.cr) };
+      await applyOwned(
+        p.client,
+        p.cr,
+        Kinds.ConfigMap,
+        { metadata: ref, data: { message: p.cr.spec.message } },
+        { current: p.cache.get<KubeObject>(Kinds.ConfigMap, ref) ?? null },
+      );
+      p.conditions.markTrue(ConditionType.ServiceConfigReady);
+    },
+  ],
 });
 
 const create = (name: string, spec: Greeting['spec']) =>
@@ -64,9 +87,12 @@ describe('finalizers', () => {
       admin,
       GreetingKind,
       ref,
-      (g) => g?.status?.observedGeneration !== undefined,
+      (g) =>
+        (g?.status?.conditions as { type: string; status: string }[] | undefined)?.[0]?.status === 'True',
     );
     expect(live?.metadata.finalizers).toEqual([FINALIZER]);
+    expect(live?.status?.observedGeneration).toBe(live?.metadata.generation);
+    expect(await admin.get(Kinds.ConfigMap, { namespace: ns.name, name: 'tidy-greeting' })).toBeDefined();
     await admin.delete(GreetingKind, ref);
     await waitForDeletion(admin, GreetingKind, ref);
     await new Promise((r) => setTimeout(r, 500));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
-import { addFinalizerPatch, removeFinalizerPatch, withFinalizer } from './finalizer.js';
+import { addFinalizerPatch, removeFinalizerPatch } from './finalizer.js';
 
 const F = 'example.stackops.dev/cleanup';
 const obj = (finalizers?: string[], deleting = false): KubeObject => ({
@@ -54,59 +54,3 @@ function recordingClient(): { client: KubeClient; patches: unknown[] } {
   } as unknown as KubeClient;
   return { client, patches };
 }
-
-describe('withFinalizer', () => {
-  it('adds the finalizer, then applies on the patched object', async () => {
-    const { client, patches } = recordingClient();
-    const seen: KubeObject[] = [];
-    const res = await withFinalizer(client, Kinds.ConfigMap, obj(), F, {
-      apply: async (o) => {
-        seen.push(o);
-        return 'applied';
-      },
-      cleanup: async () => undefined,
-    });
-    expect(res).toBe('applied');
-    expect(patches).toHaveLength(1);
-    expect(seen[0]?.metadata.finalizers).toEqual([F]);
-  });
-
-  it('runs cleanup, then removes the finalizer', async () => {
-    const { client, patches } = recordingClient();
-    const order: string[] = [];
-    await withFinalizer(client, Kinds.ConfigMap, obj([F], true), F, {
-      apply: async () => order.push('apply'),
-      cleanup: async () => {
-        order.push('cleanup');
-      },
-    });
-    expect(order).toEqual(['cleanup']);
-    expect(patches).toEqual([removeFinalizerPatch(obj([F]), F)]);
-  });
-
-  it('keeps the finalizer when cleanup fails', async () => {
-    const { client, patches } = recordingClient();
-    await expect(
-      withFinalizer(client, Kinds.ConfigMap, obj([F], true), F, {
-        apply: async () => undefined,
-        cleanup: async () => {
-          throw new Error('backend unreachable');
-        },
-      }),
-    ).rejects.toThrow('backend unreachable');
-    expect(patches).toEqual([]);
-  });
-
-  it('does nothing for an object being deleted that does not carry the finalizer', async () => {
-    const { client, patches } = recordingClient();
-    let cleaned = false;
-    await withFinalizer(client, Kinds.ConfigMap, obj(['other'], true), F, {
-      apply: async () => undefined,
-      cleanup: async () => {
-        cleaned = true;
-      },
-    });
-    expect(cleaned).toBe(false);
-    expect(patches).toEqual([]);
-  });
-});

@@ -68,33 +68,3 @@ export async function removeFinalizer<T extends KubeObject>(
   if (!patch) return obj;
   return client.patch<T>(kind, refOf(obj), patch, 'json');
 }
-
-export interface FinalizerHandlers<T extends KubeObject, R> {
-  /** The normal reconcile of a live object (runs only once the finalizer is in place). */
-  apply: (obj: T) => Promise<R>;
-  /** Cleanup before deletion; must be idempotent and must throw to keep the object. */
-  cleanup: (obj: T) => Promise<void>;
-}
-
-/**
- * Reconciles with a finalizer, after kube-runtime's `finalizer()`: a live object first gets the
- * finalizer, then `apply` runs on the patched object (in the same reconcile, so a
- * generation-filtered controller does not wait for another event); an object being deleted gets
- * `cleanup`, and only when cleanup succeeded is the finalizer removed. Cleanup may run for an
- * object `apply` never saw, and runs again if the removal failed, so it must be idempotent.
- */
-export async function withFinalizer<T extends KubeObject, R>(
-  client: KubeClient,
-  kind: KindRef,
-  obj: T,
-  name: string,
-  handlers: FinalizerHandlers<T, R>,
-): Promise<R | undefined> {
-  if (obj.metadata.deletionTimestamp) {
-    if (!hasFinalizer(obj, name)) return undefined;
-    await handlers.cleanup(obj);
-    await removeFinalizer(client, kind, obj, name);
-    return undefined;
-  }
-  return handlers.apply(await ensureFinalizer(client, kind, obj, name));
-}

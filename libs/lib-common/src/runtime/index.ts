@@ -26,12 +26,10 @@ export {
 export {
   addFinalizerPatch,
   ensureFinalizer,
-  type FinalizerHandlers,
   hasFinalizer,
   type JsonPatchOp,
   removeFinalizer,
   removeFinalizerPatch,
-  withFinalizer,
 } from './finalizer.js';
 export {
   Informer,
