@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Kinds } from '../client/kinds.js';
-import type { KubeClient, KubeObject } from '../client/types.js';
+import type { KubeObject } from '../client/types.js';
 import { addFinalizerPatch, removeFinalizerPatch } from './finalizer.js';
 
 const F = 'example.stackops.dev/cleanup';
@@ -40,17 +39,3 @@ describe('finalizer patches', () => {
     ]);
   });
 });
-
-function recordingClient(): { client: KubeClient; patches: unknown[] } {
-  const patches: unknown[] = [];
-  const client = {
-    fieldManager: 'test',
-    async patch<T extends KubeObject>(_k: unknown, _r: unknown, patch: unknown) {
-      patches.push(patch);
-      const p = patch as { op: string; value?: unknown }[];
-      const add = p.find((op) => op.op === 'add');
-      return obj(add ? [F] : []) as T;
-    },
-  } as unknown as KubeClient;
-  return { client, patches };
-}
