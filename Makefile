@@ -17,12 +17,13 @@ KUBE_ENV := node tools/kube-env/dist/cli.js
 TEST_CLUSTER := stackops-test
 ARGS ?=
 
-.PHONY: help deps build control-plane lint typecheck test unit bench demo uninstall clean
+.PHONY: help deps build control-plane images lint typecheck test unit bench demo uninstall clean
 
 help:
 	@echo "make demo   - start a local control plane and run all operators on it (ARGS=--exit to stop after the summary)"
 	@echo "make test   - lint, typecheck and every package's tests against a real local control plane"
 	@echo "make uninstall - remove stackops from the current kubectl context: CRs, the Helm release, then exactly its CRDs"
+	@echo "make images - the operators' OCI images (no Docker) into build/images/, with digests and sizes"
 	@echo "make bench  - benchmarks, printing their figures"
 	@echo "make lint   - biome lint + format check"
 	@echo "make clean  - remove build outputs and stop local clusters"
@@ -46,6 +47,11 @@ build: deps
 # Builds kube-apiserver & co. from Go modules into ~/.cache/stackops/kube-env/<key> when missing.
 control-plane: build
 	@$(KUBE_ENV) build
+
+# The four operators' OCI images (tools/images): bundles, then crane, into build/images/.
+images: build
+	@echo "==> images"
+	@npx nx run @stackops/images:images --outputStyle=static
 
 lint: deps
 	@echo "==> lint (biome)"

@@ -3,12 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { defaultOutDir } from './image-builder.js';
-import {
-  buildOperatorImages,
-  isOperatorName,
-  type OperatorName,
-  operatorNames,
-} from './operators.js';
+import { buildOperatorImages, isOperatorName, type OperatorName, operatorNames } from './operators.js';
 import { summary } from './summary.js';
 import { formatSeconds } from './util/format.js';
 

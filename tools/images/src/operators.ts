@@ -1,9 +1,9 @@
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { type NodeBase, nodePath, nonroot, prepareNodeBase } from './base/node-base.js';
+import { type NodeBase, nodeBaseSources, nodePath, nonroot, prepareNodeBase } from './base/node-base.js';
 import { type BuilderOptions, type BuiltImage, defaultOutDir, withImageBuilder } from './image-builder.js';
-import { repoRoot } from './source.js';
+import { lastChangeEpoch, repoRoot } from './source.js';
 
 /** The operators that ship an image: operators/<name>, charts/<name>-operator. */
 export const operatorNames = ['keystone', 'placement', 'network-addons', 'sip'] as const;
@@ -114,7 +114,7 @@ export async function buildOperatorImages(options: OperatorImagesOptions = {}): 
     const base = await prepareNodeBase({
       root,
       workDir: builder.workDir,
-      epoch: builder.source.epoch,
+      epoch: await lastChangeEpoch(root, nodeBaseSources, builder.source),
       progress,
     });
     const images: OperatorImages['images'] = [];

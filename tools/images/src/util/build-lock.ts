@@ -35,12 +35,26 @@ function takeOver(lockDir: string, deadPid: number): void {
   rmSync(aside, { recursive: true, force: true });
 }
 
+/** Builds of this process, per output folder: the lock below only tells processes apart. */
+const inProcess = new Map<string, Promise<unknown>>();
+
 /**
  * Serialises builds into one output folder across processes (two test runs, `make images` beside a
  * test): `mkdir` is atomic, and the owner's pid inside lets a later build take over the lock of a
  * build that was killed.
  */
-export async function withBuildLock<T>(
+export function withBuildLock<T>(
+  outDir: string,
+  onWait: (pid: number) => void,
+  body: () => Promise<T>,
+): Promise<T> {
+  const previous = inProcess.get(outDir) ?? Promise.resolve();
+  const next = previous.catch(() => {}).then(() => withProcessLock(outDir, onWait, body));
+  inProcess.set(outDir, next);
+  return next;
+}
+
+async function withProcessLock<T>(
   outDir: string,
   onWait: (pid: number) => void,
   body: () => Promise<T>,
