@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBinaries, type Stamp } from './build/build.js';
 import { goEnv } from './build/go.js';
 import { startCluster, stopCluster } from './cluster/control-plane.js';
-import { componentNames } from './cluster/layout.js';
+import { controlPlaneComponents } from './cluster/layout.js';
 import { cacheLayout } from './paths.js';
 import { formatBytes, formatDuration } from './util/format.js';
 
@@ -75,7 +75,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
       await sleep(options.settleMs ?? 15_000);
       let total = 0;
       out(`  memory after ${formatDuration(options.settleMs ?? 15_000)} idle (RSS):`);
-      for (const component of componentNames) {
+      for (const component of controlPlaneComponents) {
         const pid = handle.state.components[component]?.pid;
         const rss = pid ? rssBytes(pid) : 0;
         total += rss;

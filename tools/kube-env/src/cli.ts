@@ -22,6 +22,14 @@ process.stdout.on('error', () => {});
 process.stderr.on('error', () => {});
 const defaultName = () => process.env.KUBE_ENV_NAME || defaultClusterName;
 
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
+  return n;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
 function positiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
@@ -62,32 +70,96 @@ program
     'start a cluster in the background (or reuse it if it already runs) and wait until it is ready',
   )
   .option('--name <name>', 'cluster name', defaultName())
-  .option('--nodes <count>', 'number of fake nodes', positiveInt, defaultNodeCount)
+  .option(
+    '--nodes <count>',
+    'number of fake (kwok) nodes (0 allowed with --real-node)',
+    nonNegativeInt,
+    defaultNodeCount,
+  )
+  .option(
+    '--real-node',
+    'add a real node (kubelet, containerd, kube-proxy, CoreDNS) in a namespace with no route out',
+  )
+  .option(
+    '--image <path>',
+    'load this image archive or OCI layout into the real node (repeatable)',
+    collect,
+    [],
+  )
   .option('--fresh', 'start from empty etcd data (and stop the cluster first if it runs)')
   .option('--timeout <seconds>', 'give up after this many seconds', positiveInt, 120)
-  .action(async (opts: { name: string; nodes: number; fresh?: boolean; timeout: number }) => {
-    const handle = await startCluster({
-      name: opts.name,
-      nodes: opts.nodes,
-      fresh: opts.fresh ?? false,
-      reuse: true,
-      detach: true,
-      timeoutMs: opts.timeout * 1000,
-      progress: err,
-    });
-    const verb = handle.reused ? 'is already running' : `is ready after ${formatDuration(handle.startupMs)}`;
-    process.stdout.write(
-      [
-        `cluster ${handle.name} ${verb}: ${handle.server}, ${handle.state.nodes} fake nodes`,
-        '',
-        `  export KUBECONFIG=${handle.kubeconfigPath}`,
-        `  export PATH=${handle.binDir}:$PATH    # kubectl, helm`,
-        '',
-        `  kube-env status --name ${handle.name}`,
-        `  kube-env logs kube-apiserver --name ${handle.name}`,
-        `  kube-env down --name ${handle.name}`,
-        '',
-      ].join('\n'),
+  .action(
+    async (opts: {
+      name: string;
+      nodes: number;
+      realNode?: boolean;
+      image: string[];
+      fresh?: boolean;
+      timeout: number;
+    }) => {
+      const handle = await startCluster({
+        name: opts.name,
+        nodes: opts.nodes,
+        realNode: opts.realNode ?? false,
+        images: opts.image,
+        fresh: opts.fresh ?? false,
+        reuse: true,
+        detach: true,
+        timeoutMs: opts.timeout * 1000,
+        progress: err,
+      });
+      const verb = handle.reused
+        ? 'is already running'
+        : `is ready after ${formatDuration(handle.startupMs)}`;
+      const node = handle.realNode;
+      process.stdout.write(
+        [
+          `cluster ${handle.name} ${verb}: ${handle.server}, ${handle.state.nodes} fake nodes${node ? `, real node ${node.name} (${node.ip})` : ''}`,
+          ...(node
+            ? [
+                `  the real node's network namespace: nsenter --net=${node.netnsPath} -- <command>`,
+                `  load images: kube-env load-images --name ${handle.name} <archive|oci-layout>...`,
+              ]
+            : []),
+          '',
+          `  export KUBECONFIG=${handle.kubeconfigPath}`,
+          `  export PATH=${handle.binDir}:$PATH    # kubectl, helm`,
+          '',
+          `  kube-env status --name ${handle.name}`,
+          `  kube-env logs kube-apiserver --name ${handle.name}`,
+          `  kube-env down --name ${handle.name}`,
+          '',
+        ].join('\n'),
+      );
+    },
+  );
+
+program
+  .command('load-images')
+  .description("import image archives (docker or OCI tar) or OCI layout folders into a cluster's real node")
+  .argument('<paths...>')
+  .option('--name <name>', 'cluster name', defaultName())
+  .action(async (paths: string[], opts: { name: string }) => {
+    const { loadImages } = await import('./node/access.js');
+    for (const image of await loadImages(opts.name, paths)) process.stdout.write(`${image}\n`);
+  });
+
+program
+  .command('node-exec')
+  .description(
+    "run a command in a cluster's real-node network namespace (pod IPs and Service VIPs are reachable there)",
+  )
+  .argument('<command...>')
+  .option('--name <name>', 'cluster name', defaultName())
+  .action(async (command: string[], opts: { name: string }) => {
+    const { readState } = await import('./cluster/state.js');
+    const node = readState(clusterLayout(opts.name))?.realNode;
+    if (!node) throw new Error(`cluster ${opts.name} has no real node`);
+    spawn('nsenter', [`--net=${node.netnsPath}`, '--', ...command], { stdio: 'inherit' }).on(
+      'exit',
+      (code) => {
+        process.exitCode = code ?? 1;
+      },
     );
   });
 
@@ -120,6 +192,11 @@ program
       const status = await clusterStatus(name);
       allRunning &&= status.phase === 'running';
       process.stdout.write(`${status.name}: ${status.phase}${status.server ? ` ${status.server}` : ''}\n`);
+      if (status.realNode) {
+        process.stdout.write(
+          `  real node ${status.realNode.name} ${status.realNode.ip}, namespace ${status.realNode.netnsPath}\n`,
+        );
+      }
       for (const c of status.components) {
         process.stdout.write(`  ${c.name.padEnd(24)} ${c.running ? `running (pid ${c.pid})` : 'stopped'}\n`);
       }

@@ -1,6 +1,17 @@
 import { join } from 'node:path';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { type ClusterHandle, type StartOptions, startCluster } from './cluster/control-plane.js';
+import { loadImages, runInRealNode } from './node/access.js';
+import type { RealNodeState } from './node/real-node.js';
+import type { RunResult } from './util/run.js';
+
+/** The real node of a control plane started with `realNode: true`. */
+export interface RealNode extends RealNodeState {
+  /** Imports image archives or OCI layouts into the node's containerd; returns the image names. */
+  loadImages(paths: readonly string[]): Promise<string[]>;
+  /** Runs a command in the node's network namespace (pod IPs, Service VIPs and the node IP are reachable there). */
+  run(command: readonly string[]): Promise<RunResult>;
+}
 
 /** A running local control plane, as the tests and the demo see it. */
 export interface ControlPlane {
@@ -14,6 +25,8 @@ export interface ControlPlane {
   readonly helm: string;
   readonly reused: boolean;
   readonly startupMs: number;
+  /** Present when started with `realNode: true` (or when a reused cluster has one). */
+  readonly realNode: RealNode | undefined;
   readonly handle: ClusterHandle;
   stop(options?: { purge?: boolean }): Promise<void>;
 }
@@ -22,8 +35,8 @@ export type ControlPlaneOptions = StartOptions;
 
 /**
  * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok on 127.0.0.1 (or
- * reuses the named cluster with `reuse`), waits until everything is ready, and returns its
- * kubeconfig. Same implementation as `kube-env up`; unless `detach` is set, the processes are
+ * reuses the named cluster with `reuse`), with `realNode` also a real node (see README), waits until
+ * everything is ready, and returns its kubeconfig. Same implementation as `kube-env up`; unless `detach` is set, the processes are
  * stopped when this process exits.
  */
 export async function startControlPlane(options: ControlPlaneOptions = {}): Promise<ControlPlane> {
@@ -41,6 +54,11 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     helm: join(handle.binDir, 'helm'),
     reused: handle.reused,
     startupMs: handle.startupMs,
+    realNode: handle.realNode && {
+      ...handle.realNode,
+      loadImages: (paths) => loadImages(handle.name, paths),
+      run: (command) => runInRealNode(handle.name, command),
+    },
     handle,
     stop: (opts) => handle.stop(opts),
   };

@@ -12,6 +12,14 @@ export {
   stopCluster,
 } from './cluster/control-plane.js';
 export { type ComponentName, clusterLayout, componentNames } from './cluster/layout.js';
-export { type ControlPlane, type ControlPlaneOptions, startControlPlane } from './control-plane.js';
+export {
+  type ControlPlane,
+  type ControlPlaneOptions,
+  type RealNode,
+  startControlPlane,
+} from './control-plane.js';
+export { loadImages, runInRealNode } from './node/access.js';
+export { fakeNodeTaint, realNodeLabels, realNodeName, realNodeNetwork } from './node/network.js';
+export type { RealNodeState } from './node/real-node.js';
 export { type CacheLayout, cacheLayout, kubeEnvRoot } from './paths.js';
 export { cacheKey, versions } from './versions.js';

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { clusterLayout, componentNames } from '../src/cluster/layout.js';
+import { clusterLayout, controlPlaneComponents } from '../src/cluster/layout.js';
 import { readPid } from '../src/cluster/processes.js';
 import { tcpSocketsOf } from './sockets.js';
 
@@ -9,7 +9,7 @@ describe('network hygiene', () => {
   it("every socket of the control plane's processes is on 127.0.0.1", () => {
     const layout = clusterLayout(inject('kubeEnvCluster'));
     const listeners: Record<string, string[]> = {};
-    for (const component of componentNames) {
+    for (const component of controlPlaneComponents) {
       const pid = readPid(layout.pidFile(component));
       expect(pid, `${component} pid file`).toBeDefined();
       const sockets = tcpSocketsOf(pid ?? 0);

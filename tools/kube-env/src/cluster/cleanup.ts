@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { nodeLayout } from '../node/layout.js';
+import { readNodeRecord, teardownRealNode } from '../node/teardown.js';
 import { signalNow } from './processes.js';
 
 /**
@@ -10,6 +12,8 @@ import { signalNow } from './processes.js';
  */
 interface Owned {
   pids: number[];
+  /** The cluster's folder: a real node's teardown record is looked for there. */
+  root: string;
   /** Remove this state directory too (private clusters). */
   purgeDir: string | undefined;
   watchdog: number | undefined;
@@ -32,6 +36,9 @@ function cleanUpAll(): void {
     stopWatchdog(entry);
     // A throw-away cluster dies at once; a named one gets SIGTERM so etcd shuts down cleanly.
     signalNow(entry.pids, entry.purgeDir ? 'SIGKILL' : 'SIGTERM');
+    // A real node: containers, mounts, namespace, cgroups and host changes go too (synchronously).
+    const record = readNodeRecord(nodeLayout(entry.root).record);
+    if (record) teardownRealNode(record);
     if (entry.purgeDir) rmSync(entry.purgeDir, { recursive: true, force: true });
   }
   owned.clear();
@@ -92,6 +99,7 @@ export function ownCluster(cluster: OwnedCluster): number[] {
   releaseCluster(cluster.name);
   const entry: Owned = {
     pids: [],
+    root: cluster.root,
     purgeDir: cluster.purge ? cluster.root : undefined,
     watchdog: startWatchdog(cluster.root, cluster.binDir, cluster.purge),
   };

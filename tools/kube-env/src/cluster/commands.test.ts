@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pkiPaths } from '../pki/cluster-pki.js';
 import { componentCommands } from './commands.js';
-import { componentNames } from './layout.js';
+import { controlPlaneComponents } from './layout.js';
 
 const commands = componentCommands({
   binDir: '/cache/bin',
@@ -17,7 +17,7 @@ const flag = (args: string[], name: string) =>
 
 describe('componentCommands', () => {
   it('runs every component from the cache bin directory', () => {
-    for (const name of componentNames) expect(commands[name][0]).toBe(`/cache/bin/${name}`);
+    for (const name of controlPlaneComponents) expect(commands[name][0]).toBe(`/cache/bin/${name}`);
   });
 
   it('binds and advertises 127.0.0.1 only', () => {
@@ -59,6 +59,45 @@ describe('componentCommands', () => {
     for (const name of ['kube-controller-manager', 'kube-scheduler'] as const) {
       expect(commands[name]).toContain('--leader-elect=false');
       expect(flag(commands[name], 'kubeconfig')).toEqual(['/state/kubeconfig']);
+    }
+  });
+});
+
+describe('componentCommands with a real node', () => {
+  const inNamespace = componentCommands({
+    binDir: '/cache/bin',
+    stageFiles: [],
+    ports: { etcdClient: 1001, etcdPeer: 1002, apiserver: 1003, controllerManager: 1004, scheduler: 1005 },
+    pki: pkiPaths('/state/pki'),
+    kubeconfig: '/state/kubeconfig',
+    etcdData: '/state/etcd',
+    kwokConfig: '/state/kwok.yaml',
+    realNode: {
+      nodeIp: '10.250.0.2',
+      kubeletClientCert: '/state/node/pki/apiserver-kubelet-client.crt',
+      kubeletClientKey: '/state/node/pki/apiserver-kubelet-client.key',
+    },
+  });
+  const api = inNamespace['kube-apiserver'];
+
+  it("advertises the node IP, so the kubernetes Service's endpoint is reachable from pods", () => {
+    expect(flag(api, 'advertise-address')).toEqual(['10.250.0.2']);
+    expect(flag(api, 'endpoint-reconciler-type')).toEqual(['lease']);
+    // Inside the namespace: its loopback (the host's port forwarder) and the node IP (pods).
+    expect(flag(api, 'bind-address')).toEqual(['0.0.0.0']);
+  });
+
+  it('authenticates to kubelets with a client certificate and verifies theirs', () => {
+    expect(flag(api, 'kubelet-client-certificate')).toEqual(['/state/node/pki/apiserver-kubelet-client.crt']);
+    expect(flag(api, 'kubelet-client-key')).toEqual(['/state/node/pki/apiserver-kubelet-client.key']);
+    expect(flag(api, 'kubelet-certificate-authority')).toEqual(['/state/pki/ca.crt']);
+    expect(flag(api, 'enable-admission-plugins')).toEqual(['NodeRestriction']);
+    expect(flag(api, 'authorization-mode')).toEqual(['Node,RBAC']);
+  });
+
+  it('keeps every other component on the loopback', () => {
+    for (const name of ['etcd', 'kube-controller-manager', 'kube-scheduler'] as const) {
+      expect(inNamespace[name]).toEqual(commands[name]);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { ClusterPki } from '../pki/cluster-pki.js';
-import type { ComponentName } from './layout.js';
+import type { ControlPlaneComponent } from './layout.js';
 
 export interface Ports {
   etcdClient: number;
@@ -18,6 +18,16 @@ export interface CommandInputs {
   kubeconfig: string;
   etcdData: string;
   kwokConfig: string;
+  /** Set when the control plane runs inside a real node's network namespace (see src/node/). */
+  realNode?: RealNodeApiserverInputs;
+}
+
+export interface RealNodeApiserverInputs {
+  /** The node's IP: the API server's advertised address, so the `kubernetes` Service points at it. */
+  nodeIp: string;
+  /** The API server's client certificate towards the kubelet (logs, exec, port-forward). */
+  kubeletClientCert: string;
+  kubeletClientKey: string;
 }
 
 /** The annotation kwok selects its nodes by (so kwok never touches a node it did not get from us). */
@@ -31,7 +41,7 @@ const loopback = '127.0.0.1';
  * The command line of every component. Everything binds 127.0.0.1; the API server dials nothing but
  * etcd and (never, since webhooks are off and nodes are 127.0.0.1) a kubelet.
  */
-export function componentCommands(inputs: CommandInputs): Record<ComponentName, string[]> {
+export function componentCommands(inputs: CommandInputs): Record<ControlPlaneComponent, string[]> {
   const { ports, pki, kubeconfig } = inputs;
   const bin = (name: string) => join(inputs.binDir, name);
   const etcdClient = `http://${loopback}:${ports.etcdClient}`;
@@ -63,11 +73,8 @@ export function componentCommands(inputs: CommandInputs): Record<ComponentName, 
     'kube-apiserver': [
       bin('kube-apiserver'),
       `--etcd-servers=${etcdClient}`,
-      `--bind-address=${loopback}`,
       `--secure-port=${ports.apiserver}`,
-      // A loopback advertise address is refused by the endpoint reconcilers, hence `none`.
-      `--advertise-address=${loopback}`,
-      '--endpoint-reconciler-type=none',
+      ...(inputs.realNode ? realNodeApiserverFlags(inputs.realNode, pki.caCert) : loopbackApiserverFlags),
       `--tls-cert-file=${pki.apiserverCert}`,
       `--tls-private-key-file=${pki.apiserverKey}`,
       `--client-ca-file=${pki.caCert}`,
@@ -119,6 +126,31 @@ export function componentCommands(inputs: CommandInputs): Record<ComponentName, 
       '--node-lease-duration-seconds=40',
     ],
   };
+}
+
+const loopbackApiserverFlags = [
+  `--bind-address=${loopback}`,
+  // A loopback advertise address is refused by the endpoint reconcilers, hence `none`.
+  `--advertise-address=${loopback}`,
+  '--endpoint-reconciler-type=none',
+];
+
+/**
+ * Inside the real node's namespace the API server listens on the namespace's addresses (its
+ * loopback, reached from the host through the port forwarder, and the node IP, reached by pods
+ * through the `kubernetes` Service), talks to the kubelet with its own client certificate and
+ * checks the kubelet's serving certificate; nodes may only change their own objects.
+ */
+function realNodeApiserverFlags(node: RealNodeApiserverInputs, caCert: string): string[] {
+  return [
+    '--bind-address=0.0.0.0',
+    `--advertise-address=${node.nodeIp}`,
+    '--endpoint-reconciler-type=lease',
+    `--kubelet-client-certificate=${node.kubeletClientCert}`,
+    `--kubelet-client-key=${node.kubeletClientKey}`,
+    `--kubelet-certificate-authority=${caCert}`,
+    '--enable-admission-plugins=NodeRestriction',
+  ];
 }
 
 /** kwok's own configuration document (the stage documents are passed as further --config files). */

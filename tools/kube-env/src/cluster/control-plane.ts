@@ -2,7 +2,23 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBinaries } from '../build/build.js';
-import { clustersDir } from '../paths.js';
+import { importImages } from '../node/images.js';
+import { nodeLayout } from '../node/layout.js';
+import { inNetns } from '../node/namespace.js';
+import {
+  applyRealNodeObjects,
+  containerdReady,
+  deleteRealNodeObject,
+  joinDaemonsCgroup,
+  localHttpOk,
+  type PreparedNode,
+  prepareRealNode,
+  type RealNodeComponent,
+  realNodeReady,
+  setFakeNodeTaints,
+} from '../node/real-node.js';
+import { readNodeRecord, teardownRealNode } from '../node/teardown.js';
+import { type CacheLayout, clustersDir } from '../paths.js';
 import { ensureClusterPki, pkiPaths, readClientCredentials } from '../pki/cluster-pki.js';
 import { formatDuration } from '../util/format.js';
 import { acquireLock } from '../util/lock.js';
@@ -11,8 +27,16 @@ import { cacheKey, kwokStages } from '../versions.js';
 import { ownCluster, releaseCluster } from './cleanup.js';
 import { componentCommands, kwokConfiguration, type Ports } from './commands.js';
 import { ComponentStartError } from './errors.js';
+import type { TlsClient } from './http.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { type ClusterLayout, type ComponentName, clusterLayout, componentNames } from './layout.js';
+import {
+  type ClusterLayout,
+  type ComponentName,
+  clusterLayout,
+  componentNames,
+  controlPlaneComponents,
+  realNodeComponents,
+} from './layout.js';
 import { freePorts } from './ports.js';
 import {
   apiserverReady,
@@ -31,8 +55,16 @@ export const defaultNodeCount = 3;
 export interface StartOptions {
   /** Cluster name; its state lives in clusters/<name>/ (default `stackops-dev`). */
   name?: string;
-  /** Number of fake nodes (default 3). */
+  /** Number of fake (kwok) nodes (default 3; may be 0 with a real node). */
   nodes?: number;
+  /**
+   * Add one real node (kubelet, containerd, kube-proxy, CoreDNS) in a network namespace with no
+   * route out; the control plane then runs in that namespace too, reached from the host's 127.0.0.1
+   * through a port forwarder. kwok's nodes get a NoSchedule taint. Needs root (see README).
+   */
+  realNode?: boolean;
+  /** Image archives (docker or OCI tar) or OCI layout folders to load into the real node. */
+  images?: readonly string[];
   /** Start from an empty etcd (and a new PKI); otherwise existing data is kept. */
   fresh?: boolean;
   /** When the named cluster is already running and healthy, use it instead of failing. */
@@ -59,6 +91,8 @@ export interface ClusterHandle {
   readonly server: string;
   /** Where kubectl and helm for this cluster are. */
   readonly binDir: string;
+  /** The real node, when the cluster has one. */
+  readonly realNode: ClusterState['realNode'];
   /** True when an already running cluster was reused rather than started. */
   readonly reused: boolean;
   /** Time from the call to all-ready (0 when reused). */
@@ -73,8 +107,11 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
   const name = options.name ?? defaultClusterName;
   const layout = clusterLayout(name);
   const nodes = options.nodes ?? defaultNodeCount;
-  if (!Number.isInteger(nodes) || nodes < 1)
-    throw new Error(`--nodes must be a positive integer, got ${nodes}`);
+  const minimumNodes = options.realNode ? 0 : 1;
+  if (!Number.isInteger(nodes) || nodes < minimumNodes)
+    throw new Error(`--nodes must be an integer >= ${minimumNodes}, got ${nodes}`);
+  if (options.images?.length && !options.realNode)
+    throw new Error('images can only be loaded into a real node (realNode: true / --real-node)');
   const progress = options.progress ?? (() => {});
   const { layout: cache } = await ensureBinaries();
 
@@ -91,10 +128,15 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         options.reuse &&
         !options.fresh &&
         state &&
-        running.length === componentNames.length &&
+        (state.realNode !== undefined || !options.realNode) &&
+        expectedComponents(state).every((c) => running.includes(c)) &&
         (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki))))
       ) {
         progress(`cluster ${name} is already running at ${state.server}; reusing it`);
+        if (state.realNode && options.images?.length) {
+          progress(`loading ${options.images.length} image(s) into the real node`);
+          await importImages(state.realNode.containerdSocket, options.images);
+        }
         return makeHandle(layout, state, {
           reused: true,
           startupMs: 0,
@@ -107,7 +149,9 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         );
       }
       progress(`stopping the running components of cluster ${name} (${running.join(', ')})`);
-      await stopComponents(layout);
+      const problems = await stopComponents(layout);
+      if (problems.length > 0)
+        progress(`the previous real node left something behind: ${problems.join('; ')}`);
     }
     if (options.fresh) rmSync(layout.root, { recursive: true, force: true });
 
@@ -116,6 +160,7 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
       try {
         const state = await boot(layout, {
           binDir: cache.bin,
+          cache,
           stageFiles,
           nodes,
           options,
@@ -145,6 +190,7 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
 
 interface BootInputs {
   binDir: string;
+  cache: CacheLayout;
   stageFiles: string[];
   nodes: number;
   options: StartOptions;
@@ -152,7 +198,11 @@ interface BootInputs {
   progress: (line: string) => void;
 }
 
-/** etcd → kube-apiserver → (controller-manager, scheduler, kwok, nodes) → all ready. */
+/**
+ * etcd → kube-apiserver → (controller-manager, scheduler, kwok, nodes) → all ready. With a real
+ * node, its namespace, host changes and configuration come first, every control-plane component
+ * runs in the namespace, and containerd → (kubelet, kube-proxy, CoreDNS) start beside the rest.
+ */
 async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterState> {
   const { options, progress } = inputs;
   for (const dir of [layout.root, dirname(layout.logFile('etcd')), dirname(layout.pidFile('etcd'))]) {
@@ -160,21 +210,21 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
   }
   const pki = ensureClusterPki(layout.pki);
   const tls = readClientCredentials(pki);
-  const [etcdClient = 0, etcdPeer = 0, apiserver = 0, controllerManager = 0, scheduler = 0] =
-    await freePorts(5);
+  const [
+    etcdClient = 0,
+    etcdPeer = 0,
+    apiserver = 0,
+    controllerManager = 0,
+    scheduler = 0,
+    kubeProxyHealth = 0,
+    kubeProxyMetrics = 0,
+    corednsHealth = 0,
+    corednsReady = 0,
+  ] = await freePorts(options.realNode ? 9 : 5);
   const ports: Ports = { etcdClient, etcdPeer, apiserver, controllerManager, scheduler };
   const server = `https://127.0.0.1:${apiserver}`;
   writeKubeconfig(layout.kubeconfig, layout.name, server, tls);
   writeFileSync(layout.kwokConfig, kwokConfiguration());
-  const commands = componentCommands({
-    binDir: inputs.binDir,
-    stageFiles: inputs.stageFiles,
-    ports,
-    pki,
-    kubeconfig: layout.kubeconfig,
-    etcdData: layout.etcdData,
-    kwokConfig: layout.kwokConfig,
-  });
   const state: ClusterState = {
     name: layout.name,
     cacheKey: cacheKey(),
@@ -194,17 +244,20 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     purge: (options.ephemeral ?? false) && !options.detach,
   });
   const processes: StartedProcess[] = [];
-  const launch = (component: ComponentName): StartedProcess => {
+  let node: PreparedNode | undefined;
+  const launch = (component: ComponentName, command: string[], launcher?: string[], cgroups?: string[]) => {
     const proc = startProcess({
       name: component,
-      command: commands[component],
+      command,
+      launcher,
+      onSpawn: cgroups ? (pid) => joinDaemonsCgroup(pid, cgroups) : undefined,
       logFile: layout.logFile(component),
       pidFile: layout.pidFile(component),
       cwd: layout.root,
     });
     processes.push(proc);
     ownedPids.push(proc.pid);
-    state.components[component] = { pid: proc.pid, command: commands[component] };
+    state.components[component] = { pid: proc.pid, command, ...(launcher ? { launcher } : {}) };
     writeState(layout, state);
     return proc;
   };
@@ -216,30 +269,119 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     );
 
   try {
-    const etcd = launch('etcd');
+    if (options.realNode) {
+      progress('  preparing the real node (packages, pause image, network namespace, cgroups, certificates)');
+      node = await prepareRealNode({
+        cluster: layout,
+        cache: inputs.cache,
+        pki,
+        server,
+        ports: { apiserver, kubeProxyHealth, kubeProxyMetrics, corednsHealth, corednsReady },
+        controlPlanePorts: [etcdClient, controllerManager, scheduler],
+        progress,
+      });
+      state.realNode = node.state;
+      writeState(layout, state);
+      progress(`  real node prepared after ${formatDuration(Date.now() - inputs.started)}`);
+    }
+    const commands = componentCommands({
+      binDir: inputs.binDir,
+      stageFiles: inputs.stageFiles,
+      ports,
+      pki,
+      kubeconfig: layout.kubeconfig,
+      etcdData: layout.etcdData,
+      kwokConfig: layout.kwokConfig,
+      realNode: node && {
+        nodeIp: node.state.ip,
+        kubeletClientCert: node.apiserverKubeletClient.cert,
+        kubeletClientKey: node.apiserverKubeletClient.key,
+      },
+    });
+    const netnsLauncher = node ? inNetns(layout.name, []) : undefined;
+    const launchControlPlane = (component: (typeof controlPlaneComponents)[number]) =>
+      launch(component, commands[component], netnsLauncher);
+    const launchNode = (component: RealNodeComponent) => {
+      const spec = node?.commands[component];
+      if (!spec || !node) throw new Error(`no real node to start ${component} on`);
+      return launch(
+        component,
+        spec.command,
+        spec.launcher,
+        spec.inDaemonsCgroup ? node.daemonCgroups : undefined,
+      );
+    };
+
+    if (node) {
+      launchNode('port-forward-netns');
+      launchNode('port-forward');
+    }
+    const etcd = launchControlPlane('etcd');
     await waitFor(etcd, 'etcd', () => etcdHealthy(ports.etcdClient));
-    const apiserverProc = launch('kube-apiserver');
+    const apiserverProc = launchControlPlane('kube-apiserver');
     await waitFor(apiserverProc, 'kube-apiserver', () => apiserverReady(server, tls));
-    const kcm = launch('kube-controller-manager');
-    const sched = launch('kube-scheduler');
-    const kwok = launch('kwok');
+    if (node) await applyRealNodeObjects(server, tls);
+    const kcm = launchControlPlane('kube-controller-manager');
+    const sched = launchControlPlane('kube-scheduler');
+    const kwok = launchControlPlane('kwok');
     await createFakeNodes(server, tls, inputs.nodes);
+    await setFakeNodeTaints(server, tls, node !== undefined);
+    if (!node) await deleteRealNodeObject(server, tls);
     await Promise.all([
       waitFor(kcm, 'kube-controller-manager', () => componentHealthy(ports.controllerManager)),
       waitFor(sched, 'kube-scheduler', () => componentHealthy(ports.scheduler)),
       waitFor(kwok, `${inputs.nodes} fake nodes Ready (kwok)`, () => nodesReady(server, tls, inputs.nodes)),
       waitFor(kcm, 'default ServiceAccount', () => defaultServiceAccountExists(server, tls)),
+      ...(node
+        ? [
+            startNodeDaemons(node, {
+              launchNode,
+              waitFor,
+              server,
+              tls,
+              images: options.images ?? [],
+              progress,
+            }),
+          ]
+        : []),
     ]).catch((error: unknown) => {
       abort.abort();
       throw error;
     });
   } catch (error) {
-    await stopComponents(layout);
+    const problems = await stopComponents(layout);
     releaseCluster(layout.name);
+    if (problems.length > 0) progress(`cleaning up after the failed start: ${problems.join('; ')}`);
     throw error;
   }
   if (options.detach) releaseCluster(layout.name);
   return state;
+}
+
+interface NodeStartContext {
+  launchNode: (component: RealNodeComponent) => StartedProcess;
+  waitFor: (proc: StartedProcess, what: string, probe: () => Promise<boolean>) => Promise<void>;
+  server: string;
+  tls: TlsClient;
+  images: readonly string[];
+  progress: (line: string) => void;
+}
+
+/** containerd, the pause image (and the caller's images), then kubelet, kube-proxy and CoreDNS. */
+async function startNodeDaemons(node: PreparedNode, ctx: NodeStartContext): Promise<void> {
+  const { launchNode, waitFor, server, tls } = ctx;
+  const containerd = launchNode('containerd');
+  await waitFor(containerd, 'containerd', () => containerdReady(node.state.containerdSocket));
+  const loaded = await importImages(node.state.containerdSocket, [node.pauseImage, ...ctx.images]);
+  ctx.progress(`  images loaded into the real node: ${loaded.join(', ')}`);
+  const kubelet = launchNode('kubelet');
+  const proxy = launchNode('kube-proxy');
+  const dns = launchNode('coredns');
+  await Promise.all([
+    waitFor(kubelet, `real node ${node.state.name} Ready (kubelet)`, () => realNodeReady(server, tls)),
+    waitFor(proxy, 'kube-proxy synced', () => localHttpOk(node.state.ports.kubeProxyHealth, '/healthz')),
+    waitFor(dns, 'CoreDNS ready', () => localHttpOk(node.state.ports.corednsReady, '/ready')),
+  ]);
 }
 
 interface WaitInputs {
@@ -278,6 +420,11 @@ async function waitUntil({ proc, what, probe, processes, deadline, signal }: Wai
   }
 }
 
+/** The components a cluster started with this state should have running. */
+export function expectedComponents(state: ClusterState): ComponentName[] {
+  return [...controlPlaneComponents, ...(state.realNode ? realNodeComponents : [])];
+}
+
 /** Components whose pid file points at a live process running the recorded binary. */
 export function runningComponents(layout: ClusterLayout): ComponentName[] {
   const state = readState(layout);
@@ -289,18 +436,37 @@ export function runningComponents(layout: ClusterLayout): ComponentName[] {
 }
 
 /**
- * Stops in reverse dependency order: the API clients first (kwok, scheduler, controller-manager),
- * then the API server, then etcd, so that nothing logs errors about a vanished dependency.
+ * Stops in reverse dependency order: the real node's kubelet first (and its Node object is
+ * deleted, so a restart with kept data does not show a dead node), kube-proxy, CoreDNS and
+ * containerd; then the API clients (kwok, scheduler, controller-manager), the API server and etcd,
+ * so that nothing logs errors about a vanished dependency; then the port forwarder, and the real
+ * node's teardown (containers, mounts, namespace, cgroups, files, kernel values). Returns what the
+ * teardown could not undo.
  */
-export async function stopComponents(layout: ClusterLayout): Promise<void> {
+export async function stopComponents(layout: ClusterLayout): Promise<string[]> {
   const state = readState(layout);
   const stop = (component: ComponentName) => {
     const executable = state?.components[component]?.command[0] ?? join(state?.binDir ?? '', component);
     return stopProcess(layout.pidFile(component), executable);
   };
+  if (state?.realNode) {
+    await stop('kubelet');
+    const tls = readClientCredentials(pkiPaths(layout.pki));
+    if (await apiserverReady(state.server, tls))
+      await deleteRealNodeObject(state.server, tls).catch(() => {});
+    await Promise.all((['kube-proxy', 'coredns', 'containerd'] as const).map(stop));
+  }
   await Promise.all((['kwok', 'kube-scheduler', 'kube-controller-manager'] as const).map(stop));
   await stop('kube-apiserver');
   await stop('etcd');
+  await Promise.all((['port-forward', 'port-forward-netns'] as const).map(stop));
+  // Also after a start that failed half-way, before cluster.json knew about the node.
+  const recordFile = nodeLayout(layout.root).record;
+  const record = readNodeRecord(recordFile);
+  if (!record) return [];
+  const problems = teardownRealNode(record);
+  if (problems.length === 0) rmSync(recordFile, { force: true });
+  return problems;
 }
 
 /** Stops a cluster by name (from any process); `purge` deletes its state (etcd data, PKI, logs). */
@@ -308,12 +474,18 @@ export async function stopCluster(name: string, options: { purge?: boolean } = {
   const layout = clusterLayout(name);
   mkdirSync(dirname(layout.lock), { recursive: true });
   const lock = await acquireLock(layout.lock);
+  let problems: string[];
   try {
-    await stopComponents(layout);
-    if (options.purge) rmSync(layout.root, { recursive: true, force: true });
+    problems = await stopComponents(layout);
+    if (options.purge && problems.length === 0) rmSync(layout.root, { recursive: true, force: true });
   } finally {
     lock.release();
     releaseCluster(name);
+  }
+  if (problems.length > 0) {
+    throw new Error(
+      `cluster ${name} stopped, but its real node left something behind:\n  ${problems.join('\n  ')}`,
+    );
   }
 }
 
@@ -333,6 +505,7 @@ export interface ClusterStatus {
   phase: 'running' | 'degraded' | 'stopped';
   server: string | undefined;
   kubeconfigPath: string;
+  realNode: ClusterState['realNode'];
   components: Array<{ name: ComponentName; pid: number | undefined; running: boolean }>;
 }
 
@@ -341,7 +514,8 @@ export async function clusterStatus(name: string): Promise<ClusterStatus> {
   const state = readState(layout);
   const running = new Set(runningComponents(layout));
   let phase: ClusterStatus['phase'] = running.size === 0 ? 'stopped' : 'degraded';
-  if (state && running.size === componentNames.length) {
+  const expected = state ? expectedComponents(state) : [...controlPlaneComponents];
+  if (state && expected.every((c) => running.has(c))) {
     if (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki)))) phase = 'running';
   }
   return {
@@ -349,7 +523,8 @@ export async function clusterStatus(name: string): Promise<ClusterStatus> {
     phase,
     server: state?.server,
     kubeconfigPath: layout.kubeconfig,
-    components: componentNames.map((component) => ({
+    realNode: state?.realNode,
+    components: expected.map((component) => ({
       name: component,
       pid: running.has(component) ? readPid(layout.pidFile(component)) : undefined,
       running: running.has(component),
@@ -369,6 +544,7 @@ function makeHandle(
     kubeconfigPath: layout.kubeconfig,
     server: state.server,
     binDir: state.binDir,
+    realNode: state.realNode,
     reused: extra.reused,
     startupMs: extra.startupMs,
     stop: (opts = {}) => stopCluster(layout.name, { purge: opts.purge ?? extra.ephemeral }),

@@ -19,6 +19,8 @@ export interface RequestOptions {
   /** Client credentials; without them the server certificate is not verified (self-signed health ports). */
   tls?: TlsClient;
   timeoutMs?: number;
+  /** Content type of the body (default application/json), e.g. for server-side apply or a merge patch. */
+  contentType?: string;
 }
 
 /** One HTTP(S) request with a hard timeout; never throws for HTTP status codes, only for transport errors. */
@@ -35,7 +37,10 @@ export function httpRequest(url: string, options: RequestOptions = {}): Promise<
           accept: 'application/json',
           ...(payload === undefined
             ? {}
-            : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+            : {
+                'content-type': options.contentType ?? 'application/json',
+                'content-length': Buffer.byteLength(payload),
+              }),
         },
         ...(parsed.protocol === 'https:'
           ? options.tls

@@ -1,14 +1,27 @@
 import { join } from 'node:path';
 import { clusterDir } from '../paths.js';
 
-export const componentNames = [
+export const controlPlaneComponents = [
   'etcd',
   'kube-apiserver',
   'kube-controller-manager',
   'kube-scheduler',
   'kwok',
 ] as const;
+
+/** The processes a real node adds (see src/node/): the port forwarder's two halves, then the node. */
+export const realNodeComponents = [
+  'port-forward',
+  'port-forward-netns',
+  'containerd',
+  'kubelet',
+  'kube-proxy',
+  'coredns',
+] as const;
+
+export const componentNames = [...controlPlaneComponents, ...realNodeComponents] as const;
 export type ComponentName = (typeof componentNames)[number];
+export type ControlPlaneComponent = (typeof controlPlaneComponents)[number];
 
 export function isComponentName(name: string): name is ComponentName {
   return (componentNames as readonly string[]).includes(name);

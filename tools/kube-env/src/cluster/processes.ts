@@ -10,6 +10,13 @@ export interface ProcessSpec {
   logFile: string;
   pidFile: string;
   cwd: string;
+  /**
+   * Runs the command through this prefix, which must exec it in the same process (e.g.
+   * `nsenter --net=…`): the pid is then the command's, and so is its /proc/<pid>/cmdline.
+   */
+  launcher?: readonly string[];
+  /** Called with the pid right after the spawn (e.g. to move the process into a cgroup). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface StartedProcess {
@@ -27,7 +34,7 @@ export interface StartedProcess {
  * unref'd: the caller decides whether it outlives this process (CLI `up`) or not (tests).
  */
 export function startProcess(spec: ProcessSpec): StartedProcess {
-  const [file, ...args] = spec.command;
+  const [file, ...args] = [...(spec.launcher ?? []), ...spec.command];
   if (file === undefined) throw new Error(`${spec.name}: empty command`);
   const fd = openSync(spec.logFile, 'a');
   writeSync(fd, `\n===== ${new Date().toISOString()} ${formatCommand(spec.command)}\n`);
@@ -49,6 +56,7 @@ export function startProcess(spec: ProcessSpec): StartedProcess {
     });
     child.unref();
     writeFileSync(spec.pidFile, `${child.pid}\n`);
+    spec.onSpawn?.(child.pid);
     return started;
   } finally {
     closeSync(fd);

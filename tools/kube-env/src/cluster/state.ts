@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { RealNodeState } from '../node/real-node.js';
 import type { Ports } from './commands.js';
 import type { ClusterLayout, ComponentName } from './layout.js';
 
@@ -12,7 +13,16 @@ export interface ClusterState {
   nodes: number;
   startedAt: string;
   /** The pid and command line of each component (the pid files hold the pids too). */
-  components: Partial<Record<ComponentName, { pid: number; command: string[] }>>;
+  components: Partial<Record<ComponentName, ComponentState>>;
+  /** Present when the cluster has a real node (and then the control plane runs in its namespace). */
+  realNode?: RealNodeState;
+}
+
+export interface ComponentState {
+  pid: number;
+  command: string[];
+  /** What ran the command in the node's network namespace (`nsenter --net=… --`), if anything. */
+  launcher?: string[];
 }
 
 export function readState(layout: ClusterLayout): ClusterState | undefined {

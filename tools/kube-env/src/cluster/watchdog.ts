@@ -5,7 +5,7 @@
  * Usage: node watchdog.js <parent-pid> <state-dir> <bin-dir> <purge: 0|1>
  * Node-only imports and erasable TypeScript, so Node can also run the .ts source directly.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [parentArg = '', root = '', binDir = '', purgeArg = '0'] = process.argv.slice(2);
@@ -59,6 +59,17 @@ async function cleanUp(): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     signalGroups(pids.filter(alive), 'SIGKILL');
+  }
+  // A real node: its teardown is a module of its own (Node-only imports), built or run from source.
+  const record = join(root, 'node', 'node.json');
+  if (existsSync(record)) {
+    const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+    const teardown = (await import(new URL(`../node/teardown${extension}`, import.meta.url).href)) as {
+      readNodeRecord(path: string): unknown;
+      teardownRealNode(record: unknown): string[];
+    };
+    const parsed = teardown.readNodeRecord(record);
+    if (parsed) teardown.teardownRealNode(parsed);
   }
   if (purgeArg === '1') rmSync(root, { recursive: true, force: true });
 }

@@ -1,0 +1,437 @@
+/**
+ * What a real node changes outside its cluster's folder, and how every change is undone.
+ *
+ * Used by `down`, by the exit handlers of a test process and by the watchdog when that process was
+ * killed; so it is synchronous and imports only Node's own modules (Node runs the .ts source
+ * directly when the package is used from src/ under vitest).
+ */
+import { execFileSync } from 'node:child_process';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** Everything the teardown of one cluster's real node needs, written before anything is created. */
+export interface NodeRecord {
+  cluster: string;
+  clusterRoot: string;
+  /** Name under /run/netns. */
+  netns: string;
+  /** The cgroup, in every hierarchy, holding the node's daemons and kubelet's kubepods. */
+  cgroupRoot: string;
+  cniNetwork: string;
+  podLogs: string;
+  containerdState: string;
+  /** Runtime state removed on teardown, folders or sockets (containerd's image store is kept for the next start). */
+  runtimeDirs: string[];
+  /** The machine-wide record of kernel values and host paths (shared by every cluster's real node). */
+  hostRecord: string;
+  /** Processes started for the node (pid file + the executable the pid must still run). */
+  processes: Array<{ pidFile: string; executable: string }>;
+}
+
+/** Kernel values kubelet insists on (it refuses to start with protectKernelDefaults when they differ). */
+export const kubeletKernelValues: Readonly<Record<string, number>> = {
+  'vm/overcommit_memory': 1,
+  'vm/panic_on_oom': 0,
+  'kernel/panic': 10,
+  'kernel/panic_on_oops': 1,
+  'kernel/keys/root_maxkeys': 1_000_000,
+  'kernel/keys/root_maxbytes': 25_000_000,
+};
+
+/** Host paths that kubelet, containerd, CNI or `ip netns` create whatever they are told. */
+export const hostPaths = [
+  '/var/lib/kubelet/device-plugins',
+  '/var/log/containers',
+  '/var/lib/cni',
+  '/run/containerd',
+  '/run/netns',
+] as const;
+
+interface HostRecord {
+  /** The kernel values before the first real node changed them. */
+  sysctls: Record<string, number>;
+  /** Host paths that did not exist before the first real node (the topmost missing ancestor of each). */
+  created: string[];
+  /** Clusters whose real node is using the host now (netns name per cluster). */
+  users: Record<string, string>;
+}
+
+export function writeNodeRecord(path: string, record: NodeRecord): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(record, null, 2)}\n`);
+}
+
+export function readNodeRecord(path: string): NodeRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as NodeRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readSysctl(name: string): number {
+  return Number.parseInt(readFileSync(`/proc/sys/${name}`, 'utf8').trim(), 10);
+}
+
+function writeSysctl(name: string, value: number): void {
+  writeFileSync(`/proc/sys/${name}`, `${value}\n`);
+}
+
+/** The child of the deepest existing ancestor of `path` (what creating `path` would create), if any. */
+export function topmostMissing(
+  path: string,
+  exists: (p: string) => boolean = existsSync,
+): string | undefined {
+  if (exists(path)) return undefined;
+  let missing = path;
+  for (let parent = dirname(path); parent !== missing && !exists(parent); parent = dirname(parent)) {
+    missing = parent;
+  }
+  return missing;
+}
+
+/** A lock file holding our pid; a dead holder's lock is taken over. Synchronous, for exit handlers. */
+function withHostLock<T>(recordPath: string, body: () => T): T {
+  const lock = `${recordPath}.lock`;
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      const fd = openSync(lock, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number.parseInt(safeRead(lock), 10);
+      if (Number.isInteger(holder) && holder > 0 && !alive(holder)) rmSync(lock, { force: true });
+      else if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock} (pid ${holder})`);
+      else sleepSync(50);
+    }
+  }
+  try {
+    return body();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function safeRead(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function readHostRecord(path: string): HostRecord | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as HostRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Drops users whose namespace is gone (a crashed run, a reboot): they hold nothing any more. */
+function liveUsers(record: HostRecord): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(record.users).filter(([, netns]) => existsSync(`/run/netns/${netns}`)),
+  );
+}
+
+/**
+ * Registers this cluster's real node as a user of the host. The first user records the kernel
+ * values and which host paths exist; then kubelet's kernel values are set (kubelet runs with
+ * protectKernelDefaults, so it only checks them).
+ */
+export function prepareHost(record: NodeRecord): void {
+  withHostLock(record.hostRecord, () => {
+    const previous = readHostRecord(record.hostRecord);
+    const users = previous ? liveUsers(previous) : {};
+    const host: HostRecord =
+      previous && Object.keys(users).length > 0
+        ? { ...previous, users }
+        : {
+            sysctls: Object.fromEntries(Object.keys(kubeletKernelValues).map((k) => [k, readSysctl(k)])),
+            created: hostPaths.flatMap((p) => topmostMissing(p) ?? []),
+            users: {},
+          };
+    host.users[record.cluster] = record.netns;
+    writeFileSync(record.hostRecord, `${JSON.stringify(host, null, 2)}\n`);
+    for (const [name, value] of Object.entries(kubeletKernelValues)) {
+      if (readSysctl(name) !== value) writeSysctl(name, value);
+    }
+  });
+}
+
+/** Mount points from /proc/self/mountinfo (octal escapes decoded). */
+export function mountPoints(mountinfo: string): Array<{ path: string; fstype: string }> {
+  return mountinfo
+    .split('\n')
+    .filter((line) => line.trim().length > 0)
+    .map((line) => {
+      const fields = line.split(' ');
+      const separator = fields.indexOf('-');
+      const decode = (s: string) =>
+        s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(Number.parseInt(o, 8)));
+      return { path: decode(fields[4] ?? ''), fstype: fields[separator + 1] ?? '' };
+    });
+}
+
+function cgroupHierarchies(): string[] {
+  return mountPoints(safeRead('/proc/self/mountinfo'))
+    .filter((m) => m.fstype === 'cgroup' || m.fstype === 'cgroup2')
+    .map((m) => m.path);
+}
+
+/** Every directory of a cgroup tree, children before parents. */
+function cgroupTree(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const children = readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => cgroupTree(join(dir, e.name)));
+  return [...children, dir];
+}
+
+function pidsInCgroups(dirs: string[]): number[] {
+  const pids = new Set<number>();
+  for (const dir of dirs) {
+    for (const line of safeRead(join(dir, 'cgroup.procs')).split('\n')) {
+      const pid = Number.parseInt(line, 10);
+      if (pid > 0) pids.add(pid);
+    }
+  }
+  return [...pids];
+}
+
+function netnsInode(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Processes whose network namespace is the given one (found through /proc/<pid>/ns/net). */
+function pidsInNetns(inode: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/ns/net`) === `net:[${inode}]`) pids.push(Number(entry));
+    } catch {
+      // gone, or a kernel thread
+    }
+  }
+  return pids;
+}
+
+function kill(pids: number[]): void {
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** SIGKILLs what `find` returns until it returns nothing (new children of a dying shim included). */
+function killUntilEmpty(find: () => number[], what: string, problems: string[]): void {
+  const deadline = Date.now() + 15_000;
+  for (let pids = find(); pids.length > 0; pids = find()) {
+    if (Date.now() > deadline) {
+      problems.push(`${what}: processes ${pids.join(', ')} would not die`);
+      return;
+    }
+    kill(pids);
+    sleepSync(50);
+  }
+}
+
+function runQuietly(command: string[], problems: string[]): void {
+  const [file, ...args] = command;
+  if (!file) return;
+  try {
+    execFileSync(file, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
+    problems.push(`${command.join(' ')}: ${stderr || (error as Error).message}`);
+  }
+}
+
+/** The shim sockets containerd put under /run/containerd/s (the one path it cannot be told to move). */
+function shimSockets(containerdState: string): string[] {
+  const tasks = join(containerdState, 'io.containerd.runtime.v2.task');
+  const sockets: string[] = [];
+  if (!existsSync(tasks)) return sockets;
+  for (const namespace of readdirSync(tasks)) {
+    const dir = join(tasks, namespace);
+    if (!statSync(dir).isDirectory()) continue;
+    for (const id of readdirSync(dir)) {
+      const address = safeRead(join(dir, id, 'address')).trim();
+      const path = address.replace(/^unix:\/\//, '');
+      if (path.startsWith('/run/containerd/s/')) sockets.push(path);
+    }
+  }
+  return sockets;
+}
+
+function removeOwnedFiles(record: NodeRecord, shims: string[], problems: string[]): void {
+  const attempt = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (error) {
+      problems.push(`${what}: ${(error as Error).message}`);
+    }
+  };
+  attempt('/var/log/containers', () => {
+    if (!existsSync('/var/log/containers')) return;
+    for (const entry of readdirSync('/var/log/containers')) {
+      const link = join('/var/log/containers', entry);
+      if (!lstatSync(link).isSymbolicLink()) continue;
+      if (readlinkSync(link).startsWith(`${record.podLogs}/`)) rmSync(link, { force: true });
+    }
+  });
+  attempt('/var/lib/cni/results', () => {
+    // libcni caches each attachment as <network>-<sandbox id>-<interface>; the loopback network's
+    // entries carry the same sandbox ids as ours.
+    const results = '/var/lib/cni/results';
+    if (!existsSync(results)) return;
+    const entries = readdirSync(results);
+    const ours = new RegExp(`^${record.cniNetwork.replace(/[.]/g, '\\.')}-([0-9a-f]{64})-`);
+    const sandboxes = new Set(entries.flatMap((e) => ours.exec(e)?.[1] ?? []));
+    for (const entry of entries) {
+      const loopback = /^cni-loopback-([0-9a-f]{64})-/.exec(entry)?.[1];
+      if (ours.test(entry) || (loopback && sandboxes.has(loopback)))
+        rmSync(join(results, entry), { force: true });
+    }
+  });
+  for (const socket of shims) attempt(socket, () => rmSync(socket, { force: true }));
+  for (const dir of record.runtimeDirs) attempt(dir, () => rmSync(dir, { recursive: true, force: true }));
+}
+
+/** The last real node on the machine puts the kernel values back and removes the host paths it created. */
+function releaseHost(record: NodeRecord, problems: string[]): void {
+  withHostLock(record.hostRecord, () => {
+    const host = readHostRecord(record.hostRecord);
+    if (!host) return;
+    const users = liveUsers(host);
+    delete users[record.cluster];
+    if (Object.keys(users).length > 0) {
+      writeFileSync(record.hostRecord, `${JSON.stringify({ ...host, users }, null, 2)}\n`);
+      return;
+    }
+    for (const [name, value] of Object.entries(host.sysctls)) {
+      try {
+        if (readSysctl(name) !== value) writeSysctl(name, value);
+      } catch (error) {
+        problems.push(`restoring ${name}=${value}: ${(error as Error).message}`);
+      }
+    }
+    for (const path of host.created) {
+      if (!existsSync(path)) continue;
+      if (path === '/run/netns' || path.startsWith('/run/netns/')) {
+        // `ip netns` bind-mounts the folder onto itself; only an empty one is ours to remove.
+        if (readdirSync('/run/netns').length > 0) continue;
+        if (mountPoints(safeRead('/proc/self/mountinfo')).some((m) => m.path === '/run/netns')) {
+          runQuietly(['umount', '/run/netns'], problems);
+        }
+        try {
+          rmdirSync('/run/netns');
+        } catch (error) {
+          problems.push(`/run/netns: ${(error as Error).message}`);
+        }
+        continue;
+      }
+      try {
+        rmSync(path, { recursive: true, force: true });
+      } catch (error) {
+        problems.push(`${path}: ${(error as Error).message}`);
+      }
+    }
+    rmSync(record.hostRecord, { force: true });
+  });
+}
+
+/**
+ * Undoes one real node: kills its processes (daemons, shims, containers, anything left in its
+ * namespace), unmounts what is mounted under the cluster's folder and the namespace, deletes the
+ * namespace and the cgroups, removes its files outside the folder and its runtime state, and — when
+ * it was the last real node — restores the kernel values and removes the host paths it created.
+ * Returns what could not be undone (empty when everything was).
+ */
+export function teardownRealNode(record: NodeRecord): string[] {
+  const problems: string[] = [];
+  for (const { pidFile, executable } of record.processes) {
+    const pid = Number.parseInt(safeRead(pidFile), 10);
+    if (pid > 0 && safeRead(`/proc/${pid}/cmdline`).split('\0')[0] === executable) kill([pid]);
+    rmSync(pidFile, { force: true });
+  }
+  const hierarchies = cgroupHierarchies();
+  const cgroupDirs = () => hierarchies.flatMap((h) => cgroupTree(join(h, record.cgroupRoot)));
+  killUntilEmpty(() => pidsInCgroups(cgroupDirs()), 'cgroups', problems);
+  const netnsFile = `/run/netns/${record.netns}`;
+  const inode = netnsInode(netnsFile);
+  if (inode !== undefined) killUntilEmpty(() => pidsInNetns(inode), 'network namespace', problems);
+  const shims = shimSockets(record.containerdState);
+
+  const mounts = mountPoints(safeRead('/proc/self/mountinfo'))
+    .map((m) => m.path)
+    .filter((p) => p.startsWith(`${record.clusterRoot}/`))
+    .sort((a, b) => b.length - a.length);
+  for (const path of new Set(mounts)) runQuietly(['umount', '--lazy', path], problems);
+  if (existsSync(netnsFile)) runQuietly(['ip', 'netns', 'delete', record.netns], problems);
+
+  // A cgroup stays busy for a moment after its last process died (until the parent reaps it).
+  const cgroupDeadline = Date.now() + 5000;
+  for (let left = cgroupDirs(); left.length > 0; left = cgroupDirs()) {
+    const errors = left.flatMap((dir) => {
+      try {
+        rmdirSync(dir);
+        return [];
+      } catch (error) {
+        return [`cgroup ${dir}: ${(error as Error).message}`];
+      }
+    });
+    if (errors.length === 0) continue;
+    if (Date.now() > cgroupDeadline) {
+      problems.push(...errors);
+      break;
+    }
+    sleepSync(100);
+  }
+  removeOwnedFiles(record, shims, problems);
+  try {
+    releaseHost(record, problems);
+  } catch (error) {
+    problems.push(`host record: ${(error as Error).message}`);
+  }
+  return problems;
+}
