@@ -1,5 +1,7 @@
 import { runOperator } from '@stackops/lib-common/runtime';
-import { OPERATOR_NAME, registerSipClusterController } from './operator.js';
+import { DEFAULT_IMAGES } from './config/images.js';
+import { OPERATOR_NAME, readOperatorConfig } from './config/operator-config.js';
+import { registerSipClusterController } from './controllers/sipcluster-controller.js';
 
 await runOperator({
   name: OPERATOR_NAME,
@@ -16,8 +18,11 @@ cluster, deploys its load balancers, jump host and OIDC provider, and labels the
     };
     return [...others.slice(0, at), watch, ...others.slice(at)];
   },
-  epilog: 'Default service images: RELATED_IMAGE_HAPROXY, RELATED_IMAGE_JUMP_HOST, RELATED_IMAGE_DEX.\n',
-  register: (manager) => {
-    registerSipClusterController(manager);
+  epilog: `Default service images: ${Object.values(DEFAULT_IMAGES)
+    .map((d) => d.env)
+    .join(', ')}.\n`,
+  readConfig: readOperatorConfig,
+  register: (manager, { config }) => {
+    registerSipClusterController(manager, config);
   },
 });

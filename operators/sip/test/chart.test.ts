@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   Kinds,
   type KubeObject,
@@ -32,6 +34,9 @@ import {
 } from './support.js';
 
 const helm = createHelm(tool('helm'));
+const packageVersion = (
+  JSON.parse(readFileSync(join(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }
+).version;
 const template = (...set: string[]): Promise<RenderedObject[]> =>
   helm.template(CHART_DIR, { release: 'sip', namespace: 'sip-system', set });
 
@@ -90,7 +95,8 @@ describe('chart: lint and template', () => {
     const container = renderedContainer(
       await template('replicas=2', 'relatedImages.dex=registry.local/dex:v2'),
     );
-    expect(container.image).toBe('ghcr.io/stackops/sip-operator:0.1.0');
+    // The image tag is the chart's appVersion, which follows the package's version.
+    expect(container.image).toBe(`ghcr.io/stackops/sip-operator:${packageVersion}`);
     expect(container.args).toContain('--leader-elect');
     expect(container.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
     expect(container.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
@@ -187,7 +193,7 @@ describe('chart: install and converge under its RBAC', () => {
         },
       });
       await waitForReady(client, workNs, 'tenant', 'True', 'ReconciliationSucceeded', 45_000);
-      expect(await hostOwners(client, workNs)).toEqual({ 'cp-1': 'tenant', 'w-1': 'tenant' });
+      expect(await hostOwners(client, workNs)).toStrictEqual({ 'cp-1': 'tenant', 'w-1': 'tenant' });
       const events = await client.list<KubeObject & { reason: string }>(Kinds.Event, { namespace: workNs });
       expect(events.items.map((e) => e.reason)).toContain('HostScheduled');
 
@@ -195,8 +201,9 @@ describe('chart: install and converge under its RBAC', () => {
       await client.delete(SIPClusterKind, { namespace: workNs, name: 'tenant' });
       await waitFor('hosts released', async () => {
         const owners = await hostOwners(client, workNs);
-        return Object.values(owners).every((o) => o === undefined);
+        return owners['cp-1'] === undefined && owners['w-1'] === undefined ? owners : undefined;
       });
+      expect(await hostOwners(client, workNs)).toStrictEqual({ 'cp-1': undefined, 'w-1': undefined });
     } finally {
       await operator.stop();
     }

@@ -145,7 +145,7 @@ describe('SIPCluster', () => {
     expect(ready.message).toContain('2 ControlPlane, 2 Worker hosts scheduled');
 
     const owners = await hostOwners(client, ns);
-    expect(owners).toEqual({
+    expect(owners).toStrictEqual({
       'cp-a': 'tenant',
       'cp-b': undefined,
       'cp-c': 'tenant',
@@ -301,8 +301,14 @@ describe('SIPCluster', () => {
       const o = await hostOwners(client, ns);
       return o['w-a'] === 'tenant' && ['w-b', 'w-c', 'w-d'].every((h) => o[h] === undefined);
     });
-    const cfg = await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg');
-    expect(serverLines(cfg).every((l) => l.startsWith('server w-a '))).toBe(true);
+    // Only w-a is left behind each port of the range.
+    await waitFor('the worker LB to list only w-a', async () => {
+      const lines = serverLines(await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg'));
+      return lines.length === 3 && lines.every((l) => l.startsWith('server w-a ')) ? lines : undefined;
+    });
+    expect(serverLines(await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg'))).toEqual(
+      [portBase + 1, portBase + 2, portBase + 3].map((p) => `server w-a 10.0.1.1:${p}`),
+    );
     const sip = await waitFor('status to show one worker', async () => {
       const s = await client.get<SIPCluster>(SIPClusterKind, { namespace: ns, name: 'tenant' });
       return s?.status?.nodes?.['Worker']?.scheduled === 1 ? s : undefined;
@@ -377,17 +383,17 @@ describe('SIPCluster', () => {
     const owners = await hostOwners(client, ns);
     expect(Object.values(owners).filter((o) => o === winner)).toHaveLength(2);
     expect(Object.values(owners).filter((o) => o === loser)).toHaveLength(0);
-    const lbs = await Promise.all(
-      [winner, loser].map(async (n) => {
-        const s = await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
-          namespace: ns,
-          name: `loadbalancer-controlplane-${n}`,
-        });
-        return s ? serverLines(fromB64(s.data?.['haproxy.cfg'])) : [];
-      }),
+    const winnerLb = serverLines(await secretValue(`loadbalancer-controlplane-${winner}`, 'haproxy.cfg'));
+    expect(winnerLb.map((l) => l.split(' ')[1]).sort()).toEqual(
+      Object.entries(owners)
+        .filter(([, o]) => o === winner)
+        .map(([h]) => h)
+        .sort(),
     );
-    expect(lbs[0]).toHaveLength(2);
-    expect(lbs[1]).toEqual([]); // the loser deployed nothing: its gather failed
+    // The loser deployed nothing: its gather failed before any service was rendered.
+    expect(
+      await client.get(Kinds.Secret, { namespace: ns, name: `loadbalancer-controlplane-${loser}` }),
+    ).toBeUndefined();
 
     // Once the winner is gone its hosts are free again, and the loser takes them.
     await client.delete(SIPClusterKind, { namespace: ns, name: winner });
@@ -401,18 +407,33 @@ describe('SIPCluster', () => {
     await createFleet();
     await createSipCluster(client, ns, 'tenant', fullSpec());
     await waitForReady(client, ns, 'tenant');
+    const deploymentNames = async () =>
+      (await client.list(Kinds.Deployment, { namespace: ns })).items.map((d) => d.metadata.name).sort();
+    expect(await deploymentNames()).toEqual([
+      'auth-tenant',
+      'jumphost-tenant',
+      'loadbalancer-controlplane-tenant',
+      'loadbalancer-worker-tenant',
+    ]);
+    expect(Object.values(await hostOwners(client, ns)).filter((o) => o === 'tenant')).toHaveLength(4);
+
     await client.delete(SIPClusterKind, { namespace: ns, name: 'tenant' });
     await waitFor(
       'the SIPCluster to be gone',
       async () => !(await client.get(SIPClusterKind, { namespace: ns, name: 'tenant' })),
     );
-    const owners = await hostOwners(client, ns);
-    expect(Object.values(owners).every((o) => o === undefined)).toBe(true);
-    const { items } = await client.list<KubeObject>(BareMetalHostKind, { namespace: ns });
-    for (const b of items)
-      expect(Object.keys(b.metadata.labels ?? {}).filter((k) => k.startsWith('sip.airshipit.org/'))).toEqual(
-        [],
+    const sipLabels = async () => {
+      const { items } = await client.list<KubeObject>(BareMetalHostKind, { namespace: ns });
+      return Object.fromEntries(
+        items.map((b) => [
+          b.metadata.name,
+          Object.keys(b.metadata.labels ?? {}).filter((k) => k.startsWith('sip.airshipit.org/')),
+        ]),
       );
+    };
+    expect(await sipLabels()).toEqual(
+      Object.fromEntries(['cp-a', 'cp-b', 'cp-c', 'w-a', 'w-b', 'w-c', 'w-d'].map((h) => [h, []])),
+    );
     await waitFor('the services to be garbage collected', async () => {
       const { items: deployments } = await client.list(Kinds.Deployment, { namespace: ns });
       return deployments.length === 0;
@@ -455,12 +476,12 @@ describe('SIPCluster bad input', () => {
       return e.length > 0 ? e : undefined;
     });
     expect(events[0]!.message).toContain('oam-ipv4');
-    expect(await hostOwners(client, ns)).toEqual({ 'cp-x': undefined });
+    expect(await hostOwners(client, ns)).toStrictEqual({ 'cp-x': undefined });
 
     // Fixing the Secret is enough: the operator watches it.
     await putNetworkData(client, ns, 'cp-x', { 'oam-ipv4': '10.0.0.9' });
     await waitForReady(client, ns, 'tenant', 'True');
-    expect(await hostOwners(client, ns)).toEqual({ 'cp-x': 'tenant' });
+    expect(await hostOwners(client, ns)).toStrictEqual({ 'cp-x': 'tenant' });
   });
 
   it('a missing networkData Secret gives a condition naming the host, the Secret and the interface', async () => {
@@ -491,7 +512,7 @@ describe('SIPCluster bad input', () => {
     expect(ready.message).toBe(
       `BareMetalHost ${ns}/cp-z (ControlPlane): no IP on interface oam-ipv4 in networkData Secret ${ns}/cp-z-networkdata`,
     );
-    expect(await hostOwners(client, ns)).toEqual({ 'cp-z': 'tenant', 'cp-zz': undefined });
+    expect(await hostOwners(client, ns)).toStrictEqual({ 'cp-z': 'tenant', 'cp-zz': undefined });
   });
 
   it('a missing nodeSSHPrivateKeys Secret is an InfraServiceFailure naming it; hosts stay unlabelled', async () => {
@@ -507,7 +528,7 @@ describe('SIPCluster bad input', () => {
     await createSipCluster(client, ns, 'tenant', spec);
     const ready = await waitForReady(client, ns, 'tenant', 'False', 'InfraServiceFailure');
     expect(ready.message).toBe(`jumpHost.nodeSSHPrivateKeys: Secret ${ns}/missing-keys not found`);
-    expect(await hostOwners(client, ns)).toEqual({ 'cp-k': undefined });
+    expect(await hostOwners(client, ns)).toStrictEqual({ 'cp-k': undefined });
   });
 
   it('not enough hosts is Unschedulable (Warning) with the count and constraint', async () => {
@@ -540,6 +561,10 @@ describe('SIPCluster bad input', () => {
       ips: { 'oam-ipv4': '10.0.0.3' },
     });
     await waitForReady(client, ns, 'tenant', 'True');
-    expect(await hostOwners(client, ns)).toEqual({ 'cp-1': 'tenant', 'cp-2': undefined, 'cp-3': 'tenant' });
+    expect(await hostOwners(client, ns)).toStrictEqual({
+      'cp-1': 'tenant',
+      'cp-2': undefined,
+      'cp-3': 'tenant',
+    });
   });
 });

@@ -2,9 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { cacheLayout } from '@stackops/kube-env';
-import { createLogger } from '@stackops/lib-common/logging';
 import {
   createKubeClient,
   type Impersonation,
@@ -12,30 +10,20 @@ import {
   type KubeObject,
   type RestKubeClient,
 } from '@stackops/lib-common/resources';
-import { Manager } from '@stackops/lib-common/runtime';
+import type { Manager } from '@stackops/lib-common/runtime';
+import { loadTestKubeConfig, startTestManager } from '@stackops/lib-common/testing';
 import { parseAllDocuments } from 'yaml';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../src/api/kinds.js';
 import type { SIPClusterSpec } from '../src/api/sipcluster.js';
-import { registerSipClusterController } from '../src/operator.js';
+import { registerSipClusterController } from '../src/controllers/sipcluster-controller.js';
 
 export const CHART_DIR = join(import.meta.dirname, '../../../charts/sip-operator');
 
 /** kubectl or helm from kube-env's pinned binaries. */
 export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin, name);
 
-export function kubeConfig(): KubeConfig {
-  const path = process.env['KUBECONFIG'];
-  if (!path)
-    throw new Error(
-      'KUBECONFIG is not set: run the tests through the @stackops/kube-env vitest global setup',
-    );
-  const kc = new KubeConfig();
-  kc.loadFromFile(path);
-  return kc;
-}
-
 export const testClient = (fieldManager = 'sip-operator-tests'): RestKubeClient =>
-  createKubeClient(kubeConfig(), { fieldManager });
+  createKubeClient(loadTestKubeConfig(), { fieldManager });
 
 export async function createNamespace(client: RestKubeClient, prefix: string): Promise<string> {
   const name = `${prefix}-${randomBytes(3).toString('hex')}`;
@@ -119,21 +107,21 @@ export async function startOperator(
   namespaces: string[],
   opts: { impersonate?: Impersonation; client?: RestKubeClient } = {},
 ): Promise<RunningOperator> {
-  const manager = new Manager({
-    name: 'sip-operator',
-    kubeConfig: kubeConfig(),
-    namespaces,
-    logger: createLogger({ name: 'sip-operator', level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false }),
-    gracefulShutdownTimeoutMs: 5000,
-    ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
-    ...(opts.client ? { client: opts.client } : {}),
-  });
-  registerSipClusterController(manager, {
-    images: { loadBalancer: 'haproxy:test', jumpHost: 'jump-host:test', auth: 'dex:test' },
-    waitingRetryMs: 2000,
-    invalidInputRetryMs: 10_000,
-  });
-  await manager.start();
+  const manager = await startTestManager(
+    {
+      name: 'sip-operator',
+      namespaces,
+      ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
+      ...(opts.client ? { client: opts.client } : {}),
+    },
+    (m) => {
+      registerSipClusterController(m, {
+        images: { loadBalancer: 'haproxy:test', jumpHost: 'jump-host:test', auth: 'dex:test' },
+        waitingRetryMs: 2000,
+        invalidInputRetryMs: 10_000,
+      });
+    },
+  );
   return { manager, stop: () => manager.stop() };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cacheLayout } from '@stackops/kube-env';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +11,7 @@ const helm = join(cacheLayout().bin, 'helm');
 
 interface Rendered {
   kind: string;
-  metadata: { name: string; labels?: Record<string, string> };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
   spec?: {
     template?: { spec?: { containers?: { image: string; imagePullPolicy?: string; args?: string[] }[] } };
   };
@@ -29,6 +30,23 @@ async function render(...sets: string[]): Promise<Rendered[]> {
     .map((d) => d.toJS() as Rendered | null)
     .filter((d): d is Rendered => d !== null);
 }
+
+/** Each operator's umbrella alias and its folder under operators/ (also its image and chart name). */
+const OPERATOR_DIRS = {
+  keystone: 'keystone',
+  placement: 'placement',
+  networkaddons: 'network-addons',
+  sip: 'sip',
+} as const;
+
+const packageVersion = (dir: string): string =>
+  (
+    JSON.parse(
+      readFileSync(resolve(import.meta.dirname, `../../../operators/${dir}/package.json`), 'utf8'),
+    ) as {
+      version: string;
+    }
+  ).version;
 
 const operatorContainers = (docs: Rendered[]) =>
   docs
@@ -53,15 +71,21 @@ describe('charts/stackops', () => {
         .map((c) => c.name)
         .sort(),
     ).toEqual(['keystone', 'networkaddons', 'placement', 'sip']);
+    const ofTheTwo = (docs: Rendered[]) =>
+      docs
+        .filter((d) => d.metadata.name.includes('networkaddons') || d.metadata.name.includes('-sip'))
+        .map((d) => `${d.kind}/${d.metadata.name}`);
+    // The filter finds their objects when they are on, so an empty result below means they are gone.
+    expect(ofTheTwo(await render())).toEqual(
+      expect.arrayContaining(['Deployment/stackops-networkaddons', 'Deployment/stackops-sip']),
+    );
     const withoutTwo = await render('networkaddons.enabled=false', 'sip.enabled=false');
     expect(
       operatorContainers(withoutTwo)
         .map((c) => c.name)
         .sort(),
     ).toEqual(['keystone', 'placement']);
-    expect(
-      withoutTwo.filter((d) => d.metadata.name.includes('networkaddons') || d.metadata.name.includes('-sip')),
-    ).toEqual([]);
+    expect(ofTheTwo(withoutTwo)).toEqual([]);
   });
 
   it('passes the shared global values down to every operator', async () => {
@@ -85,20 +109,40 @@ describe('charts/stackops', () => {
     for (const { name, container } of containers.filter((c) => c.name !== 'networkaddons')) {
       expect(container?.args, name).toContain('--watch-namespace=openstack,sip-demo');
     }
-    const roles = docs.filter((d) => d.kind === 'Role' && !d.metadata.name.endsWith('leader-election'));
-    expect(roles.length).toBeGreaterThanOrEqual(6);
+    // One Role per watched namespace for each of them (network-addons keeps its own events Role).
+    const watchRoles = docs
+      .filter((d) => d.kind === 'Role' && !d.metadata.name.endsWith('leader-election'))
+      .filter((d) => !d.metadata.name.startsWith('stackops-networkaddons'))
+      .map((d) => `${d.metadata.namespace}/${d.metadata.name}`)
+      .sort();
+    expect(watchRoles).toEqual(
+      ['keystone', 'placement', 'sip-manager']
+        .flatMap((n) => ['openstack', 'sip-demo'].map((ns) => `${ns}/stackops-${n}`))
+        .sort(),
+    );
   });
 
   it("keeps each chart's own defaults when the globals are left empty", async () => {
-    for (const { name, container } of operatorContainers(await render())) {
-      expect(container?.image, name).toMatch(/^ghcr\.io\/stackops\/[a-z-]+-operator:0\.1\.0$/);
+    const containers = operatorContainers(await render());
+    expect(containers.map((c) => c.name).sort()).toEqual(Object.keys(OPERATOR_DIRS).sort());
+    for (const { name, container } of containers) {
+      // Each chart's default tag is its appVersion, which follows its operator package's version.
+      const dir = OPERATOR_DIRS[name as keyof typeof OPERATOR_DIRS];
+      expect(container?.image, name).toBe(`ghcr.io/stackops/${dir}-operator:${packageVersion(dir)}`);
       expect(container?.args, name).toContain('--log-level=info');
     }
   });
 
   it('refuses values its schema does not allow, naming them', async () => {
-    await expect(render('global.logLevel=loud')).rejects.toThrow(/logLevel/);
-    await expect(render('keystone.enabled=maybe')).rejects.toThrow(/enabled/);
-    await expect(render('nosuchoperator.enabled=true')).rejects.toThrow(/nosuchoperator/);
+    // The error repeats the command line, so match helm's schema message, not just the value's name.
+    await expect(render('global.logLevel=loud')).rejects.toThrow(
+      /at '\/global\/logLevel': value must be one of/,
+    );
+    await expect(render('keystone.enabled=maybe')).rejects.toThrow(
+      /at '\/keystone\/enabled': got string, want boolean/,
+    );
+    await expect(render('nosuchoperator.enabled=true')).rejects.toThrow(
+      /additional properties 'nosuchoperator' not allowed/,
+    );
   });
 });

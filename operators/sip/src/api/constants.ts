@@ -43,13 +43,6 @@ export const NETWORK_DATA_KEY = 'networkData';
 export const BMC_USERNAME_KEY = 'username';
 export const BMC_PASSWORD_KEY = 'password';
 
-/** Images used when a service leaves `image` empty; each can be changed with its RELATED_IMAGE_* variable. */
-export const DEFAULT_IMAGES = {
-  loadBalancer: { env: 'RELATED_IMAGE_HAPROXY', image: 'haproxy:2.3.2' },
-  jumpHost: { env: 'RELATED_IMAGE_JUMP_HOST', image: 'quay.io/airshipit/jump-host:latest' },
-  auth: { env: 'RELATED_IMAGE_DEX', image: 'ghcr.io/dexidp/dex:v2.41.1' },
-} as const;
-
 /** Fixed service ports (the load balancer's API port and the jump host's ssh port are upstream's). */
 export const CONTROL_PLANE_API_PORT = 6443;
 export const SSH_PORT = 22;

@@ -2,12 +2,13 @@ import { isNotFound, isTransient } from '@stackops/lib-common/resources';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '@stackops/lib-common/runtime';
 import { LABEL_NODE_TYPE, ReadyReason, SIP_FINALIZER } from '../api/constants.js';
 import { type SIPCluster, SIPClusterKind } from '../api/kinds.js';
-import type { ServiceImages } from '../services/context.js';
+import type { ServiceImages } from '../config/images.js';
 import { type StepContext, StepFailure } from './context.js';
 import { readyFalse, readyTrue, writeStatus } from './status.js';
 import { deployServices } from './steps/deploy-services.js';
-import { gatherHosts } from './steps/gather.js';
-import { labelHosts, releaseAllHosts } from './steps/label-hosts.js';
+import { gatherHosts } from './steps/gather-hosts.js';
+import { labelHosts } from './steps/label-hosts.js';
+import { releaseAllHosts } from './steps/release-hosts.js';
 
 export interface SIPClusterReconcilerOptions {
   images: ServiceImages;

@@ -7,7 +7,7 @@ import { hostOf } from '../hostdata/host-data.js';
 import { claimOf, sameCluster } from '../scheduling/claims.js';
 import { compareHosts, hostKey, orderedRoles } from '../scheduling/schedule.js';
 import type { StepContext, StepFailure } from './context.js';
-import { clusterRefOf } from './steps/gather.js';
+import { clusterRefOf } from './steps/gather-hosts.js';
 
 /** The Ready condition, with upstream's reasons. */
 export function readyTrue(message: string) {

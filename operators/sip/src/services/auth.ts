@@ -1,18 +1,18 @@
 import { Kinds } from '@stackops/lib-common/resources';
 import { DEX_PORT } from '../api/constants.js';
 import type { AuthService } from '../api/services.js';
-import { clientSecretEnv, DEX_TLS_DIR, renderDexConfig } from '../templates/dex-config.js';
+import { instanceLabels } from '../resources/labels.js';
 import {
   configHash,
   configSecret,
   type DesiredObject,
-  instanceLabels,
   nodePort,
   nodePortService,
   nodeSelectorOf,
   serviceDeployment,
   tcpPort,
-} from './common.js';
+} from '../resources/objects.js';
+import { clientSecretEnv, DEX_TLS_DIR, renderDexConfig } from '../templates/dex-config.js';
 import type { RenderContext } from './context.js';
 
 export const authName = (cluster: string): string => `auth-${cluster}`;

@@ -2,20 +2,21 @@ import { Kinds } from '@stackops/lib-common/resources';
 import { SSH_PORT } from '../api/constants.js';
 import type { JumpHostService } from '../api/services.js';
 import { hostIp } from '../hostdata/host-data.js';
-import { HOST_SCRIPT, HOSTS_FILE } from '../templates/host-script.js';
-import { PRIVATE_KEYS_DIR, renderSshConfig, type SshHost } from '../templates/ssh-config.js';
-import { authorizedKeyProblem } from './authorized-keys.js';
+import { instanceLabels } from '../resources/labels.js';
 import {
   configHash,
+  configMap,
   configSecret,
   type DesiredObject,
-  instanceLabels,
   nodePort,
   nodePortService,
   nodeSelectorOf,
   serviceDeployment,
   tcpPort,
-} from './common.js';
+} from '../resources/objects.js';
+import { HOST_SCRIPT, HOSTS_FILE } from '../templates/host-script.js';
+import { PRIVATE_KEYS_DIR, renderSshConfig, type SshHost } from '../templates/ssh-config.js';
+import { authorizedKeyProblem } from './authorized-keys.js';
 import { allHosts, type RenderContext } from './context.js';
 import { ServiceInputError } from './errors.js';
 
@@ -105,12 +106,7 @@ export function renderJumpHost(
   const objects = {
     service: nodePortService(name, namespace, labels, [nodePort('ssh', SSH_PORT, service.nodePort)]),
     secret: configSecret(name, namespace, labels, secretData),
-    configMap: {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name, namespace, labels },
-      data: configMapData,
-    },
+    configMap: configMap(name, namespace, labels, configMapData),
     deployment: serviceDeployment(
       name,
       namespace,

@@ -2,19 +2,19 @@ import { Kinds } from '@stackops/lib-common/resources';
 import { CONTROL_PLANE_API_PORT, ROLE_CONTROL_PLANE, ROLE_WORKER } from '../api/constants.js';
 import type { LoadBalancerControlPlaneService, LoadBalancerWorkerService } from '../api/services.js';
 import { hostIp } from '../hostdata/host-data.js';
-import { type Backend, type HealthCheck, renderHaproxyConfig } from '../templates/haproxy.js';
+import { instanceLabels } from '../resources/labels.js';
 import {
   configHash,
   configSecret,
   controlPlaneTolerations,
   type DesiredObject,
-  instanceLabels,
   nodePort,
   nodePortService,
   nodeSelectorOf,
   serviceDeployment,
   tcpPort,
-} from './common.js';
+} from '../resources/objects.js';
+import { type Backend, type HealthCheck, renderHaproxyConfig } from '../templates/haproxy.js';
 import type { RenderContext } from './context.js';
 
 export const HAPROXY_CONFIG_DIR = '/usr/local/etc/haproxy';

@@ -1,8 +1,8 @@
 import { ROLE_CONTROL_PLANE, ROLE_WORKER } from '../api/constants.js';
 import type { SIPClusterServices } from '../api/services.js';
 import type { RoleNeeds } from '../hostdata/host-data.js';
+import type { DesiredObject } from '../resources/objects.js';
 import { renderAuth } from './auth.js';
-import type { DesiredObject } from './common.js';
 import type { RenderContext } from './context.js';
 import { renderJumpHost } from './jumphost.js';
 import { renderControlPlaneLoadBalancer, renderWorkerLoadBalancer } from './loadbalancer.js';

@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import type { SIPClusterServices } from '../api/services.js';
 import { parseBmcAddress } from '../hostdata/bmc-address.js';
 import type { HostData } from '../hostdata/host-data.js';
-import { CONFIG_HASH_ANNOTATION, type DesiredObject } from './common.js';
+import { CONFIG_HASH_ANNOTATION, type DesiredObject } from '../resources/objects.js';
 import type { RenderContext } from './context.js';
 import { ServiceInputError } from './errors.js';
 import { renderServices, roleNeeds } from './render.js';
@@ -270,8 +270,11 @@ describe('auth (Dex)', () => {
   });
 
   it('is not rendered when not asked for', () => {
-    const none = renderServices(context(), { ...services, auth: undefined }, []);
-    expect(none.some((d) => d.object.metadata.name === 'auth-c1')).toBe(false);
+    const names = (objects: DesiredObject[]) => new Set(objects.map((d) => d.object.metadata.name));
+    expect(names(renderServices(context(), services, []))).toContain('auth-c1');
+    expect(names(renderServices(context(), { ...services, auth: undefined }, []))).toEqual(
+      new Set(['loadbalancer-controlplane-c1', 'loadbalancer-worker-c1', 'jumphost-c1']),
+    );
   });
 });
 

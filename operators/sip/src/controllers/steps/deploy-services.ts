@@ -10,12 +10,13 @@ import {
 import { ReadyReason } from '../../api/constants.js';
 import type { SIPCluster } from '../../api/kinds.js';
 import type { SIPClusterServices } from '../../api/services.js';
-import { type DesiredObject, MANAGED_BY, MANAGED_BY_LABEL } from '../../services/common.js';
-import type { ServiceImages } from '../../services/context.js';
+import type { ServiceImages } from '../../config/images.js';
+import { MANAGED_BY, MANAGED_BY_LABEL } from '../../resources/labels.js';
+import type { DesiredObject } from '../../resources/objects.js';
 import { ServiceInputError } from '../../services/errors.js';
 import { renderServices } from '../../services/render.js';
 import { type StepContext, StepFailure } from '../context.js';
-import { clusterRefOf, type GatheredHosts } from './gather.js';
+import { clusterRefOf, type GatheredHosts } from './gather-hosts.js';
 
 /** The kinds of the objects services are made of (owned by the SIPCluster, pruned when no longer wanted). */
 export const SERVICE_KINDS: readonly KindRef[] = [

@@ -6,26 +6,6 @@ export interface DesiredObject {
   object: KubeObject;
 }
 
-export type ServiceComponent = 'loadbalancer' | 'jumphost' | 'auth';
-
-/** Labels on every object of a service instance; the first four also select its pods (upstream's set). */
-export function instanceLabels(
-  component: ServiceComponent,
-  appName: string,
-  instance: string,
-): Record<string, string> {
-  return {
-    'app.kubernetes.io/part-of': 'sip',
-    'app.kubernetes.io/component': component,
-    'app.kubernetes.io/name': appName,
-    'app.kubernetes.io/instance': instance,
-  };
-}
-
-/** Marks what this operator created, so it can find and prune objects a spec no longer asks for. */
-export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
-export const MANAGED_BY = 'stackops-sip-operator';
-
 /** Pod template annotation whose change rolls a Deployment when its configuration changes. */
 export const CONFIG_HASH_ANNOTATION = 'sip.airshipit.org/config-hash';
 
@@ -82,6 +62,14 @@ export const nodePortService = (
   kind: 'Service',
   metadata: { name, namespace, labels },
   spec: { type: 'NodePort', selector: labels, ports },
+});
+
+/** A ConfigMap of text files. */
+export const configMap = (name: string, namespace: string, labels: Labels, data: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace, labels },
+  data,
 });
 
 /** A one-replica Deployment of the instance whose pods roll when `hash` (its configuration) changes. */

@@ -1,0 +1,42 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import {
+  type Controller,
+  generationChanged,
+  labelsChanged,
+  type Manager,
+  or,
+} from '@stackops/lib-common/runtime';
+import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
+import type { OperatorConfig } from '../config/operator-config.js';
+import { SIPClusterReconciler, type SIPClusterReconcilerOptions } from './sipcluster-reconciler.js';
+import { SERVICE_KINDS } from './steps/deploy-services.js';
+import { clustersForHost, clustersForSecret } from './watch-mappers.js';
+
+/**
+ * Registers the SIPCluster controller with a manager. Concurrency 1: SIPClusters are processed
+ * one at a time across the whole operator, so two clusters never schedule from the same view of
+ * the hosts at once. Reconciles are triggered by SIPCluster spec changes, by the objects of its
+ * services, by BareMetalHosts (labels or spec) and by the Secrets the hosts and services use.
+ */
+export function registerSipClusterController(
+  manager: Manager,
+  opts: OperatorConfig & Partial<SIPClusterReconcilerOptions>,
+): Controller<SIPCluster> {
+  const reconciler = new SIPClusterReconciler(opts);
+  const clusters = () => manager.cache.list<SIPCluster>(SIPClusterKind);
+  let builder = manager
+    .controller<SIPCluster>({ for: SIPClusterKind, name: 'sipcluster', concurrency: 1 })
+    .withPredicates(generationChanged);
+  for (const kind of SERVICE_KINDS) builder = builder.owns(kind);
+  return builder
+    .watches(BareMetalHostKind, (bmh) => clustersForHost(bmh as BareMetalHost, clusters()), {
+      predicates: [or(labelsChanged, generationChanged)],
+    })
+    .watches(Kinds.Secret, (secret: KubeObject) =>
+      clustersForSecret(secret, clusters(), manager.cache.list<BareMetalHost>(BareMetalHostKind)),
+    )
+    .reconcile(async (sip, ctx) => {
+      const { requeueAfterMs } = await reconciler.reconcile(ctx, sip);
+      return requeueAfterMs ? { requeueAfter: requeueAfterMs } : undefined;
+    });
+}
