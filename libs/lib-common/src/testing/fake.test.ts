@@ -6,7 +6,8 @@ import { applyOwned, applyUnowned } from '../objects/apply.js';
 import { PruneError, pruneOwned } from '../objects/prune.js';
 import { patchStatusIfChanged } from '../objects/status.js';
 import { ensureFinalizer, removeFinalizer } from '../runtime/finalizer.js';
-import { FakeKubeClient } from './fake.js';
+import { FakeKubeClient, startFakeManager } from './fake.js';
+import { waitUntil } from './wait.js';
 
 const cm = (
   name: string,
@@ -159,5 +160,72 @@ describe('pruneOwned', () => {
     expect(err).toBeInstanceOf(PruneError);
     expect((err as PruneError).object.metadata.name).toBe('stale');
     expect((err as Error).message).toBe('could not delete ConfigMap ns/stale: denied');
+  });
+});
+
+describe('startFakeManager', () => {
+  it('runs real controllers on the fake: owner triggers, label-selected caches, resumed watches', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(Kinds.ConfigMap, cm('owner'), cm('stranger', {}, { labels: { app: 'other' } }));
+    const seen: string[] = [];
+    let cached: string[] = [];
+    const manager = await startFakeManager(fake, (m) => {
+      m.controller<KubeObject>({ for: Kinds.Secret, name: 'secrets' })
+        .owns(Kinds.ConfigMap, { labelSelector: 'app=mine' })
+        .reconcile(async (secret, ctx) => {
+          seen.push(secret.metadata.name ?? '');
+          cached = ctx.cache.list<KubeObject>(Kinds.ConfigMap).map((c) => c.metadata.name ?? '');
+          await applyOwned(
+            ctx.client,
+            secret,
+            Kinds.ConfigMap,
+            cm(`${secret.metadata.name}-cm`, { a: '1' }, { labels: { app: 'mine' } }),
+            {
+              current:
+                ctx.cache.get(Kinds.ConfigMap, { namespace: 'ns', name: `${secret.metadata.name}-cm` }) ??
+                null,
+            },
+          );
+        });
+    });
+    try {
+      await fake.create(Kinds.Secret, { metadata: { name: 's', namespace: 'ns' } });
+      await waitUntil('the first reconcile', () => seen.length >= 1, { timeoutMs: 2000, intervalMs: 5 });
+      await waitUntil('the owned ConfigMap cached', () => manager.cache.get(Kinds.ConfigMap, 'ns/s-cm'), {
+        timeoutMs: 2000,
+        intervalMs: 5,
+      });
+      expect(cached).not.toContain('stranger');
+      const before = seen.length;
+      // Someone edits the owned ConfigMap: its owner is reconciled again and puts it back.
+      await fake.patch(
+        Kinds.ConfigMap,
+        { namespace: 'ns', name: 's-cm' },
+        { data: { a: 'tampered' } },
+        'merge',
+      );
+      await waitUntil('the owner reconciled again', () => seen.length > before, {
+        timeoutMs: 2000,
+        intervalMs: 5,
+      });
+      await waitUntil(
+        'the ConfigMap restored',
+        () =>
+          fake.peek<KubeObject & { data: Record<string, string> }>(Kinds.ConfigMap, {
+            namespace: 'ns',
+            name: 's-cm',
+          })?.data['a'] === '1',
+        { timeoutMs: 2000, intervalMs: 5 },
+      );
+    } finally {
+      await manager.stop();
+    }
+  });
+
+  it('answers 404 for kinds it does not serve, like an API server without the CRD', async () => {
+    const fake = new FakeKubeClient({ served: [Kinds.ConfigMap] });
+    await expect(fake.list(Kinds.Secret)).rejects.toSatisfy(isNotFound);
+    expect(fake.requests.count({ verb: 'list', code: 404 })).toBe(1);
+    expect((await fake.list(Kinds.ConfigMap)).items).toEqual([]);
   });
 });

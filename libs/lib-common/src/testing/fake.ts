@@ -1,4 +1,8 @@
+import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import type { RestKubeClient } from '../client/client.js';
+import { RequestCounter, type Verb } from '../client/client-metrics.js';
 import { ApiError } from '../client/errors.js';
 import { isPlainObject } from '../client/json.js';
 import { apiVersionOf, type KindRef, kindKey } from '../client/kinds.js';
@@ -11,16 +15,19 @@ import type {
   ObjectList,
   ObjectRef,
   PatchType,
+  WatchEvent,
+  WatchOptions,
 } from '../client/types.js';
 import type { CacheReader } from '../runtime/cache.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
+import { Manager, type ManagerOptions } from '../runtime/manager.js';
 import type { EventRecorder, EventType } from '../runtime/recorder.js';
 import { labelMatcher } from '../runtime/selector.js';
 import { type CacheListOptions, keyOf } from '../runtime/store.js';
 
 /** One request the fake answered. */
 export interface FakeRequest {
-  verb: 'get' | 'list' | 'create' | 'update' | 'patch' | 'apply' | 'delete';
+  verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'apply' | 'delete';
   kind: string;
   namespace?: string;
   name?: string;
@@ -28,6 +35,21 @@ export interface FakeRequest {
 }
 
 const WRITES = new Set<FakeRequest['verb']>(['create', 'update', 'patch', 'apply', 'delete']);
+
+/** `metadata.name=x,metadata.namespace=y`, the field selectors tests use. */
+function fieldMatcher(selector: string | undefined): (obj: KubeObject) => boolean {
+  if (!selector) return () => true;
+  const wanted = selector.split(',').map((term) => {
+    const [field, value] = term.split('=');
+    if (field !== 'metadata.name' && field !== 'metadata.namespace')
+      throw new Error(`FakeKubeClient: unsupported field selector ${term}`);
+    return { field, value: value ?? '' };
+  });
+  return (obj) =>
+    wanted.every(({ field, value }) =>
+      field === 'metadata.name' ? obj.metadata.name === value : (obj.metadata.namespace ?? '') === value,
+    );
+}
 
 const clone = <T>(v: T): T => structuredClone(v);
 
@@ -89,22 +111,38 @@ const specOf = (o: KubeObject): unknown => {
 /**
  * An in-memory stand-in for the API server, for unit tests of steps and registrations: objects by
  * kind, resourceVersions, uids, generations bumped on spec changes, `/status` kept apart from the
- * rest, finalizers holding a deletion, server-side apply as "replace what the caller sends"
- * (no field ownership), merge and JSON patches, 404/409 like the real thing. It does not watch:
- * `cache()` reads its objects directly, as if the informers were always in sync. Integration tests
- * keep the real control plane.
+ * rest, finalizers holding a deletion, server-side apply as "replace what the caller sends" (no
+ * field ownership), merge and JSON patches, 404/409 like the real thing, and watches (resumable from
+ * a resourceVersion), so a real `Manager` can run on it (`startFakeManager`). `cache()` reads its
+ * objects directly, as if informers were always in sync. Integration tests keep the real control
+ * plane.
  */
-export class FakeKubeClient implements KubeClient {
+export class FakeKubeClient implements RestKubeClient {
   readonly fieldManager: string;
-  readonly requests: FakeRequest[] = [];
+  readonly host = 'fake';
+  /** Every request, in order (what `requests` counts by verb and code). */
+  readonly calls: FakeRequest[] = [];
+  readonly requests = new RequestCounter();
   private readonly store = new Map<string, Map<string, KubeObject>>();
-  private readonly kinds = new Map<string, KindRef>();
   private readonly failures: { match: (r: FakeRequest) => boolean; error: unknown }[] = [];
+  private readonly served: Set<string> | undefined;
+  /** Every change, for watches that resume from a resourceVersion. */
+  private readonly changes: { rv: number; kind: string; event: WatchEvent }[] = [];
+  private readonly watchers = new Set<{ kind: string; send: (e: WatchEvent) => void }>();
   private version = 1;
   private uids = 0;
 
-  constructor(opts: { fieldManager?: string } = {}) {
+  /**
+   * `served`: the kinds the fake API server knows; others answer 404 like a CRD that is not
+   * installed (default: every kind).
+   */
+  constructor(opts: { fieldManager?: string; served?: readonly KindRef[] } = {}) {
     this.fieldManager = opts.fieldManager ?? 'stackops-test';
+    this.served = opts.served ? new Set(opts.served.map(kindKey)) : undefined;
+  }
+
+  close(): void {
+    this.watchers.clear();
   }
 
   /** Puts objects in place without counting a request (the world before the test). */
@@ -127,7 +165,7 @@ export class FakeKubeClient implements KubeClient {
 
   /** The number of write requests so far (create, update, patch, apply, delete). */
   writes(): number {
-    return this.requests.filter((r) => WRITES.has(r.verb)).length;
+    return this.calls.filter((r) => WRITES.has(r.verb)).length;
   }
 
   /** The stored object (a copy), without counting a request. */
@@ -168,72 +206,83 @@ export class FakeKubeClient implements KubeClient {
     };
   }
 
-  async get<T extends KubeObject>(kind: KindRef, ref: ObjectRef): Promise<T | undefined> {
-    this.record({ verb: 'get', kind: kind.kind, ...this.where(kind, ref) });
-    return this.peek<T>(kind, ref);
+  get<T extends KubeObject>(kind: KindRef, ref: ObjectRef): Promise<T | undefined> {
+    return this.track(kind, { verb: 'get', kind: kind.kind, ...this.where(kind, ref) }, () =>
+      this.peek<T>(kind, ref),
+    );
   }
 
-  async list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
-    this.record({ verb: 'list', kind: kind.kind, ...(opts.namespace ? { namespace: opts.namespace } : {}) });
-    const items = this.cache().list<T>(kind, {
+  list<T extends KubeObject>(kind: KindRef, opts: ListOptions = {}): Promise<ObjectList<T>> {
+    const r: FakeRequest = {
+      verb: 'list',
+      kind: kind.kind,
       ...(opts.namespace ? { namespace: opts.namespace } : {}),
-      ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+    };
+    return this.track(kind, r, () => {
+      const fields = fieldMatcher(opts.fieldSelector);
+      const items = this.cache()
+        .list<T>(kind, {
+          ...(opts.namespace ? { namespace: opts.namespace } : {}),
+          ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+        })
+        .filter(fields);
+      return { items, metadata: { resourceVersion: String(this.version) } };
     });
-    return { items, metadata: { resourceVersion: String(this.version) } };
   }
 
-  async create<T extends KubeObject>(kind: KindRef, obj: T): Promise<T> {
-    this.record({ verb: 'create', kind: kind.kind, ...this.where(kind, obj.metadata as ObjectRef) });
-    if (this.bucket(kind).has(this.key(kind, obj.metadata as ObjectRef)))
-      throw new ApiError({
-        code: 409,
-        reason: 'AlreadyExists',
-        message: `${kind.plural} "${obj.metadata.name}" already exists`,
-      });
-    return this.put(kind, this.stamp(kind, clone(obj))) as T;
-  }
-
-  async replace<T extends KubeObject>(
-    kind: KindRef,
-    obj: T,
-    opts: { subresource?: 'status' } = {},
-  ): Promise<T> {
+  create<T extends KubeObject>(kind: KindRef, obj: T): Promise<T> {
     const ref = obj.metadata as ObjectRef;
-    this.record({ verb: 'update', kind: kind.kind, ...this.where(kind, ref), ...opts });
-    const live = this.live(kind, ref);
-    if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== live.metadata.resourceVersion)
-      throw new ApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
-    return this.write(kind, live, clone(obj), opts.subresource) as T;
+    return this.track(kind, { verb: 'create', kind: kind.kind, ...this.where(kind, ref) }, () => {
+      if (this.bucket(kind).has(this.key(kind, ref)))
+        throw new ApiError({
+          code: 409,
+          reason: 'AlreadyExists',
+          message: `${kind.plural} "${obj.metadata.name}" already exists`,
+        });
+      return this.put(kind, this.stamp(kind, clone(obj))) as T;
+    });
   }
 
-  async apply<T extends KubeObject>(kind: KindRef, obj: T, opts: ApplyOptions = {}): Promise<T> {
+  replace<T extends KubeObject>(kind: KindRef, obj: T, opts: { subresource?: 'status' } = {}): Promise<T> {
     const ref = obj.metadata as ObjectRef;
-    this.record({
+    return this.track(kind, { verb: 'update', kind: kind.kind, ...this.where(kind, ref), ...opts }, () => {
+      const live = this.live(kind, ref);
+      if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== live.metadata.resourceVersion)
+        throw new ApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+      return this.write(kind, live, clone(obj), opts.subresource) as T;
+    });
+  }
+
+  apply<T extends KubeObject>(kind: KindRef, obj: T, opts: ApplyOptions = {}): Promise<T> {
+    const ref = obj.metadata as ObjectRef;
+    const r: FakeRequest = {
       verb: 'apply',
       kind: kind.kind,
       ...this.where(kind, ref),
       ...(opts.subresource ? { subresource: opts.subresource } : {}),
-    });
-    const live = this.bucket(kind).get(this.key(kind, ref));
-    if (!live) {
-      if (opts.subresource) throw notFound(kind, ref);
-      return this.put(kind, this.stamp(kind, clone(obj))) as T;
-    }
-    if (opts.subresource === 'status')
-      return this.write(kind, live, { ...live, status: clone(obj['status']) }, 'status') as T;
-    const merged: KubeObject = {
-      ...clone(obj),
-      metadata: {
-        ...live.metadata,
-        ...clone(obj.metadata),
-        ...(obj.metadata.finalizers ? {} : { finalizers: live.metadata.finalizers }),
-      },
     };
-    if (!merged.metadata.finalizers) delete merged.metadata.finalizers;
-    return this.write(kind, live, merged, undefined) as T;
+    return this.track(kind, r, () => {
+      const live = this.bucket(kind).get(this.key(kind, ref));
+      if (!live) {
+        if (opts.subresource) throw notFound(kind, ref);
+        return this.put(kind, this.stamp(kind, clone(obj))) as T;
+      }
+      if (opts.subresource === 'status')
+        return this.write(kind, live, { ...live, status: clone(obj['status']) }, 'status') as T;
+      const merged: KubeObject = {
+        ...clone(obj),
+        metadata: {
+          ...live.metadata,
+          ...clone(obj.metadata),
+          ...(obj.metadata.finalizers ? {} : { finalizers: live.metadata.finalizers }),
+        },
+      };
+      if (!merged.metadata.finalizers) delete merged.metadata.finalizers;
+      return this.write(kind, live, merged, undefined) as T;
+    });
   }
 
-  async patch<T extends KubeObject>(
+  patch<T extends KubeObject>(
     kind: KindRef,
     ref: ObjectRef,
     patch: unknown,
@@ -241,46 +290,119 @@ export class FakeKubeClient implements KubeClient {
     opts: { subresource?: 'status' } = {},
   ): Promise<T> {
     if (type === 'apply') return this.apply(kind, patch as T, opts);
-    this.record({ verb: 'patch', kind: kind.kind, ...this.where(kind, ref), ...opts });
-    const live = this.live(kind, ref);
-    let next: KubeObject;
-    if (type === 'json') next = jsonPatch(live, patch as { op: string; path: string }[]);
-    else {
-      const rv = (patch as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
-      if (rv && rv !== live.metadata.resourceVersion)
-        throw new ApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
-      next = mergePatch(live, patch) as KubeObject;
-    }
-    return this.write(kind, live, next, opts.subresource) as T;
+    return this.track(kind, { verb: 'patch', kind: kind.kind, ...this.where(kind, ref), ...opts }, () => {
+      const live = this.live(kind, ref);
+      let next: KubeObject;
+      if (type === 'json') next = jsonPatch(live, patch as { op: string; path: string }[]);
+      else {
+        const rv = (patch as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+        if (rv && rv !== live.metadata.resourceVersion)
+          throw new ApiError({ code: 409, reason: 'Conflict', message: 'the object has been modified' });
+        next = mergePatch(live, patch) as KubeObject;
+      }
+      return this.write(kind, live, next, opts.subresource) as T;
+    });
   }
 
-  async delete(kind: KindRef, ref: ObjectRef, _opts: DeleteOptions = {}): Promise<boolean> {
-    this.record({ verb: 'delete', kind: kind.kind, ...this.where(kind, ref) });
-    const live = this.bucket(kind).get(this.key(kind, ref));
-    if (!live) return false;
-    if (live.metadata.finalizers?.length) {
-      if (!live.metadata.deletionTimestamp)
-        this.put(
-          kind,
-          this.bumped({
-            ...live,
-            metadata: { ...live.metadata, deletionTimestamp: new Date().toISOString() },
-          }),
-        );
+  delete(kind: KindRef, ref: ObjectRef, _opts: DeleteOptions = {}): Promise<boolean> {
+    return this.track(kind, { verb: 'delete', kind: kind.kind, ...this.where(kind, ref) }, () => {
+      const live = this.bucket(kind).get(this.key(kind, ref));
+      if (!live) return false;
+      if (live.metadata.finalizers?.length) {
+        if (!live.metadata.deletionTimestamp)
+          this.put(
+            kind,
+            this.bumped({
+              ...live,
+              metadata: { ...live.metadata, deletionTimestamp: new Date().toISOString() },
+            }),
+          );
+        return true;
+      }
+      this.remove(kind, live);
       return true;
-    }
-    this.bucket(kind).delete(this.key(kind, ref));
-    return true;
+    });
   }
 
-  async watch(): Promise<void> {
-    throw new Error('FakeKubeClient does not watch: read through fake.cache()');
+  /**
+   * Streams changes of a kind: first those after `resourceVersion` (as a resumed watch), then each
+   * new one, until the signal aborts. Label selectors and `metadata.name=`/`metadata.namespace=`
+   * field selectors are honoured.
+   */
+  async watch<T extends KubeObject>(
+    kind: KindRef,
+    opts: WatchOptions,
+    onEvent: (e: WatchEvent<T>) => void,
+  ): Promise<void> {
+    const r: FakeRequest = {
+      verb: 'watch',
+      kind: kind.kind,
+      ...(opts.namespace ? { namespace: opts.namespace } : {}),
+    };
+    await this.track(kind, r, () => undefined);
+    const k = kindKey(kind);
+    const labels = labelMatcher(opts.labelSelector);
+    const fields = fieldMatcher(opts.fieldSelector);
+    const send = (e: WatchEvent) => {
+      const o = e.object;
+      if (opts.namespace !== undefined && o.metadata.namespace !== opts.namespace) return;
+      if (labels(o.metadata.labels) && fields(o)) onEvent(clone(e) as WatchEvent<T>);
+    };
+    if (opts.signal?.aborted) return;
+    opts.onOpen?.();
+    const from = Number(opts.resourceVersion ?? this.version);
+    for (const c of this.changes) if (c.kind === k && c.rv > from) send(c.event);
+    await new Promise<void>((resolve) => {
+      const watcher = { kind: k, send };
+      this.watchers.add(watcher);
+      opts.signal?.addEventListener(
+        'abort',
+        () => {
+          this.watchers.delete(watcher);
+          resolve();
+        },
+        { once: true },
+      );
+    });
   }
 
-  private record(r: FakeRequest): void {
-    this.requests.push(r);
+  /** Counts the request, answers 404 for a kind not served and injected failures, records the code. */
+  private async track<R>(kind: KindRef, r: FakeRequest, fn: () => R): Promise<R> {
+    this.calls.push(r);
     const failure = this.failures.find((f) => f.match(r));
-    if (failure) throw failure.error;
+    try {
+      if (this.served && !this.served.has(kindKey(kind)))
+        throw new ApiError({
+          code: 404,
+          reason: 'NotFound',
+          message: 'the server could not find the requested resource',
+        });
+      if (failure) throw failure.error;
+      const out = fn();
+      this.requests.record(r.verb as Verb, r.verb === 'create' ? 201 : 200);
+      return out;
+    } catch (err) {
+      this.requests.record(r.verb as Verb, err instanceof ApiError ? err.code : 0);
+      throw err;
+    }
+  }
+
+  /** Logs a change (for resumed watches) and tells the open watches, after the writer's turn. */
+  private emit(kind: KindRef, type: WatchEvent['type'], object: KubeObject): void {
+    const event: WatchEvent = { type, object: clone(object) };
+    const k = kindKey(kind);
+    this.changes.push({ rv: this.version, kind: k, event });
+    if (this.changes.length > 10_000) this.changes.shift();
+    for (const w of this.watchers) if (w.kind === k) queueMicrotask(() => w.send(event));
+  }
+
+  private remove(kind: KindRef, obj: KubeObject): void {
+    this.bucket(kind).delete(keyOf(kind.namespaced ? obj : { name: obj.metadata.name ?? '' }));
+    this.version += 1;
+    this.emit(kind, 'DELETED', {
+      ...obj,
+      metadata: { ...obj.metadata, resourceVersion: String(this.version) },
+    });
   }
 
   private where(kind: KindRef, ref: ObjectRef): { namespace?: string; name: string } {
@@ -295,7 +417,6 @@ export class FakeKubeClient implements KubeClient {
 
   private bucket(kind: KindRef): Map<string, KubeObject> {
     const k = kindKey(kind);
-    this.kinds.set(k, kind);
     let b = this.store.get(k);
     if (!b) {
       b = new Map();
@@ -358,17 +479,20 @@ export class FakeKubeClient implements KubeClient {
       else delete result['status'];
     }
     if (JSON.stringify(result) === JSON.stringify(live)) return clone(live);
-    const stored = this.bumped(result);
     // The last finalizer gone from an object being deleted: it goes.
-    if (stored.metadata.deletionTimestamp && !stored.metadata.finalizers?.length) {
-      this.bucket(kind).delete(keyOf(kind.namespaced ? stored : { name: stored.metadata.name ?? '' }));
-      return clone(stored);
+    if (result.metadata.deletionTimestamp && !result.metadata.finalizers?.length) {
+      this.remove(kind, result);
+      return clone(result);
     }
-    return clone(this.put(kind, stored));
+    return this.put(kind, this.bumped(result));
   }
 
+  /** Stores an object (its resourceVersion already bumped) and tells the watches. */
   private put(kind: KindRef, obj: KubeObject): KubeObject {
-    this.bucket(kind).set(keyOf(kind.namespaced ? obj : { name: obj.metadata.name ?? '' }), obj);
+    const key = keyOf(kind.namespaced ? obj : { name: obj.metadata.name ?? '' });
+    const existed = this.bucket(kind).has(key);
+    this.bucket(kind).set(key, obj);
+    this.emit(kind, existed ? 'MODIFIED' : 'ADDED', obj);
     return clone(obj);
   }
 }
@@ -434,4 +558,29 @@ export async function reconcileOnce<T extends KubeObject>(
   const recorder = opts.recorder ?? new FakeRecorder();
   const result = (await reconciler(obj, fakeReconcileContext(client, obj, { cache, recorder }))) ?? {};
   return { result, events: recorder.events };
+}
+
+/**
+ * A real Manager (informers, queue, controllers) on a fake API server, for unit tests of a
+ * registration: what wakes the controller, what it caches. No leader election, ports or metrics;
+ * resolves once `setup` registered the controllers and the informers synced.
+ */
+export async function startFakeManager(
+  client: FakeKubeClient,
+  setup: (manager: Manager) => unknown,
+  opts: Partial<Omit<ManagerOptions, 'client' | 'kubeConfig'>> = {},
+): Promise<Manager> {
+  const manager = new Manager({
+    name: 'fake-operator',
+    logger: pino({ level: process.env['LOG_LEVEL'] ?? 'silent' }),
+    registry: new Registry(),
+    gracefulShutdownTimeoutMs: 1_000,
+    ...opts,
+    kubeConfig: new KubeConfig(),
+    client,
+  });
+  await setup(manager);
+  await manager.start();
+  await manager.cache.waitForSync();
+  return manager;
 }

@@ -6,6 +6,7 @@ export {
   fakeReconcileContext,
   type RecordedEvent,
   reconcileOnce,
+  startFakeManager,
 } from './fake.js';
 export {
   chartFullname,
