@@ -9,7 +9,6 @@ import { apiVersionOf, type KindRef, kindKey } from '../client/kinds.js';
 import type {
   ApplyOptions,
   DeleteOptions,
-  KubeClient,
   KubeObject,
   ListOptions,
   ObjectList,

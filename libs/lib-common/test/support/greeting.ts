@@ -30,7 +30,7 @@ export const configMapName = (g: Greeting): string => `${g.metadata.name}-greeti
  * owns it, and reports Ready. Everything is read from the cache and written only when different,
  * so a reconcile with unchanged inputs sends no request at all.
  */
-export async function reconcileGreeting(g: Greeting, ctx: ReconcileContext): Promise<void> {
+async function reconcileGreeting(g: Greeting, ctx: ReconcileContext): Promise<void> {
   const ns = g.metadata.namespace ?? '';
   const saved = Conditions.from(g.status?.conditions).list();
   const conds = new Conditions().init([ConditionType.InputReady, ConditionType.ServiceConfigReady]);
