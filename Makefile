@@ -25,7 +25,7 @@ help:
 	@echo "make uninstall - remove stackops from the current kubectl context: CRs, the Helm release, then exactly its CRDs"
 	@echo "make images - the operators' OCI images (no Docker) into build/images/, with digests and sizes"
 	@echo "make bench  - benchmarks, printing their figures"
-	@echo "make lint   - biome lint + format check"
+	@echo "make lint   - biome lint + format check, knip dead-code check"
 	@echo "make clean  - remove build outputs and stop local clusters"
 
 # npm ci only when node_modules is missing or older than the lockfile. Registry mirrors that lack
@@ -56,6 +56,8 @@ images: build
 lint: deps
 	@echo "==> lint (biome)"
 	@npx biome ci .
+	@echo "==> dead code (knip: unused files, exports, dependencies)"
+	@npx knip
 
 typecheck: build
 	@echo "==> typecheck"
