@@ -2,14 +2,11 @@
 import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { runOperator } from '@stackops/lib-common/runtime';
 import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
-import { registerKeystoneApiController } from './controllers/keystone-api-controller.js';
-import { registerKeystoneEndpointController } from './controllers/keystone-endpoint-controller.js';
-import { registerKeystoneServiceController } from './controllers/keystone-service-controller.js';
+import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
+import { registerKeystoneApiController } from './controllers/keystone-api/controller.js';
+import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/controller.js';
+import { registerKeystoneServiceController } from './controllers/keystone-service/controller.js';
 import { IdentityClientPool } from './identity/client-pool.js';
-import { imageDefaultsFromEnv } from './resources/spec.js';
-
-/** Set when the operator runs outside the cluster network (e.g. `make demo`), where Service names do not resolve. */
-const KEYSTONE_AUTH_URL_OVERRIDE_ENV = 'KEYSTONE_AUTH_URL_OVERRIDE';
 
 await runOperator({
   name: 'keystone-operator',
@@ -22,9 +19,10 @@ services and endpoints of KeystoneService and KeystoneEndpoint objects in it.`,
                               KeystoneAPI's internal endpoint; for running it outside the cluster
 `,
   register: (manager, { env }) => {
-    registerKeystoneApiController(manager, imageDefaultsFromEnv(env));
+    const defaults = defaultsFromEnv(env);
+    registerKeystoneApiController(manager, defaults);
     // One pool of admin clients (and tokens) for both registration controllers.
-    const pool = new IdentityClientPool(undefined, env[KEYSTONE_AUTH_URL_OVERRIDE_ENV] || undefined);
+    const pool = new IdentityClientPool(undefined, defaults.authUrlOverride);
     registerKeystoneServiceController(manager, { pool });
     registerKeystoneEndpointController(manager, { pool });
   },

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { cacheLayout } from '@stackops/kube-env';
 import { createKubeClient, Kinds, type KubeClient, serviceAccountUser } from '@stackops/lib-common/resources';
 import {
   chartFullname,
@@ -8,13 +9,13 @@ import {
   renderedContainer,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheLayout } from '../../../tools/kube-env/dist/index.js';
 import {
   adminClient,
   CHART_DIR,
   installCrds,
   kubeConfig,
   newNamespace,
+  PACKAGE_VERSION,
   startOperator,
 } from './support/harness.js';
 import {
@@ -37,7 +38,8 @@ describe('chart keystone-operator', () => {
 
   it('renders a hardened Deployment with probes, related images and leader election when replicated', async () => {
     const c = renderedContainer(await template());
-    expect(c.image).toBe('ghcr.io/stackops/keystone-operator:0.1.0');
+    // The chart's appVersion, kept equal to the package version by tools/release.
+    expect(c.image).toBe(`ghcr.io/stackops/keystone-operator:${PACKAGE_VERSION}`);
     expect(c.securityContext).toMatchObject({
       runAsNonRoot: true,
       readOnlyRootFilesystem: true,

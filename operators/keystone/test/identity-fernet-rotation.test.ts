@@ -60,7 +60,7 @@ describe('fernet keys of the operator in a real Keystone', () => {
       const keys = fernetKeysFromSecretData((await keysSecret(ns))?.data);
       return keys.length === 5 && keys[0] !== before[0] ? keys : undefined;
     });
-    // Reference §4: the staged key becomes the primary, the oldest secondary goes, a new key is staged.
+    // Upstream's rotation: the staged key becomes the primary, the oldest secondary goes, a new key is staged.
     expect(rotated[4]).toBe(before[0]);
     expect(rotated.slice(1, 4)).toEqual(before.slice(2, 5));
     expect(rotated).not.toContain(before[1]);

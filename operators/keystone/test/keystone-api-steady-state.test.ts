@@ -1,8 +1,9 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientReader } from '../src/controllers/keystone-api/reader.js';
-import { KeystoneApiReconciler } from '../src/controllers/keystone-api-reconciler.js';
-import { getObject, useOperator, waitFor } from './support/harness.js';
+import { KeystoneKinds } from '../src/api/group.js';
+import type { KeystoneAPI } from '../src/api/keystone-api.js';
+import { KeystoneApiReconciler } from '../src/controllers/keystone-api/reconciler.js';
+import { getObject, TEST_DEFAULTS, useOperator, waitFor } from './support/harness.js';
 import {
   createKeystone,
   isReady,
@@ -57,12 +58,15 @@ describe('KeystoneAPI steady state', () => {
     const ns = await preparedNamespace(suite);
     await createKeystone(client, ns, { fernetRotationDays: 2 });
     await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
-    const counting = countingWrites(client);
-    const reconciler = new KeystoneApiReconciler({
-      client: counting.client,
-      reader: clientReader(client),
-      images: { keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified' },
+    const cache = suite.operator.manager.cache;
+    // The reconciler reads from the operator's cache: let it catch up with the last write.
+    await waitFor('the cache holds the live, Ready KeystoneAPI', async () => {
+      const live = await getObject<KeystoneAPI>(client, KeystoneKinds.KeystoneAPI, ns, 'keystone');
+      const cached = cache.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
+      return cached && isReady(cached) && cached.metadata.resourceVersion === live?.metadata.resourceVersion;
     });
+    const counting = countingWrites(client);
+    const reconciler = new KeystoneApiReconciler({ client: counting.client, cache, defaults: TEST_DEFAULTS });
     const out = await reconciler.reconcile({ namespace: ns, name: 'keystone' });
     expect(counting.writes).toEqual([]);
     const twoDays = 2 * 24 * 3600 * 1000;

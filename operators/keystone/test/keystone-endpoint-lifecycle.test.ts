@@ -65,7 +65,8 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     expect(conditionOf(ep, 'KeystoneServiceReady')?.status).toBe('True');
     expect(ep.status?.observedGeneration).toBe(ep.metadata.generation);
 
-    // The kuttl `keystone_resources` finalizer graph (reference §6).
+    // Upstream's finalizer graph: the endpoint holds its own finalizer and one named after it on its
+    // KeystoneService and on the KeystoneAPI.
     expect(ep.metadata.finalizers).toEqual(['openstack.org/keystoneendpoint']);
     expect((await finalizersOf(KS, ns, 'placement')).sort()).toEqual([
       'openstack.org/keystoneendpoint-placement',

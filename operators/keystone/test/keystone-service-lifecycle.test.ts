@@ -74,7 +74,8 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(await rolesOf(user?.id ?? '', project?.id ?? '')).toEqual(['admin', 'service']);
     expect(await admin.passwordWorks({ username: 'placement', password: PLACEMENT_PASSWORD })).toBe(true);
 
-    // The finalizer graph of reference §6 (KeystoneService half).
+    // Upstream's finalizer graph, KeystoneService half: its own finalizer, and one named after it on
+    // the KeystoneAPI.
     expect(cr.metadata.finalizers).toEqual(['openstack.org/keystoneservice']);
     expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement');
     expect(cr.metadata.annotations?.['keystone.openstack.org/service-user']).toBe('placement');
@@ -310,7 +311,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     await client.delete(KS, { namespace: ns, name: 'placement-fin' });
     await waitForGone(client, KS, ns, 'placement-fin');
     await waitForGone(client, KeystoneKinds.KeystoneAPI, ns, 'keystone');
-    // Upstream's rule (keystone #370): nothing is unregistered when keystone itself goes away.
+    // Upstream's rule: nothing is unregistered when keystone itself goes away.
     expect(await admin.services.get(serviceID)).toBeDefined();
     await admin.services.delete(serviceID);
   });

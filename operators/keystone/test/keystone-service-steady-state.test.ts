@@ -4,10 +4,10 @@ import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { KeystoneEndpointReconciler } from '../src/controllers/keystone-endpoint-reconciler.js';
-import { KeystoneServiceReconciler } from '../src/controllers/keystone-service-reconciler.js';
+import type { EventSink } from '../src/controllers/dependants/reconcile.js';
+import { KeystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/reconciler.js';
+import { KeystoneServiceReconciler } from '../src/controllers/keystone-service/reconciler.js';
 import { IdentityClientPool } from '../src/identity/client-pool.js';
-import type { EventSink } from '../src/identity/dependant-reconcile.js';
 import { waitFor } from './support/harness.js';
 import {
   countingWrites,

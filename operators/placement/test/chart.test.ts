@@ -22,6 +22,7 @@ import {
   CHART_DIR,
   installCrds,
   newNamespace,
+  PACKAGE_VERSION,
   startOperator,
   tool,
   waitFor,
@@ -99,7 +100,8 @@ describe('chart: lint and template', () => {
     const c = renderedContainer(
       await template('replicas=2', 'relatedImages.placementAPI=registry.local/placement:1'),
     );
-    expect(c.image).toBe('ghcr.io/stackops/placement-operator:0.1.0');
+    // The chart's appVersion, kept equal to the package version by tools/release.
+    expect(c.image).toBe(`ghcr.io/stackops/placement-operator:${PACKAGE_VERSION}`);
     expect(c.args).toContain('--leader-elect');
     expect(c.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
     expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });

@@ -17,7 +17,7 @@ import {
 import { useOperator, waitFor } from './support/harness.js';
 
 /**
- * The upstream functional scenarios (reference §10.1) on the real control plane, with KeystoneAPI
+ * Upstream placement-operator's functional scenarios on the real control plane, with KeystoneAPI
  * and the keystone children's readiness simulated the way upstream's tests do; controller-manager
  * and kwok run the Deployment and the Jobs for real.
  */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { sampleKeystoneAPI } from '../../test/fixtures.js';
+import { resolveSpec } from '../config/spec.js';
+import { configFiles, keystoneConfigData } from '../templates/config-files.js';
 import { buildCloudConfigMap, buildCloudConfigSecret } from './cloud-config.js';
-import { configFiles, keystoneConfigData } from './config-data.js';
 import { buildKeystoneDeployment } from './deployment.js';
 import { buildBootstrapJob, buildDbSyncJob } from './jobs.js';
 import { buildKeystoneService, effectiveOverride } from './services.js';
-import { resolveSpec } from './spec.js';
 
-const images = { keystoneApi: 'default-image' };
+const images = { apiImage: 'default-image' };
 
 describe('resolveSpec', () => {
   it('fills upstream defaults and merges the misspelt networkAttachents', () => {

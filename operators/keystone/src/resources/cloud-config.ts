@@ -1,8 +1,8 @@
 import type { KubeObject } from '@stackops/lib-common/resources';
 import { stringify } from 'yaml';
 import type { KeystoneAPI } from '../api/keystone-api.js';
+import type { ResolvedSpec } from '../config/spec.js';
 import { KeystoneNames, keystoneGroupLabels } from './names.js';
-import type { ResolvedSpec } from './spec.js';
 
 export interface CloudConfigInput {
   cr: KeystoneAPI;

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@stackops/lib-common/resources';
 import type { KeystoneAPI } from '../api/keystone-api.js';
+import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
-import type { ResolvedSpec } from './spec.js';
 import { keystoneVolumes, mounts } from './volumes.js';
 
 /** `keystone-cron`: `keystone-manage trust_flush` on `trustFlushSchedule`, never two at once. */

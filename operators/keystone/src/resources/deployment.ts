@@ -1,7 +1,7 @@
 import { buildDeployment, httpProbe, type KubeObject } from '@stackops/lib-common/resources';
 import type { KeystoneAPI } from '../api/keystone-api.js';
+import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_PORT, KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
-import type { ResolvedSpec } from './spec.js';
 import { keystoneVolumes, mounts } from './volumes.js';
 
 /**

@@ -1,12 +1,12 @@
 import type { JobObject } from '@stackops/lib-common/resources';
 import type { KeystoneAPI } from '../api/keystone-api.js';
+import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
-import type { ResolvedSpec } from './spec.js';
 import { keystoneVolumes, mounts } from './volumes.js';
 
 type Json = Record<string, unknown>;
 
-export interface JobContext {
+export interface JobInput {
   cr: KeystoneAPI;
   spec: ResolvedSpec;
   /** The multus networks annotation (always present, `[]` without attachments). */
@@ -18,23 +18,23 @@ const kollaEnv = [
   { name: 'KOLLA_BOOTSTRAP', value: 'true' },
 ];
 
-function keystoneJob(ctx: JobContext, name: string, container: Json, volumes: Json[]): JobObject {
-  const labels = keystoneServiceLabels(ctx.cr);
-  const nodeSelector = ctx.spec.nodeSelector;
+function keystoneJob(input: JobInput, name: string, container: Json, volumes: Json[]): JobObject {
+  const labels = keystoneServiceLabels(input.cr);
+  const nodeSelector = input.spec.nodeSelector;
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
-    metadata: { name, namespace: ctx.cr.metadata.namespace ?? '', labels },
+    metadata: { name, namespace: input.cr.metadata.namespace ?? '', labels },
     spec: {
       backoffLimit: 6,
       template: {
-        metadata: { labels, annotations: { ...ctx.podAnnotations } },
+        metadata: { labels, annotations: { ...input.podAnnotations } },
         spec: {
           restartPolicy: 'OnFailure',
-          serviceAccountName: KeystoneNames.serviceAccount(ctx.cr),
+          serviceAccountName: KeystoneNames.serviceAccount(input.cr),
           ...(Object.keys(nodeSelector).length > 0 ? { nodeSelector } : {}),
           containers: [
-            { name, image: ctx.spec.containerImage, imagePullPolicy: 'IfNotPresent', ...container },
+            { name, image: input.spec.containerImage, imagePullPolicy: 'IfNotPresent', ...container },
           ],
           volumes,
         },
@@ -44,12 +44,12 @@ function keystoneJob(ctx: JobContext, name: string, container: Json, volumes: Js
 }
 
 /** `keystone-db-sync`: `keystone-manage db_sync` with keystone.conf and my.cnf. */
-export function buildDbSyncJob(ctx: JobContext): JobObject {
-  const volumes = keystoneVolumes(ctx.cr, ctx.spec.fernetMaxActiveKeys).filter(
+export function buildDbSyncJob(input: JobInput): JobObject {
+  const volumes = keystoneVolumes(input.cr, input.spec.fernetMaxActiveKeys).filter(
     (v) => v['name'] === 'config-data',
   );
   return keystoneJob(
-    ctx,
+    input,
     KeystoneNames.dbSyncJob,
     {
       command: ['/bin/bash', '-c', 'keystone-manage db_sync'],
@@ -71,12 +71,12 @@ export function buildDbSyncJob(ctx: JobContext): JobObject {
  * and keystone's own catalog entries. Its env holds the endpoint URLs, so a new URL re-runs it.
  */
 export function buildBootstrapJob(
-  ctx: JobContext,
+  input: JobInput,
   endpoints: { internal: string; public: string },
 ): JobObject {
-  const s = ctx.spec;
+  const s = input.spec;
   return keystoneJob(
-    ctx,
+    input,
     KeystoneNames.bootstrapJob,
     {
       command: ['/bin/bash', '-c', '/usr/local/bin/kolla_set_configs && keystone-manage bootstrap'],
@@ -96,6 +96,6 @@ export function buildBootstrapJob(
       volumeMounts: [mounts.configData, mounts.kollaConfig, mounts.fernetKeys, mounts.credentialKeys],
       securityContext: { runAsUser: 0, allowPrivilegeEscalation: false },
     },
-    keystoneVolumes(ctx.cr, s.fernetMaxActiveKeys),
+    keystoneVolumes(input.cr, s.fernetMaxActiveKeys),
   );
 }

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@stackops/lib-common/resources';
 import type { KeystoneAPI } from '../api/keystone-api.js';
-import type { KeysResult } from './fernet-keys.js';
+import type { KeysResult } from '../fernet/keys.js';
 import { KeystoneNames, keystoneGroupLabels, ROTATED_AT_ANNOTATION } from './names.js';
 
 /** The `keystone` Secret holding the fernet and credential keys, stamped with the rotation time. */

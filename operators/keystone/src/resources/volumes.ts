@@ -1,5 +1,5 @@
 import type { KeystoneAPI } from '../api/keystone-api.js';
-import { credentialKey, fernetKey } from './fernet-keys.js';
+import { credentialKey, fernetKey } from '../fernet/keys.js';
 import { KeystoneNames } from './names.js';
 
 type Json = Record<string, unknown>;

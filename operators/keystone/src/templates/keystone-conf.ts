@@ -1,5 +1,5 @@
 /**
- * keystone.conf (Eta). Data: see `KeystoneConfigData` in resources/config-data.ts.
+ * keystone.conf (Eta). Data: see `KeystoneConfigData` in config-files.ts.
  * Caching goes to memcached when a memcachedInstance is set (upstream: dogpile.cache.memcached
  * without TLS); the fernet repository holds `fernetMaxActiveKeys` keys mounted from the Secret.
  */

@@ -1,8 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
-import { createLogger } from '@stackops/lib-common/logging';
 import {
   createKubeClient,
   type Impersonation,
@@ -11,29 +9,36 @@ import {
   type KubeClient,
   type KubeObject,
 } from '@stackops/lib-common/resources';
-import { Manager } from '@stackops/lib-common/runtime';
+import type { Manager } from '@stackops/lib-common/runtime';
+import {
+  createTestNamespace,
+  installCrds as installCrdsFrom,
+  loadTestKubeConfig,
+  startTestManager,
+} from '@stackops/lib-common/testing';
 import { parseAllDocuments } from 'yaml';
-import { registerKeystoneApiController } from '../../src/controllers/keystone-api-controller.js';
-import { registerKeystoneEndpointController } from '../../src/controllers/keystone-endpoint-controller.js';
-import { registerKeystoneServiceController } from '../../src/controllers/keystone-service-controller.js';
+import { defaultsFromEnv } from '../../src/config/defaults.js';
+import { registerKeystoneApiController } from '../../src/controllers/keystone-api/controller.js';
+import { registerKeystoneEndpointController } from '../../src/controllers/keystone-endpoint/controller.js';
+import { registerKeystoneServiceController } from '../../src/controllers/keystone-service/controller.js';
 
 /**
- * What the integration tests share: an admin client on the run's control plane (kube-env's vitest
- * setup sets KUBECONFIG), the CRDs installed from the chart, a fresh namespace per test, and the
- * operator's controllers running in-process.
+ * What the integration tests share, on top of lib-common's testing helpers: an admin client on
+ * the run's control plane (kube-env's vitest setup sets KUBECONFIG), the CRDs keystone needs (its
+ * own and multus' NAD), and the operator's controllers running in-process.
  */
 
 export const CHART_DIR = fileURLToPath(new URL('../../../../charts/keystone-operator/', import.meta.url));
+/** This package's version: the chart's appVersion and the operator image's tag. */
+export const PACKAGE_VERSION: string = JSON.parse(
+  readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8'),
+).version;
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 
-export function kubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
-  kc.loadFromDefault();
-  return kc;
-}
+export const kubeConfig = loadTestKubeConfig;
 
 export function adminClient(): KubeClient {
-  return createKubeClient(kubeConfig(), { fieldManager: 'keystone-tests' });
+  return createKubeClient(loadTestKubeConfig(), { fieldManager: 'keystone-tests' });
 }
 
 /** Parses a YAML file of one or more documents. */
@@ -45,33 +50,18 @@ export function readYaml<T = KubeObject>(path: string): T[] {
 
 export const fixture = (name: string): string => join(FIXTURES, name);
 
-/** Applies the chart's CRDs (and the NetworkAttachmentDefinition CRD multus would bring) and waits until served. */
+/** The chart's CRDs and the NetworkAttachmentDefinition CRD multus would bring, Established. */
 export async function installCrds(client: KubeClient): Promise<void> {
-  const dir = join(CHART_DIR, 'crds');
-  const crds = [
-    ...readdirSync(dir).flatMap((f) => readYaml(join(dir, f))),
-    ...readYaml(fixture('crds/network-attachment-definition.yaml')),
-  ];
-  for (const crd of crds) await client.apply(Kinds.CustomResourceDefinition, crd, { force: true });
-  for (const crd of crds) {
-    await waitFor(`CRD ${crd.metadata.name} established`, async () => {
-      const live = await client.get<
-        KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
-      >(Kinds.CustomResourceDefinition, { name: crd.metadata.name ?? '' });
-      return live?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')
-        ? live
-        : undefined;
-    });
-  }
+  await installCrdsFrom(client, join(CHART_DIR, 'crds'));
+  await installCrdsFrom(client, fixture('crds/network-attachment-definition.yaml'));
 }
 
-let counter = 0;
-/** A fresh namespace; `cleanup` deletes it (without waiting). */
-export async function newNamespace(client: KubeClient, prefix = 'ks'): Promise<string> {
-  const name = `${prefix}-${process.pid.toString(36)}-${Date.now().toString(36)}-${counter++}`;
-  await client.create(Kinds.Namespace, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
-  return name;
-}
+/** The operator's defaults with no environment: the upstream images. */
+export const TEST_DEFAULTS = defaultsFromEnv({});
+
+/** A fresh namespace (deleted by the suite, or by the test itself). */
+export const newNamespace = async (client: KubeClient, prefix = 'ks'): Promise<string> =>
+  (await createTestNamespace(client, prefix)).name;
 
 export interface Operator {
   manager: Manager;
@@ -82,23 +72,21 @@ export interface Operator {
 export async function startOperator(
   opts: { namespaces?: string[]; impersonate?: Impersonation; withRegistration?: boolean } = {},
 ): Promise<Operator> {
-  const manager = new Manager({
-    name: 'keystone-operator',
-    kubeConfig: kubeConfig(),
-    ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
-    ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
-    logger: createLogger({ name: 'keystone-operator', level: process.env['TEST_LOG_LEVEL'] ?? 'warn' }),
-    gracefulShutdownTimeoutMs: 5_000,
-  });
-  registerKeystoneApiController(manager, {
-    keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified',
-  });
-  if (opts.withRegistration) {
-    // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
-    registerKeystoneServiceController(manager);
-    registerKeystoneEndpointController(manager);
-  }
-  await manager.start();
+  const manager = await startTestManager(
+    {
+      name: 'keystone-operator',
+      ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
+      ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
+    },
+    (m) => {
+      registerKeystoneApiController(m, TEST_DEFAULTS);
+      if (opts.withRegistration) {
+        // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
+        registerKeystoneServiceController(m);
+        registerKeystoneEndpointController(m);
+      }
+    },
+  );
   return { manager, stop: () => manager.stop() };
 }
 

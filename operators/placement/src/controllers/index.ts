@@ -1,5 +1,5 @@
-export { placementConditionTypes } from './conditions.js';
-export { defaultsFromEnv } from './defaults.js';
-export { PLACEMENT_API_OWNED_KINDS, registerPlacementApiController } from './placement-api-controller.js';
-export { PlacementApiReconciler, placementSteps } from './placement-api-reconciler.js';
-export type { PlacementDefaults, StepIo } from './state.js';
+export { defaultsFromEnv, type PlacementDefaults } from '../config/defaults.js';
+export { placementConditionTypes } from './placement-api/conditions.js';
+export type { PlacementApiPass } from './placement-api/context.js';
+export { PLACEMENT_API_OWNED_KINDS, registerPlacementApiController } from './placement-api/controller.js';
+export { PLACEMENT_API_STEPS, PlacementApiReconciler } from './placement-api/reconciler.js';

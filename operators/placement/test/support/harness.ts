@@ -19,8 +19,8 @@ import {
 } from '@stackops/lib-common/testing';
 import { parseAllDocuments } from 'yaml';
 import { PlacementAPIKind } from '../../src/api/kinds.js';
-import { registerPlacementApiController } from '../../src/controllers/placement-api-controller.js';
-import type { PlacementDefaults } from '../../src/controllers/state.js';
+import type { PlacementDefaults } from '../../src/config/defaults.js';
+import { registerPlacementApiController } from '../../src/controllers/placement-api/controller.js';
 
 /**
  * What the integration tests share, on top of lib-common's testing helpers: the CRDs placement
@@ -30,6 +30,8 @@ import type { PlacementDefaults } from '../../src/controllers/state.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export const CHART_DIR = here('../../../../charts/placement-operator/');
+/** This package's version: the chart's appVersion and the operator image's tag. */
+export const PACKAGE_VERSION: string = JSON.parse(readFileSync(here('../../package.json'), 'utf8')).version;
 const KEYSTONE_CHART_CRDS = here('../../../../charts/keystone-operator/crds/');
 const FIXTURES = here('../fixtures/');
 

@@ -41,7 +41,7 @@ export async function startKeystoneOperator(namespaces: string[]): Promise<Keyst
       `--watch-namespace=${namespaces.join(',')}`,
       `--health-probe-bind-address=127.0.0.1:${port}`,
       '--metrics-bind-address=0',
-      `--log-level=${process.env['TEST_LOG_LEVEL'] ?? 'warn'}`,
+      `--log-level=${process.env['LOG_LEVEL'] ?? 'warn'}`,
     ],
     { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -1,5 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
-import type { ResolvedSpec } from '../../resources/spec.js';
+import type { ResolvedSpec } from '../../config/spec.js';
 
 /**
  * The conditions a KeystoneAPI reports, initialised (Unknown) at the start of every reconcile so

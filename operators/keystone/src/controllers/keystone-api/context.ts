@@ -1,30 +1,20 @@
 import type { Conditions } from '@stackops/lib-common/conditions';
-import type { KindRef, KubeClient, KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import type { Logger } from '@stackops/lib-common/logging';
+import type { KubeClient } from '@stackops/lib-common/resources';
+import type { CacheReader, EventType } from '@stackops/lib-common/runtime';
 import type { KeystoneAPI, KeystoneAPIStatus } from '../../api/keystone-api.js';
-import type { ImageDefaults, ResolvedSpec } from '../../resources/spec.js';
-
-/** Reads objects: from the informer cache when the manager has one for the kind, else from the API. */
-export interface Reader {
-  get<T extends KubeObject>(kind: KindRef, ref: ObjectRef): Promise<T | undefined>;
-  list<T extends KubeObject>(kind: KindRef, namespace: string, labelSelector?: string): Promise<T[]>;
-}
-
-/** Records Kubernetes Events for the object being reconciled (optional in tests). */
-export interface EventSink {
-  event(type: 'Normal' | 'Warning', reason: string, message: string): void;
-}
-
-export interface Logger {
-  info(obj: object, msg?: string): void;
-  debug(obj: object, msg?: string): void;
-}
+import type { KeystoneDefaults } from '../../config/defaults.js';
+import type { ResolvedSpec } from '../../config/spec.js';
 
 /** What every step of a KeystoneAPI reconcile sees and fills in. */
-export interface StepContext {
+export interface KeystoneApiPass {
   cr: KeystoneAPI;
   spec: ResolvedSpec;
+  defaults: KeystoneDefaults;
   client: KubeClient;
-  reader: Reader;
+  /** The informer cache: the KeystoneAPIs and every kind they own. */
+  cache: CacheReader;
+  log: Logger;
   conditions: Conditions;
   /** The status being built; patched once at the end of the reconcile. */
   status: KeystoneAPIStatus & {
@@ -32,28 +22,29 @@ export interface StepContext {
     apiEndpoints: Record<string, string>;
     networkAttachments: Record<string, string[]>;
   };
-  images: ImageDefaults;
-  now: () => Date;
-  events?: EventSink | undefined;
-  log?: Logger | undefined;
+  /** Records an Event on the KeystoneAPI (never with a Secret value). */
+  event(type: EventType, reason: string, message: string): void;
+  /** Asks to run again within `ms` even when every step goes on (the next fernet rotation). */
+  requeueAfter(ms: number): void;
+  now(): Date;
   /** Name → hash of every input the pods depend on (upstream `configMapVars`). */
   inputs: Record<string, string>;
-  /** Values read from the input Secret (never logged). */
-  secrets?: { admin: string; database: string; root: string };
+  /** Passwords read from the input Secret (never logged). */
+  passwords?: { admin: string; database: string; root: string };
   memcachedServers?: string;
   podAnnotations?: Record<string, string>;
+  /** The combined input hash, once computed: the pods' CONFIG_HASH. */
   configHash?: string;
-  /** When this reconcile wants to run again at the latest (e.g. the next fernet rotation), ms from now. */
-  wakeAfterMs?: number;
 }
 
-/** A step either continues (undefined) or ends this reconcile, optionally asking to run again later. */
+/** A step either goes on (undefined) or ends this reconcile, optionally asking to run again later. */
 export type StepResult = undefined | { stop: true; requeueAfterMs?: number };
-export type Step = (ctx: StepContext) => Promise<StepResult>;
+export type KeystoneApiStep = (pass: KeystoneApiPass) => Promise<StepResult>;
 
 export const stop = (requeueAfterMs?: number): StepResult =>
   requeueAfterMs === undefined ? { stop: true } : { stop: true, requeueAfterMs };
 
-export const REQUEUE_SHORT_MS = 10_000;
+/** How long to wait before looking again at something that is not there yet and has no watch. */
+export const RECHECK_AFTER_MS = 10_000;
 /** "Right after the status write lands": the watch event usually comes first; this is the fallback. */
 export const SOON_MS = 500;

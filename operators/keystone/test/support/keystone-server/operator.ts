@@ -1,11 +1,11 @@
-import { createLogger } from '@stackops/lib-common/logging';
 import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
-import { Manager } from '@stackops/lib-common/runtime';
+import type { Manager } from '@stackops/lib-common/runtime';
+import { startTestManager } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';
 import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../../../src/api/keystone-service.js';
-import { registerKeystoneApiController } from '../../../src/controllers/keystone-api-controller.js';
+import { registerKeystoneApiController } from '../../../src/controllers/keystone-api/controller.js';
 import type { IdentityClient } from '../../../src/identity/client.js';
 import {
   externalKeystoneAPI,
@@ -13,7 +13,7 @@ import {
   registerKeystoneRegistrationControllers,
   startKeystoneServer,
 } from '../../../src/testing/index.js';
-import { adminClient, installCrds, kubeConfig, newNamespace, waitFor } from '../harness.js';
+import { adminClient, installCrds, newNamespace, TEST_DEFAULTS, waitFor } from '../harness.js';
 
 /**
  * What the KeystoneService/KeystoneEndpoint tests share: the three controllers in-process (as
@@ -26,18 +26,13 @@ export interface RunningOperator {
 }
 
 export async function startKeystoneOperator(namespaces?: string[]): Promise<RunningOperator> {
-  const manager = new Manager({
-    name: 'keystone-operator',
-    kubeConfig: kubeConfig(),
-    ...(namespaces ? { namespaces } : {}),
-    logger: createLogger({ name: 'keystone-operator', level: process.env['TEST_LOG_LEVEL'] ?? 'warn' }),
-    gracefulShutdownTimeoutMs: 5_000,
-  });
-  registerKeystoneApiController(manager, {
-    keystoneApi: 'quay.io/podified-antelope-centos9/openstack-keystone:current-podified',
-  });
-  registerKeystoneRegistrationControllers(manager);
-  await manager.start();
+  const manager = await startTestManager(
+    { name: 'keystone-operator', ...(namespaces ? { namespaces } : {}) },
+    (m) => {
+      registerKeystoneApiController(m, TEST_DEFAULTS);
+      registerKeystoneRegistrationControllers(m);
+    },
+  );
   return { manager, stop: () => manager.stop() };
 }
 
@@ -74,7 +69,7 @@ export function createExternalKeystoneAPI(
   return client.create<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { ...api, spec: { ...api.spec, ...spec } });
 }
 
-/** The KeystoneService placement-operator creates (reference §8; name = serviceName). */
+/** The KeystoneService placement-operator creates (named after its serviceName, as upstream). */
 export function placementService(
   ns: string,
   name = 'placement',

@@ -1,0 +1,33 @@
+import { type JobObject, Kinds, markJobCondition, runHashGatedJob } from '@stackops/lib-common/resources';
+import type { JobInput } from '../../resources/jobs.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from './context.js';
+
+/** What keystone's Job builders need from a pass. */
+export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
+  cr: ctx.cr,
+  spec: ctx.spec,
+  podAnnotations: ctx.podAnnotations ?? {},
+});
+
+/**
+ * Runs one of keystone's hash-gated Jobs and reports it in `condition`: a running Job ends the
+ * pass (checked again soon), a failed one ends it until something changes, and a success records
+ * its pod-spec hash under `status.hash[hashKey]`.
+ */
+export async function runKeystoneJob(
+  ctx: KeystoneApiPass,
+  job: JobObject,
+  opts: { hashKey: string; condition: string },
+): Promise<StepResult> {
+  const ref = { name: job.metadata.name ?? '', namespace: ctx.cr.metadata.namespace ?? '' };
+  const result = await runHashGatedJob(ctx.client, ctx.cr, job, {
+    previousHash: ctx.status.hash[opts.hashKey],
+    preserveJobs: ctx.spec.preserveJobs,
+    current: ctx.cache.get<JobObject>(Kinds.Job, ref) ?? null,
+  });
+  markJobCondition(ctx.conditions, opts.condition, result);
+  if (result.state === 'running') return stop(RECHECK_AFTER_MS);
+  if (result.state === 'failed') return stop();
+  if (result.hashToRecord) ctx.status.hash[opts.hashKey] = result.hashToRecord;
+  return undefined;
+}

@@ -1,0 +1,19 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { buildBootstrapJob } from '../../../resources/jobs.js';
+import type { KeystoneApiPass, StepResult } from '../context.js';
+import { jobInput, runKeystoneJob } from '../run-job.js';
+
+/** `status.hash` key of the bootstrap Job (upstream's name). */
+export const BOOTSTRAP_HASH = 'bootstrap';
+
+/** `keystone-bootstrap` registers admin and keystone's endpoints; new URLs re-run it. */
+export function bootstrapStep(ctx: KeystoneApiPass): Promise<StepResult> {
+  const endpoints = {
+    internal: ctx.status.apiEndpoints['internal'] ?? '',
+    public: ctx.status.apiEndpoints['public'] ?? '',
+  };
+  return runKeystoneJob(ctx, buildBootstrapJob(jobInput(ctx), endpoints), {
+    hashKey: BOOTSTRAP_HASH,
+    condition: ConditionType.BootstrapReady,
+  });
+}

@@ -1,0 +1,17 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { Kinds } from '@stackops/lib-common/resources';
+import { buildTrustFlushCronJob } from '../../../resources/cronjob.js';
+import { applyChild } from '../apply.js';
+import type { KeystoneApiPass, StepResult } from '../context.js';
+
+/** The `keystone-cron` CronJob flushing expired trusts. */
+export async function cronJobStep(ctx: KeystoneApiPass): Promise<StepResult> {
+  try {
+    await applyChild(ctx, Kinds.CronJob, buildTrustFlushCronJob(ctx.cr, ctx.spec, ctx.podAnnotations ?? {}));
+  } catch (err) {
+    ctx.conditions.markError(ConditionType.CronJobReady, err);
+    throw err;
+  }
+  ctx.conditions.markTrue(ConditionType.CronJobReady);
+  return undefined;
+}

@@ -1,0 +1,15 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { buildDbSyncJob } from '../../../resources/jobs.js';
+import type { KeystoneApiPass, StepResult } from '../context.js';
+import { jobInput, runKeystoneJob } from '../run-job.js';
+
+/** `status.hash` key of the db-sync Job (upstream's name). */
+export const DB_SYNC_HASH = 'dbsync';
+
+/** `keystone-db-sync` runs `keystone-manage db_sync` once per pod-spec hash. */
+export function dbSyncStep(ctx: KeystoneApiPass): Promise<StepResult> {
+  return runKeystoneJob(ctx, buildDbSyncJob(jobInput(ctx)), {
+    hashKey: DB_SYNC_HASH,
+    condition: ConditionType.DBSyncReady,
+  });
+}

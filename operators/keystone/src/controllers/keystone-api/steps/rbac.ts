@@ -1,0 +1,20 @@
+import { Kinds, reconcileRbac, SERVICE_POD_RULES } from '@stackops/lib-common/resources';
+import { KeystoneNames } from '../../../resources/names.js';
+import type { KeystoneApiPass, StepResult } from '../context.js';
+
+/** ServiceAccount `keystone-<cr>`, its Role and RoleBinding (upstream's rules). */
+export async function rbacStep(ctx: KeystoneApiPass): Promise<StepResult> {
+  const name = KeystoneNames.serviceAccount(ctx.cr);
+  const namespace = ctx.cr.metadata.namespace ?? '';
+  const serviceAccount = ctx.cache.get(Kinds.ServiceAccount, { name, namespace });
+  const role = ctx.cache.get(Kinds.Role, { name: `${name}-role`, namespace });
+  const roleBinding = ctx.cache.get(Kinds.RoleBinding, { name: `${name}-rolebinding`, namespace });
+  await reconcileRbac(
+    ctx.client,
+    ctx.cr,
+    ctx.conditions,
+    { name, namespace, rules: SERVICE_POD_RULES },
+    { serviceAccount: serviceAccount ?? null, role: role ?? null, roleBinding: roleBinding ?? null },
+  );
+  return undefined;
+}

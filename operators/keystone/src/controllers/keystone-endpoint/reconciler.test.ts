@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { KeystoneAPI } from '../../api/keystone-api.js';
+import { keystoneApiChangedForDependants } from '../dependants/watches.js';
+import { endpointsSummary } from './reconciler.js';
+
+describe('endpointsSummary', () => {
+  it("prints upstream's sorted `[interface:url ...]` list", () => {
+    expect(
+      endpointsSummary([
+        { interface: 'public', url: 'http://p' },
+        { interface: 'internal', url: 'http://i' },
+      ]),
+    ).toBe('[internal:http://i public:http://p]');
+    expect(endpointsSummary([])).toBe('[]');
+  });
+});
+
+describe('keystoneApiChangedForDependants', () => {
+  const api = (status: KeystoneAPI['status'], extra: Partial<KeystoneAPI['metadata']> = {}): KeystoneAPI =>
+    ({
+      kind: 'KeystoneAPI',
+      metadata: { name: 'keystone', namespace: 'ns', ...extra },
+      spec: { secret: 'osp-secret' },
+      status,
+    }) as KeystoneAPI;
+  const ready = (s: string) => [{ type: 'Ready', status: s, lastTransitionTime: '2026-01-01T00:00:00Z' }];
+
+  it('passes readiness, endpoint and deletion changes, not other status writes', () => {
+    const base = api({ conditions: ready('True'), apiEndpoints: { internal: 'http://a' }, readyCount: 1 });
+    const update = (obj: KeystoneAPI) => keystoneApiChangedForDependants({ type: 'update', old: base, obj });
+    expect(
+      update(api({ conditions: ready('True'), apiEndpoints: { internal: 'http://a' }, readyCount: 2 })),
+    ).toBe(false);
+    expect(update(api({ conditions: ready('False'), apiEndpoints: { internal: 'http://a' } }))).toBe(true);
+    expect(update(api({ conditions: ready('True'), apiEndpoints: { internal: 'http://b' } }))).toBe(true);
+    expect(
+      update(
+        api(
+          { conditions: ready('True'), apiEndpoints: { internal: 'http://a' }, readyCount: 1 },
+          { deletionTimestamp: 'now' },
+        ),
+      ),
+    ).toBe(true);
+    expect(keystoneApiChangedForDependants({ type: 'add', obj: base })).toBe(true);
+  });
+});

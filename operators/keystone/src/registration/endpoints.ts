@@ -1,0 +1,141 @@
+import type { EndpointStatus } from '../api/keystone-endpoint.js';
+import type { IdentityClient } from '../identity/client.js';
+import type { Endpoint, EndpointInterface } from '../identity/types.js';
+import type { Changes } from './service.js';
+
+const KNOWN_INTERFACES: readonly string[] = ['admin', 'internal', 'public'];
+
+function asInterface(name: string): EndpointInterface {
+  if (!KNOWN_INTERFACES.includes(name)) throw new Error(`endpoint interface ${name} not known`);
+  return name as EndpointInterface;
+}
+
+export interface EndpointsSpec {
+  serviceId: string;
+  /** For messages: the KeystoneService name. */
+  serviceName: string;
+  region: string;
+  /** interface → URL (spec.endpoints). */
+  desired: Readonly<Record<string, string>>;
+  /** interface → endpoint ID recorded in status.endpointIDs. */
+  recorded: Readonly<Record<string, string>>;
+}
+
+export interface RegisteredEndpoints {
+  endpointIDs: Record<string, string>;
+  /** Sorted by interface. */
+  endpoints: EndpointStatus[];
+}
+
+/** Regions are created by keystone's bootstrap; an endpoint in another region needs it first. */
+async function ensureRegion(identity: IdentityClient, region: string, changes: Changes): Promise<void> {
+  if (await identity.regions.get(region)) return;
+  await identity.regions.create({ id: region });
+  changes.push(`created region ${region}`);
+}
+
+const listFor = (identity: IdentityClient, spec: EndpointsSpec, iface: EndpointInterface) =>
+  identity.endpoints.list({ service_id: spec.serviceId, interface: iface, region_id: spec.region });
+
+/** Deletes every endpoint of one interface of the service in the region, and the recorded one. */
+async function deleteInterface(
+  identity: IdentityClient,
+  spec: EndpointsSpec,
+  iface: EndpointInterface,
+  changes: Changes,
+): Promise<void> {
+  const listed = spec.serviceId ? await listFor(identity, spec, iface) : [];
+  const ids = new Set(listed.map((e) => e.id));
+  const recorded = spec.recorded[iface];
+  if (recorded) ids.add(recorded);
+  for (const id of ids) {
+    if (await identity.endpoints.delete(id)) changes.push(`deleted ${iface} endpoint ${id}`);
+  }
+}
+
+/**
+ * A recorded endpoint that now belongs elsewhere (the service was re-created, the region changed)
+ * is removed, so the listing below only sees endpoints of this service in this region.
+ */
+async function dropMovedEndpoint(
+  identity: IdentityClient,
+  spec: EndpointsSpec,
+  iface: EndpointInterface,
+  changes: Changes,
+): Promise<void> {
+  const id = spec.recorded[iface];
+  if (!id) return;
+  const ep = await identity.endpoints.get(id);
+  if (!ep || (ep.service_id === spec.serviceId && (ep.region_id ?? '') === spec.region)) return;
+  await identity.endpoints.delete(id);
+  changes.push(`deleted ${iface} endpoint ${id} (moved to another service or region)`);
+}
+
+async function ensureInterface(
+  identity: IdentityClient,
+  spec: EndpointsSpec,
+  iface: EndpointInterface,
+  url: string,
+  changes: Changes,
+): Promise<Endpoint> {
+  await dropMovedEndpoint(identity, spec, iface, changes);
+  const found = await listFor(identity, spec, iface);
+  if (found.length > 1) {
+    throw new Error(`multiple endpoints registered for service:${spec.serviceName} type: ${iface}`);
+  }
+  const [existing] = found;
+  if (!existing) {
+    await ensureRegion(identity, spec.region, changes);
+    const created = await identity.endpoints.create({
+      service_id: spec.serviceId,
+      interface: iface,
+      url,
+      region_id: spec.region,
+      enabled: true,
+    });
+    changes.push(`created ${iface} endpoint ${url}`);
+    return created;
+  }
+  if (existing.url === url) return existing;
+  const updated = await identity.endpoints.update(existing.id, { url });
+  changes.push(`updated ${iface} endpoint to ${url}`);
+  return updated;
+}
+
+/**
+ * Makes Keystone's endpoints of the service in the region match `desired`: interfaces no longer
+ * wanted are deleted; for each wanted interface exactly one endpoint exists with the wanted URL.
+ */
+export async function reconcileCatalogEndpoints(
+  identity: IdentityClient,
+  spec: EndpointsSpec,
+  changes: Changes,
+): Promise<RegisteredEndpoints> {
+  const wanted = Object.keys(spec.desired).sort().map(asInterface);
+  for (const iface of Object.keys(spec.recorded).sort()) {
+    if (!wanted.includes(iface as EndpointInterface)) {
+      await deleteInterface(identity, spec, asInterface(iface), changes);
+    }
+  }
+  const endpointIDs: Record<string, string> = {};
+  const endpoints: EndpointStatus[] = [];
+  for (const iface of wanted) {
+    const ep = await ensureInterface(identity, spec, iface, spec.desired[iface] ?? '', changes);
+    endpointIDs[iface] = ep.id;
+    endpoints.push({ interface: iface, url: ep.url, id: ep.id });
+  }
+  return { endpointIDs, endpoints };
+}
+
+/** Deletes the endpoints of every interface in the spec or recorded in the status. */
+export async function deleteCatalogEndpoints(
+  identity: IdentityClient,
+  spec: EndpointsSpec,
+  changes: Changes,
+): Promise<void> {
+  const interfaces = new Set([...Object.keys(spec.desired), ...Object.keys(spec.recorded)]);
+  for (const iface of [...interfaces].sort()) {
+    if (!KNOWN_INTERFACES.includes(iface)) continue;
+    await deleteInterface(identity, spec, iface as EndpointInterface, changes);
+  }
+}

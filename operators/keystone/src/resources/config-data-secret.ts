@@ -1,0 +1,19 @@
+import { buildConfigSecret, type KubeObject } from '@stackops/lib-common/resources';
+import type { KeystoneAPI } from '../api/keystone-api.js';
+import type { ResolvedSpec } from '../config/spec.js';
+import { configFiles, type KeystoneConfigData } from '../templates/config-files.js';
+import { KeystoneNames, keystoneGroupLabels } from './names.js';
+
+/** `<cr>-config-data`: every rendered config file of the KeystoneAPI. */
+export function buildConfigDataSecret(
+  cr: KeystoneAPI,
+  spec: ResolvedSpec,
+  data: KeystoneConfigData,
+): KubeObject {
+  return buildConfigSecret({
+    name: KeystoneNames.configSecret(cr),
+    namespace: cr.metadata.namespace ?? '',
+    labels: keystoneGroupLabels(cr),
+    data: configFiles(spec, data),
+  });
+}

@@ -1,0 +1,85 @@
+import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
+import { type KindRef, Kinds, type KubeObject, type ObjectRef } from '@stackops/lib-common/resources';
+import type { Manager, Predicate } from '@stackops/lib-common/runtime';
+import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
+import type { PlacementDefaults } from '../../config/defaults.js';
+import { PlacementApiReconciler } from './reconciler.js';
+
+/** What a PlacementAPI creates, and therefore watches as their controller owner. */
+export const PLACEMENT_API_OWNED_KINDS: readonly KindRef[] = [
+  Kinds.Secret,
+  Kinds.Service,
+  Kinds.Job,
+  Kinds.Deployment,
+  Kinds.ServiceAccount,
+  Kinds.Role,
+  Kinds.RoleBinding,
+  KeystoneKinds.KeystoneService,
+  KeystoneKinds.KeystoneEndpoint,
+];
+
+const refOf = (cr: PlacementAPI): ObjectRef => ({
+  namespace: cr.metadata.namespace ?? '',
+  name: cr.metadata.name ?? '',
+});
+
+/** The PlacementAPIs of the object's namespace for which `names(cr)` includes the object's name. */
+function referencing(manager: Manager, names: (cr: PlacementAPI) => string[]) {
+  return (obj: KubeObject): ObjectRef[] =>
+    manager.cache
+      .list<PlacementAPI>(PlacementAPIKind, { namespace: obj.metadata.namespace ?? '' })
+      .filter((cr) => names(cr).includes(obj.metadata.name ?? ''))
+      .map(refOf);
+}
+
+/** KeystoneAPI updates matter only when what placement.conf uses changed: endpoints or region. */
+const keystoneEndpointsOrRegionChanged: Predicate = (e) => {
+  if (e.type !== 'update') return true;
+  const [before, after] = [e.old as KeystoneAPI, e.obj as KeystoneAPI];
+  return apiEndpointsChanged(before, after) || before.status?.region !== after.status?.region;
+};
+
+/**
+ * Registers the PlacementAPI controller: it owns what it creates and is woken by its input Secret,
+ * by the database Service it points at, and by the namespace's KeystoneAPI publishing new
+ * endpoints (every PlacementAPI of that namespace re-renders its config).
+ */
+export function registerPlacementApiController(
+  manager: Manager,
+  defaults: PlacementDefaults,
+  concurrency = 2,
+) {
+  const reconciler = new PlacementApiReconciler(defaults);
+  let builder = manager.controller<PlacementAPI>({
+    for: PlacementAPIKind,
+    name: 'placementapi',
+    concurrency,
+  });
+  for (const kind of PLACEMENT_API_OWNED_KINDS) builder = builder.owns(kind);
+  return builder
+    .watches(
+      Kinds.Secret,
+      referencing(manager, (cr) => [cr.spec.secret]),
+    )
+    .watches(
+      Kinds.Service,
+      referencing(manager, (cr) => [cr.spec.databaseInstance]),
+    )
+    .watches(
+      KeystoneKinds.KeystoneAPI,
+      (obj) =>
+        manager.cache
+          .list<PlacementAPI>(PlacementAPIKind, { namespace: obj.metadata.namespace ?? '' })
+          .map(refOf),
+      { predicates: [keystoneEndpointsOrRegionChanged] },
+    )
+    .reconcile(async (cr, ctx) => {
+      const out = await reconciler.reconcile(cr, {
+        client: ctx.client,
+        cache: ctx.cache,
+        log: ctx.log,
+        event: (type, reason, message) => void ctx.recorder.event(cr, type, reason, message),
+      });
+      return out.requeueAfterMs !== undefined ? { requeueAfter: out.requeueAfterMs } : {};
+    });
+}

@@ -1,0 +1,64 @@
+import { ConditionType } from '@stackops/lib-common/conditions';
+import {
+  buildDbCreateJob,
+  databaseHostname,
+  dbCreateJobName,
+  setDbReadyCondition,
+} from '@stackops/lib-common/database';
+import { type JobObject, Kinds, runHashGatedJob } from '@stackops/lib-common/resources';
+import { PLACEMENT_DATABASE_NAME } from '../../../api/constants.js';
+import { serviceLabels } from '../../../resources/names.js';
+import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+
+/** `status.hash` key of the db-create Job. */
+export const HASH_DBCREATE = 'dbcreate';
+
+/**
+ * The placement database and account, created by lib-common's hash-gated db-create Job against the
+ * MariaDB Service named by `databaseInstance` (upstream: MariaDBDatabase/MariaDBAccount). The Job
+ * runs again only when its pod spec changes: other instance or account, or a database password change.
+ */
+export async function databaseStep(ctx: PlacementApiPass): Promise<StepResult> {
+  const { cr } = ctx;
+  const namespace = cr.metadata.namespace!;
+  const instance = cr.spec.databaseInstance;
+  if (!ctx.cache.get(Kinds.Service, { name: instance, namespace })) {
+    setDbReadyCondition(ctx.conditions, { state: 'waitingForService', service: instance });
+    return stop(RECHECK_AFTER_MS);
+  }
+  const job = buildDbCreateJob({
+    name: dbCreateJobName(cr.metadata.name!),
+    namespace,
+    grant: { database: PLACEMENT_DATABASE_NAME, account: cr.spec.databaseAccount },
+    instance,
+    secret: cr.spec.secret,
+    passwordKey: cr.spec.passwordSelectors.database,
+    secretHash: ctx.dbSecretHash ?? '',
+    image: ctx.defaults.mariadbImage,
+    labels: serviceLabels(cr.metadata.name!),
+    ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
+  }) as JobObject;
+  let result: Awaited<ReturnType<typeof runHashGatedJob>>;
+  try {
+    result = await runHashGatedJob(ctx.client, cr, job, {
+      previousHash: cr.status?.hash?.[HASH_DBCREATE],
+      preserveJobs: cr.spec.preserveJobs,
+      current: ctx.cache.get<JobObject>(Kinds.Job, { name: job.metadata.name!, namespace }) ?? null,
+    });
+  } catch (err) {
+    ctx.conditions.markError(ConditionType.DBReady, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  if (result.state === 'running') {
+    setDbReadyCondition(ctx.conditions, { state: 'running' });
+    return stop();
+  }
+  if (result.state === 'failed') {
+    setDbReadyCondition(ctx.conditions, { state: 'failed', message: result.message ?? 'Job failed' });
+    return stop();
+  }
+  if (result.hashToRecord) ctx.status.hash[HASH_DBCREATE] = result.hashToRecord;
+  ctx.status.databaseHostname = databaseHostname(instance, namespace);
+  setDbReadyCondition(ctx.conditions, { state: 'completed' });
+  return undefined;
+}

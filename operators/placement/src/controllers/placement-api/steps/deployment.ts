@@ -1,0 +1,86 @@
+import { ConditionType, messagesOf, Reason, Severity } from '@stackops/lib-common/conditions';
+import {
+  applyOwned,
+  isDeploymentReady,
+  Kinds,
+  type KubeObject,
+  labelSelector,
+  observedReadyReplicas,
+  verifyNetworkStatus,
+} from '@stackops/lib-common/resources';
+import { placementDeployment } from '../../../resources/deployment.js';
+import { childNames, serviceLabels } from '../../../resources/names.js';
+import { apiImage, type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+
+/**
+ * A pod of the Deployment that stays: Job pods carry the same labels and leaving pods still show
+ * their addresses, and neither must count for the networks.
+ */
+const isServingPod = (pod: KubeObject): boolean =>
+  !pod.metadata.deletionTimestamp &&
+  pod.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'ReplicaSet') === true;
+
+/**
+ * Applies the Deployment (CONFIG_HASH = the input hash), then reports from its status: readyCount
+ * once the current generation is observed, the pods' addresses on the requested networks, and
+ * DeploymentReady when every replica is updated and ready. Until then the reconcile ends here; the
+ * Deployment watch brings it back.
+ */
+export async function deploymentStep(ctx: PlacementApiPass): Promise<StepResult> {
+  const { cr } = ctx;
+  const namespace = cr.metadata.namespace!;
+  const desired = placementDeployment(cr, {
+    image: apiImage(ctx),
+    configHash: ctx.configHash ?? '',
+    podAnnotations: ctx.podAnnotations,
+  });
+  let live: KubeObject;
+  try {
+    ({ object: live } = await applyOwned(ctx.client, cr, Kinds.Deployment, desired, {
+      current:
+        ctx.cache.get(Kinds.Deployment, { name: childNames(cr.metadata.name!).deployment, namespace }) ??
+        null,
+    }));
+  } catch (err) {
+    ctx.conditions.markError(ConditionType.DeploymentReady, err instanceof Error ? err.message : String(err));
+    throw err;
+  }
+  const ready = observedReadyReplicas(live);
+  if (ready !== undefined) ctx.status.readyCount = ready;
+
+  const network = verifyNetworkStatus({
+    requested: ctx.networkAttachments,
+    namespace,
+    // Pods are not cached (an informer over every pod is too much for this); read only when needed.
+    pods:
+      ctx.networkAttachments.length > 0
+        ? (
+            await ctx.client.list(Kinds.Pod, {
+              namespace,
+              labelSelector: labelSelector(serviceLabels(cr.metadata.name!)),
+            })
+          ).items.filter(isServingPod)
+        : [],
+    readyCount: ctx.status.readyCount ?? 0,
+  });
+  ctx.status.networkAttachments = network.networkAttachments;
+  if (!network.ready) {
+    ctx.conditions.markFalse(
+      ConditionType.NetworkAttachmentsReady,
+      Reason.Error,
+      Severity.Warning,
+      messagesOf(ConditionType.NetworkAttachmentsReady)?.notAllPods ?? '%s',
+      `[${network.missing.join(' ')}]`,
+    );
+    // Pods are not watched: multus may report their addresses after they became ready.
+    return stop(RECHECK_AFTER_MS);
+  }
+  ctx.conditions.markTrue(ConditionType.NetworkAttachmentsReady);
+
+  if (!isDeploymentReady(live)) {
+    ctx.conditions.markRequested(ConditionType.DeploymentReady);
+    return stop();
+  }
+  ctx.conditions.markTrue(ConditionType.DeploymentReady);
+  return undefined;
+}

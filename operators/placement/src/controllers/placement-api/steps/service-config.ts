@@ -1,0 +1,97 @@
+import {
+  getKeystoneEndpoint,
+  getKeystoneRegion,
+  type KeystoneAPI,
+  KeystoneKinds,
+  selectKeystoneAPI,
+} from '@stackops/keystone-operator';
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
+import {
+  applyOwned,
+  buildConfigSecret,
+  groupLabel,
+  Kinds,
+  ownerLabels,
+  secretHash,
+} from '@stackops/lib-common/resources';
+import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
+import { childNames } from '../../../resources/names.js';
+import { renderConfigFiles } from '../../../templates/config-files.js';
+import { type PlacementApiPass, type StepResult, stop } from '../context.js';
+
+interface KeystoneSettings {
+  publicURL: string;
+  internalURL: string;
+  region: string;
+}
+
+/** The namespace's KeystoneAPI and what placement.conf needs from its status, or why it is not usable. */
+export function keystoneSettings(apis: KeystoneAPI[], namespace: string): KeystoneSettings | Error {
+  try {
+    const api = selectKeystoneAPI(apis, namespace);
+    return {
+      publicURL: getKeystoneEndpoint(api, 'public'),
+      internalURL: getKeystoneEndpoint(api, 'internal'),
+      region: getKeystoneRegion(api),
+    };
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/**
+ * Renders the `<name>-config-data` Secret (placement.conf, custom.conf, my.cnf, httpd.conf, kolla
+ * configs, policy.yaml when given) and adds its hash to the inputs. A missing KeystoneAPI or
+ * endpoint is reported in ServiceConfigReady; the KeystoneAPI watch brings the reconcile back.
+ */
+export async function serviceConfigStep(ctx: PlacementApiPass): Promise<StepResult> {
+  const { cr } = ctx;
+  const namespace = cr.metadata.namespace!;
+  const keystone = keystoneSettings(
+    ctx.cache.list<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace }),
+    namespace,
+  );
+  if (keystone instanceof Error) {
+    ctx.conditions.markError(ConditionType.ServiceConfigReady, keystone.message);
+    return stop();
+  }
+  const files = renderConfigFiles({
+    namespace,
+    serviceUser: cr.spec.serviceUser,
+    servicePassword: ctx.passwords?.service ?? '',
+    databaseConnection: databaseConnectionUrl({
+      user: cr.spec.databaseAccount,
+      password: ctx.passwords?.database ?? '',
+      host: ctx.status.databaseHostname ?? '',
+      database: PLACEMENT_DATABASE_NAME,
+    }),
+    databaseClientConfig: databaseClientConfig(),
+    keystonePublicURL: keystone.publicURL,
+    keystoneInternalURL: keystone.internalURL,
+    region: keystone.region,
+    apiTimeout: cr.spec.apiTimeout,
+    customServiceConfig: cr.spec.customServiceConfig,
+    defaultConfigOverwrite: cr.spec.defaultConfigOverwrite,
+  });
+  const name = childNames(cr.metadata.name!).configSecret;
+  const secret = buildConfigSecret({
+    name,
+    namespace,
+    labels: ownerLabels(cr, groupLabel(PLACEMENT_SERVICE_NAME)),
+    data: files,
+  });
+  try {
+    await applyOwned(ctx.client, cr, Kinds.Secret, secret, {
+      current: ctx.cache.get(Kinds.Secret, { name, namespace }) ?? null,
+    });
+  } catch (err) {
+    ctx.conditions.markError(
+      ConditionType.ServiceConfigReady,
+      err instanceof Error ? err.message : String(err),
+    );
+    throw err;
+  }
+  ctx.inputs[name] = secretHash(secret as { data?: Record<string, string>; type?: string });
+  return undefined;
+}

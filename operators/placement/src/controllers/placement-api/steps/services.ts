@@ -1,0 +1,57 @@
+import { ServiceEndpointTypes } from '@stackops/keystone-operator';
+import { ConditionType } from '@stackops/lib-common/conditions';
+import {
+  apiEndpointURL,
+  applyOwned,
+  buildEndpointService,
+  Kinds,
+  loadBalancerState,
+} from '@stackops/lib-common/resources';
+import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
+import { serviceLabels, serviceName } from '../../../resources/names.js';
+import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+
+/**
+ * Services `placement-internal` and `placement-public` on 8778 with `override.service` merged in,
+ * and the endpoint URLs (`http://placement-<type>.<ns>.svc:8778`, or the override's endpointURL).
+ * A LoadBalancer Service without an address yet is reported and looked at again later.
+ */
+export async function servicesStep(ctx: PlacementApiPass): Promise<StepResult> {
+  const { cr } = ctx;
+  const namespace = cr.metadata.namespace!;
+  const labels = serviceLabels(cr.metadata.name!);
+  const apiEndpoints: Record<string, string> = {};
+  for (const endpoint of [...ServiceEndpointTypes].sort()) {
+    const override = cr.spec.override?.service?.[endpoint];
+    const desired = buildEndpointService({
+      name: PLACEMENT_SERVICE_NAME,
+      endpoint,
+      namespace,
+      labels,
+      selector: labels,
+      port: PLACEMENT_API_PORT,
+      override,
+    });
+    let live: Awaited<ReturnType<typeof applyOwned>>['object'];
+    try {
+      ({ object: live } = await applyOwned(ctx.client, cr, Kinds.Service, desired, {
+        current: ctx.cache.get(Kinds.Service, { name: serviceName(endpoint), namespace }) ?? null,
+      }));
+    } catch (err) {
+      ctx.conditions.markError(
+        ConditionType.CreateServiceReady,
+        err instanceof Error ? err.message : String(err),
+      );
+      throw err;
+    }
+    const lb = loadBalancerState(live);
+    if (lb.pending) {
+      ctx.conditions.markError(ConditionType.CreateServiceReady, lb.message);
+      return stop(RECHECK_AFTER_MS);
+    }
+    apiEndpoints[endpoint] = apiEndpointURL({ service: desired, endpointURL: override?.endpointURL });
+  }
+  ctx.status.apiEndpoints = apiEndpoints;
+  ctx.conditions.markTrue(ConditionType.CreateServiceReady);
+  return undefined;
+}
