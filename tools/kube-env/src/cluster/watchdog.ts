@@ -5,20 +5,17 @@
  * Usage: node watchdog.js <parent-pid> <state-dir> <bin-dir> <purge: 0|1>
  * Node-only imports and erasable TypeScript, so Node can also run the .ts source directly.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [parentArg = '', root = '', binDir = '', purgeArg = '0'] = process.argv.slice(2);
 const parent = Number(parentArg);
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+// The real node's teardown module (Node-only imports too), built or run from source like this file.
+const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const { alive, readNodeRecord, teardownRealNode } = (await import(
+  new URL(`../node/teardown${extension}`, import.meta.url).href
+)) as typeof import('../node/teardown.js');
 
 /** Pids from the cluster's pid files that still run one of our binaries. */
 function componentPids(): number[] {
@@ -60,17 +57,9 @@ async function cleanUp(): Promise<void> {
     while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     signalGroups(pids.filter(alive), 'SIGKILL');
   }
-  // A real node: its teardown is a module of its own (Node-only imports), built or run from source.
-  const record = join(root, 'node', 'node.json');
-  if (existsSync(record)) {
-    const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-    const teardown = (await import(new URL(`../node/teardown${extension}`, import.meta.url).href)) as {
-      readNodeRecord(path: string): unknown;
-      teardownRealNode(record: unknown): string[];
-    };
-    const parsed = teardown.readNodeRecord(record);
-    if (parsed) teardown.teardownRealNode(parsed);
-  }
+  // A real node: containers, mounts, namespace, cgroups and host changes go too.
+  const record = readNodeRecord(join(root, 'node', 'node.json'));
+  if (record) teardownRealNode(record);
   if (purgeArg === '1') rmSync(root, { recursive: true, force: true });
 }
 

@@ -53,21 +53,7 @@ export async function buildSingleLayerImage(crane: string, image: SingleLayerIma
       }
     }
     const layer = join(work, 'layer.tar');
-    await run([
-      'tar',
-      '--sort=name',
-      '--mtime=@0',
-      '--owner=0',
-      '--group=0',
-      '--numeric-owner',
-      '--format=posix',
-      '--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime',
-      '-C',
-      root,
-      '-cf',
-      layer,
-      '.',
-    ]);
+    await run(reproducibleTar(root, layer));
     const staged = `${registry.host}/kube-env/${basename(image.output).replace(/[^a-z0-9]/g, '-')}:build`;
     await run([crane, 'append', '--oci-empty-base', '-f', layer, '-t', staged]);
     await run([
@@ -86,24 +72,31 @@ export async function buildSingleLayerImage(crane: string, image: SingleLayerIma
     await run([crane, 'pull', '--format=oci', staged, layout]);
     nameLayout(layout, image.name);
     const tmp = `${image.output}.tmp`;
-    await run([
-      'tar',
-      '--sort=name',
-      '--mtime=@0',
-      '--owner=0',
-      '--group=0',
-      '--numeric-owner',
-      '-C',
-      layout,
-      '-cf',
-      tmp,
-      '.',
-    ]);
+    await run(reproducibleTar(layout, tmp));
     renameSync(tmp, image.output);
   } finally {
     await registry.stop();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** A tar of a folder that depends only on its contents (order, owners and times fixed). */
+function reproducibleTar(dir: string, output: string): string[] {
+  return [
+    'tar',
+    '--sort=name',
+    '--mtime=@0',
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '--format=posix',
+    '--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime',
+    '-C',
+    dir,
+    '-cf',
+    output,
+    '.',
+  ];
 }
 
 /** containerd names an imported image after `io.containerd.image.name` in the layout's index. */

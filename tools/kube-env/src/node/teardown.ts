@@ -85,7 +85,8 @@ export function readNodeRecord(path: string): NodeRecord | undefined {
 
 const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-function alive(pid: number): boolean {
+/** The pid exists (EPERM: it exists but is not ours to signal). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
