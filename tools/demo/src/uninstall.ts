@@ -118,14 +118,15 @@ async function deleteKind(opts: UninstallOptions, kind: KindRef, report: Uninsta
         `removed its finalizers ${removed.join(', ')}: the operator's clean-up outside the cluster did not run`,
     );
   }
-  const stuck = await waitForNone(client, kind, 30_000);
+  // Without finalizers an object goes at once; a few seconds cover the API server and the GC.
+  const stuck = await waitForNone(client, kind, Math.max(5_000, Math.min(30_000, opts.timeoutMs)));
   if (stuck.length > 0) {
     const held = stuck.map(
       (o) => `${label(kind, o)} (finalizers: ${(o.metadata.finalizers ?? []).join(', ')})`,
     );
     throw new UninstallBlockedError(
       `${held.join('; ')}: held by finalizers no stackops operator sets. Let their controller finish or remove ` +
-        'them, then run the uninstall again. Nothing else was uninstalled.',
+        'them, then run the uninstall again. The Helm release and the CRDs were left in place.',
     );
   }
 }

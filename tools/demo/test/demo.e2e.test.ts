@@ -1,47 +1,116 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { clusterStatus, startControlPlane, stopCluster } from '@stackops/kube-env';
+import { afterAll, describe, expect, it } from 'vitest';
 import { demoTargets } from '../src/targets.js';
 
 const main = resolve(import.meta.dirname, '../dist/main.js');
+const CLUSTER = 'stackops-demo-e2e';
 /** Every resource must converge within this budget, measured from when the examples were applied. */
 const BUDGET_SECONDS = 300;
 
-/** Runs the demo; without `--exit`, interrupts it (Ctrl-C) once it says it keeps running. */
-function runDemo(mode: '--exit' | 'ctrl-c'): Promise<{ code: number | null; out: string }> {
+interface Scrape {
+  url: string;
+  status: number;
+  body: string;
+}
+
+/**
+ * Runs the demo; in 'ctrl-c' mode, once it says it keeps running, scrapes the operators' metrics
+ * URLs it printed and interrupts it (Ctrl-C).
+ */
+function runDemo(
+  mode: '--exit' | 'ctrl-c',
+  extra: string[] = [],
+): Promise<{ code: number | null; out: string; scrapes: Scrape[] }> {
   return new Promise((done) => {
-    const args = [main, '--name', 'stackops-demo-e2e', '--timeout', String(BUDGET_SECONDS)];
+    const args = [main, '--name', CLUSTER, '--timeout', String(BUDGET_SECONDS), ...extra];
     if (mode === '--exit') args.push('--exit');
     const child = spawn(process.execPath, args, {
       env: { ...process.env, CI: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
+    let interrupting = false;
+    const scrapes: Scrape[] = [];
     child.stdout.on('data', (d) => {
       out += String(d);
-      if (mode === 'ctrl-c' && out.includes('Press Ctrl-C') && !child.killed) child.kill('SIGINT');
+      if (mode !== 'ctrl-c' || interrupting || !out.includes('Press Ctrl-C')) return;
+      interrupting = true;
+      const urls =
+        out
+          .match(/Operator metrics: (.*)/)?.[1]
+          ?.trim()
+          .split(/\s+/) ?? [];
+      void Promise.all(
+        urls.map(async (url) => {
+          const res = await fetch(url).catch(() => undefined);
+          scrapes.push({ url, status: res?.status ?? 0, body: (await res?.text()) ?? '' });
+        }),
+      ).finally(() => child.kill('SIGINT'));
     });
     child.stderr.on('data', (d) => {
       out += String(d);
     });
-    child.on('exit', (code) => done({ code, out }));
+    child.on('exit', (code) => done({ code, out, scrapes }));
   });
 }
 
+/** The command line of a pid, to say what a leftover process is. */
+const commandOf = (pid: number): string => {
+  try {
+    return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()}`;
+  } catch {
+    return `${pid} (gone)`;
+  }
+};
+
+/**
+ * Whether a process still runs. A zombie does not: it has exited, and its parent (here the demo,
+ * gone too; the machine's init reaps orphans when it gets to it) has not collected its status yet.
+ */
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    // /proc/<pid>/stat: "pid (comm) state …"; comm may contain spaces and parentheses.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }
 };
 
-describe('make demo --exit', () => {
-  it('converges every example within the budget, prints the summary, and leaves nothing running', async () => {
+afterAll(async () => {
+  await stopCluster(CLUSTER, { purge: true });
+});
+
+describe('make demo and a running cluster of the same name', () => {
+  it('refuses to replace it unless asked, and leaves it running', async () => {
+    const running = await startControlPlane({ name: CLUSTER, fresh: true, detach: true });
+    const pids = Object.values(running.handle.state.components).map((c) => c.pid);
     const { code, out } = await runDemo('--exit');
+    expect(code, out).toBe(1);
+    expect(out).toContain(`a local cluster named "${CLUSTER}" is already running`);
+    expect(out).toContain('make demo ARGS=--replace');
+    expect(out).not.toContain('==> [1/');
+    const status = await clusterStatus(CLUSTER);
+    const stillRunning = status.components.filter((c) => c.running).map((c) => c.pid);
+    expect(stillRunning.sort()).toEqual([...pids].sort());
+    expect(pids.filter(alive)).toEqual(pids);
+  });
+});
+
+describe('make demo --exit --replace', () => {
+  it('replaces the running cluster, converges every example within the budget, prints the summary, and leaves nothing running', async () => {
+    const { code, out } = await runDemo('--exit', ['--replace']);
     if (code !== 0) console.log(out);
     expect(code).toBe(0);
+    expect(out).toContain(`Replacing the running cluster "${CLUSTER}"`);
     for (const t of demoTargets) {
       const m = out.match(
         new RegExp(`${t.label.replace(/[/.]/g, '\\$&')}: ${t.doneCondition} after ([\\d.]+)s`),
@@ -65,20 +134,31 @@ describe('make demo --exit', () => {
     const pids = (out.match(/stopped pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
     expect(pids.length).toBeGreaterThanOrEqual(9); // 4 operators + etcd, apiserver, KCM, scheduler, kwok
     await new Promise((r) => setTimeout(r, 1000));
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(alive).map(commandOf), out).toEqual([]);
   });
 });
 
 describe('make demo, stopped with Ctrl-C', () => {
-  it('keeps running after the summary, then SIGINT stops everything it started', async () => {
-    const { code, out } = await runDemo('ctrl-c');
+  it('keeps running after the summary with every operator serving metrics on 127.0.0.1, then SIGINT stops everything it started', async () => {
+    const { code, out, scrapes } = await runDemo('ctrl-c');
     if (code !== 130) console.log(out);
     expect(out).toContain('The cluster keeps running');
+    expect(scrapes.map((s) => new URL(s.url).hostname)).toEqual([
+      '127.0.0.1',
+      '127.0.0.1',
+      '127.0.0.1',
+      '127.0.0.1',
+    ]);
+    for (const s of scrapes) {
+      expect(s.status, s.url).toBe(200);
+      // The operator's own series, not only the process defaults.
+      expect(s.body, s.url).toMatch(/^rest_client_requests_total\{/m);
+    }
     expect(out).toContain('stopping everything the demo started');
     expect(code).toBe(130);
     const pids = (out.match(/running pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
     expect(pids.length).toBeGreaterThanOrEqual(9);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(pids.filter(alive)).toEqual([]);
+    expect(pids.filter(alive).map(commandOf), out).toEqual([]);
   });
 });
