@@ -1,4 +1,4 @@
-import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import { adminClient, installCrds, newNamespace } from './support/harness.js';

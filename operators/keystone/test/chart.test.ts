@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { cacheLayout } from '@stackops/kube-env';
-import { createKubeClient, Kinds, type KubeClient, serviceAccountUser } from '@stackops/lib-common/resources';
+import { createKubeClient, Kinds, type KubeClient, serviceAccountUser } from '@stackops/lib-common/client';
 import {
   chartFullname,
   createHelm,

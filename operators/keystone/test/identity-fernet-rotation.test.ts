@@ -1,4 +1,4 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityClient } from '../src/identity/client.js';
 import { fernetKeysFromSecretData } from '../src/testing/index.js';

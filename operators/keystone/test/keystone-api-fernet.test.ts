@@ -1,4 +1,4 @@
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import { getObject, useOperator, waitFor } from './support/harness.js';

@@ -1,4 +1,4 @@
-import { Kinds } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';

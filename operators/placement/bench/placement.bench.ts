@@ -1,4 +1,4 @@
-import { Kinds } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {

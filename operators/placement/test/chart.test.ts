@@ -1,4 +1,4 @@
-import { Kinds, serviceAccountUser } from '@stackops/lib-common/resources';
+import { Kinds, serviceAccountUser } from '@stackops/lib-common/client';
 import { parseManagerOptions } from '@stackops/lib-common/runtime';
 import {
   chartFullname,

@@ -1,6 +1,6 @@
 import { type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KeystoneServer, startKeystoneServer } from '@stackops/keystone-operator/testing';
-import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {

@@ -1,5 +1,5 @@
 import { type KeystoneEndpoint, KeystoneKinds, type KeystoneService } from '@stackops/keystone-operator';
-import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {

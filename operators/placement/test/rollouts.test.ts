@@ -1,5 +1,5 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
-import { type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {

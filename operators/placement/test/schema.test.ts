@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApiError, Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { type ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { PlacementAPIKind } from '../src/api/kinds.js';

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { type KeystoneEndpoint, KeystoneKinds } from '@stackops/keystone-operator';
-import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   conditionOf,

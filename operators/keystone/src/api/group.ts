@@ -1,4 +1,4 @@
-import type { KindRef } from '@stackops/lib-common/resources';
+import type { KindRef } from '@stackops/lib-common/client';
 
 /** The upstream API group and version, kept so upstream manifests apply unchanged. */
 export const GROUP = 'keystone.openstack.org';

@@ -1,4 +1,4 @@
-import type { KubeClient } from '@stackops/lib-common/resources';
+import type { KubeClient } from '@stackops/lib-common/client';
 import type { ServiceEndpointType } from './common.js';
 import { API_VERSION, KeystoneKinds } from './group.js';
 import type { KeystoneAPI } from './keystone-api.js';

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
 import { conditionListSchema } from '@stackops/lib-common/schema';
 
 /** The catalog interfaces an endpoint can be registered for. */

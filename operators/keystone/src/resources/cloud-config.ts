@@ -1,4 +1,4 @@
-import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
 import { stringify } from 'yaml';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';

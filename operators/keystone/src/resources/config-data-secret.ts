@@ -1,4 +1,5 @@
-import { buildConfigSecret, type KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
+import { buildConfigSecret } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { configFiles, type KeystoneConfigData } from '../templates/config-files.js';

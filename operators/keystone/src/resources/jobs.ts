@@ -1,4 +1,4 @@
-import type { JobObject } from '@stackops/lib-common/resources';
+import type { JobObject } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';

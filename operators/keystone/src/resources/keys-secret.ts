@@ -1,4 +1,4 @@
-import type { KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { KeysResult } from '../fernet/keys.js';
 import { KeystoneNames, keystoneGroupLabels, ROTATED_AT_ANNOTATION } from './names.js';

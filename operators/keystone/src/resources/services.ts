@@ -1,9 +1,5 @@
-import {
-  buildEndpointService,
-  type KubeObject,
-  metalLBAnnotations,
-  ServiceAnnotations,
-} from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
+import { buildEndpointService, metalLBAnnotations, ServiceAnnotations } from '@stackops/lib-common/openstack';
 import type { MetalLBConfig, RoutedOverrideSpec, ServiceEndpointType } from '../api/common.js';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import { KEYSTONE_PORT, KeystoneNames, keystoneServiceLabels } from './names.js';

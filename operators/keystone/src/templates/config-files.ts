@@ -1,5 +1,5 @@
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
-import { renderCustomData, renderString } from '@stackops/lib-common/resources';
+import { renderCustomData, renderString } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import { databaseUser, type ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_DATABASE, KeystoneNames } from '../resources/names.js';

@@ -8,7 +8,7 @@ import {
   Kinds,
   type KubeClient,
   type KubeObject,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import {
   createTestNamespace,

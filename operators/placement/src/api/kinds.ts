@@ -1,4 +1,4 @@
-import type { KindRef, KubeObject } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import { PLACEMENT_API_KIND, PLACEMENT_API_PLURAL, PLACEMENT_GROUP, PLACEMENT_VERSION } from './constants.js';
 import type { PlacementAPISpec, PlacementAPIStatus } from './placementapi.js';
 

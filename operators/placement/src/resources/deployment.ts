@@ -1,4 +1,5 @@
-import { buildDeployment, type KubeObject } from '@stackops/lib-common/resources';
+import type { KubeObject } from '@stackops/lib-common/client';
+import { buildDeployment } from '@stackops/lib-common/openstack';
 import type { PlacementAPI } from '../api/kinds.js';
 import { childNames, serviceLabels } from './names.js';
 import { apiContainers, placementVolumes } from './pod-template.js';

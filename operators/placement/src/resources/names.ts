@@ -1,5 +1,5 @@
 import type { ServiceEndpointType } from '@stackops/keystone-operator';
-import { serviceLabels as commonServiceLabels } from '@stackops/lib-common/resources';
+import { serviceLabels as commonServiceLabels } from '@stackops/lib-common/openstack';
 import { PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 
 /** Names of what a PlacementAPI creates (upstream's choices: some from the CR name, some constant). */

@@ -1,5 +1,5 @@
 import type { ResourceRequirements } from '@stackops/keystone-operator';
-import { type Container, httpProbe } from '@stackops/lib-common/resources';
+import { type Container, httpProbe } from '@stackops/lib-common/openstack';
 import { PLACEMENT_API_PORT } from '../api/constants.js';
 import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
 import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';

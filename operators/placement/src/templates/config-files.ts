@@ -1,4 +1,4 @@
-import { renderCustomData, renderString } from '@stackops/lib-common/resources';
+import { renderCustomData, renderString } from '@stackops/lib-common/openstack';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 import { type HttpdConfParams, httpdConfTemplate } from './httpd-conf.js';
 import { apiKollaConfig, dbSyncKollaConfig } from './kolla-config.js';

@@ -1,5 +1,5 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { waitFor as waitForObject } from '@stackops/lib-common/testing';
 import type { PlacementAPISpecInput } from '../../src/api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../src/api/kinds.js';

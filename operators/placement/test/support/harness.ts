@@ -8,7 +8,7 @@ import {
   Kinds,
   type KubeObject,
   type RestKubeClient,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import {
   createTestNamespace,

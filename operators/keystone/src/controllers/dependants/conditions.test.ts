@@ -1,4 +1,4 @@
-import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/client';
 import type { CacheReader } from '@stackops/lib-common/runtime';
 import { describe, expect, it } from 'vitest';
 import { readSecretKeyFromCache } from './conditions.js';

@@ -1,5 +1,6 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { type Conditions, Reason, Severity } from '@stackops/lib-common/conditions';
-import { Kinds, type SecretObject, secretValue } from '@stackops/lib-common/resources';
+import { type SecretObject, secretValue } from '@stackops/lib-common/objects';
 import type { CacheReader } from '@stackops/lib-common/runtime';
 
 /** False / Error / Warning with `format` filled with `detail` (an Error prints its message). */

@@ -1,5 +1,5 @@
+import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/client';
 import { Conditions } from '@stackops/lib-common/conditions';
-import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/resources';
 import type { CacheReader } from '@stackops/lib-common/runtime';
 import { describe, expect, it } from 'vitest';
 import type { KeystoneAPI } from '../../api/keystone-api.js';

@@ -1,11 +1,6 @@
+import { isNotFound, type KindRef, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { type Condition, type ConditionInput, Conditions } from '@stackops/lib-common/conditions';
-import {
-  isNotFound,
-  type KindRef,
-  type KubeClient,
-  type KubeObject,
-  patchStatusIfChanged,
-} from '@stackops/lib-common/resources';
+import { patchStatusIfChanged } from '@stackops/lib-common/objects';
 import {
   type CacheReader,
   ensureFinalizer,

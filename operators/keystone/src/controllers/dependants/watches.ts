@@ -1,4 +1,4 @@
-import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/client';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { IdentityClientPool } from '../../identity/client-pool.js';

@@ -1,4 +1,5 @@
-import { applyOwned, type KindRef, type KubeObject } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
+import { applyOwned } from '@stackops/lib-common/objects';
 import type { KeystoneApiPass } from './context.js';
 
 /** Applies an object owned by the KeystoneAPI; nothing is written when the live object already matches. */

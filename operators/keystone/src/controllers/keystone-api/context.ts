@@ -1,6 +1,6 @@
+import type { KubeClient } from '@stackops/lib-common/client';
 import type { Conditions } from '@stackops/lib-common/conditions';
 import type { Logger } from '@stackops/lib-common/logging';
-import type { KubeClient } from '@stackops/lib-common/resources';
 import type { CacheReader, EventType } from '@stackops/lib-common/runtime';
 import type { KeystoneAPI, KeystoneAPIStatus } from '../../api/keystone-api.js';
 import type { KeystoneDefaults } from '../../config/defaults.js';

@@ -1,12 +1,7 @@
+import { isForbidden, isNotFound, type KubeClient, type ObjectRef } from '@stackops/lib-common/client';
 import { type Condition, Conditions } from '@stackops/lib-common/conditions';
 import { createLogger, type Logger } from '@stackops/lib-common/logging';
-import {
-  isForbidden,
-  isNotFound,
-  type KubeClient,
-  type ObjectRef,
-  patchStatusIfChanged,
-} from '@stackops/lib-common/resources';
+import { patchStatusIfChanged } from '@stackops/lib-common/objects';
 import { type CacheReader, type EventType, ensureFinalizer } from '@stackops/lib-common/runtime';
 import { KeystoneFinalizers } from '../../api/finalizers.js';
 import { KeystoneKinds } from '../../api/group.js';

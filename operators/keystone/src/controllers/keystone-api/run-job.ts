@@ -1,4 +1,5 @@
-import { type JobObject, Kinds, markJobCondition, runHashGatedJob } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
+import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
 import type { JobInput } from '../../resources/jobs.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from './context.js';
 

@@ -1,4 +1,4 @@
-import { Kinds, type KubeObject, type ObjectRef } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type ObjectRef } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';

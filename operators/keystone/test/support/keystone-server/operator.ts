@@ -1,4 +1,4 @@
-import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import { startTestManager } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';

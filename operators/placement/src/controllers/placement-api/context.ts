@@ -1,6 +1,6 @@
+import type { KubeClient } from '@stackops/lib-common/client';
 import type { Conditions } from '@stackops/lib-common/conditions';
 import type { Logger } from '@stackops/lib-common/logging';
-import type { KubeClient } from '@stackops/lib-common/resources';
 import type { CacheReader, EventType } from '@stackops/lib-common/runtime';
 import type { PlacementAPIStatus } from '../../api/index.js';
 import type { PlacementAPI } from '../../api/kinds.js';

@@ -1,5 +1,5 @@
 import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
-import { type KindRef, Kinds, type KubeObject, type ObjectRef } from '@stackops/lib-common/resources';
+import { type KindRef, Kinds, type KubeObject, type ObjectRef } from '@stackops/lib-common/client';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
 import type { PlacementDefaults } from '../../config/defaults.js';

@@ -1,12 +1,7 @@
+import { ApiError, isForbidden, isNotFound, type KubeClient } from '@stackops/lib-common/client';
 import { type Condition, Conditions, ConditionType } from '@stackops/lib-common/conditions';
 import type { Logger } from '@stackops/lib-common/logging';
-import {
-  ApiError,
-  isForbidden,
-  isNotFound,
-  type KubeClient,
-  patchStatusIfChanged,
-} from '@stackops/lib-common/resources';
+import { patchStatusIfChanged } from '@stackops/lib-common/objects';
 import { type CacheReader, type EventType, ensureFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, type PlacementAPIStatus } from '../../api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';

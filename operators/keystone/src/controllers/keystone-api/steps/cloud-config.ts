@@ -1,4 +1,4 @@
-import { Kinds } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
 import { buildCloudConfigMap, buildCloudConfigSecret } from '../../../resources/cloud-config.js';
 import { applyChild } from '../apply.js';
 import type { KeystoneApiPass, StepResult } from '../context.js';

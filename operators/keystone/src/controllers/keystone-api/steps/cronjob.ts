@@ -1,5 +1,5 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { Kinds } from '@stackops/lib-common/resources';
 import { buildTrustFlushCronJob } from '../../../resources/cronjob.js';
 import { applyChild } from '../apply.js';
 import type { KeystoneApiPass, StepResult } from '../context.js';

@@ -1,3 +1,4 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   buildDbCreateJob,
   DEFAULT_DB_PORT,
@@ -5,13 +6,8 @@ import {
   dbCreateJobName,
   setDbReadyCondition,
 } from '@stackops/lib-common/database';
-import {
-  type JobObject,
-  Kinds,
-  type KubeObject,
-  runHashGatedJob,
-  stableHash,
-} from '@stackops/lib-common/resources';
+import { stableHash } from '@stackops/lib-common/objects';
+import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { databaseUser } from '../../../config/spec.js';
 import { KEYSTONE_DATABASE, keystoneServiceLabels } from '../../../resources/names.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';

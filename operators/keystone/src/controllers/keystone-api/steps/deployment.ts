@@ -1,5 +1,6 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { isDeploymentReady, Kinds, observedReadyReplicas } from '@stackops/lib-common/resources';
+import { isDeploymentReady, observedReadyReplicas } from '@stackops/lib-common/openstack';
 import { buildKeystoneDeployment } from '../../../resources/deployment.js';
 import { applyChild } from '../apply.js';
 import type { KeystoneApiPass, StepResult } from '../context.js';

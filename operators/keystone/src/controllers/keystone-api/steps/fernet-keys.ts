@@ -1,5 +1,6 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { Kinds, type SecretObject } from '@stackops/lib-common/resources';
+import type { SecretObject } from '@stackops/lib-common/objects';
 import { ensureKeys } from '../../../fernet/keys.js';
 import { buildKeysSecret } from '../../../resources/keys-secret.js';
 import { KeystoneNames, ROTATED_AT_ANNOTATION } from '../../../resources/names.js';

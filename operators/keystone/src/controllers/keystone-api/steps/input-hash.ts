@@ -1,5 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { inputHash } from '@stackops/lib-common/resources';
+import { inputHash } from '@stackops/lib-common/objects';
 import { type KeystoneApiPass, SOON_MS, type StepResult } from '../context.js';
 
 /**

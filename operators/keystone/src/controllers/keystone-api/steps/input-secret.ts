@@ -1,12 +1,12 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
-  Kinds,
   MissingSecretKeyError,
-  passwordProblem,
   type SecretObject,
   stableHash,
   verifySecret,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/objects';
+import { passwordProblem } from '@stackops/lib-common/openstack';
 import { inputSecretKeys } from '../../../config/spec.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
 

@@ -1,5 +1,6 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { Kinds, type KubeObject, serviceHostname } from '@stackops/lib-common/resources';
+import { serviceHostname } from '@stackops/lib-common/openstack';
 import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
 
 const MEMCACHED_PORT = 11211;

@@ -1,12 +1,11 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
-  Kinds,
-  type KubeObject,
   labelSelector,
   type NetworkAttachmentDefinition,
   networksAnnotation,
   verifyNetworkStatus,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/openstack';
 import { keystoneServiceLabels } from '../../../resources/names.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
 

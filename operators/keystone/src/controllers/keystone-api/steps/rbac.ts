@@ -1,4 +1,5 @@
-import { Kinds, reconcileRbac, SERVICE_POD_RULES } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
+import { reconcileRbac, SERVICE_POD_RULES } from '@stackops/lib-common/openstack';
 import { KeystoneNames } from '../../../resources/names.js';
 import type { KeystoneApiPass, StepResult } from '../context.js';
 

@@ -1,5 +1,6 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { Kinds, type SecretObject, secretHash } from '@stackops/lib-common/resources';
+import { type SecretObject, secretHash } from '@stackops/lib-common/objects';
 import { buildConfigDataSecret } from '../../../resources/config-data-secret.js';
 import { keystoneConfigData } from '../../../templates/config-files.js';
 import { applyChild } from '../apply.js';

@@ -1,5 +1,6 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { apiEndpointURL, Kinds, loadBalancerState } from '@stackops/lib-common/resources';
+import { apiEndpointURL, loadBalancerState } from '@stackops/lib-common/openstack';
 import { buildKeystoneService, ENDPOINT_TYPES, effectiveOverride } from '../../../resources/services.js';
 import { applyChild } from '../apply.js';
 import { type KeystoneApiPass, type StepResult, stop } from '../context.js';

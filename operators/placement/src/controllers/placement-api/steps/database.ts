@@ -1,3 +1,4 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
   buildDbCreateJob,
@@ -5,7 +6,7 @@ import {
   dbCreateJobName,
   setDbReadyCondition,
 } from '@stackops/lib-common/database';
-import { type JobObject, Kinds, runHashGatedJob } from '@stackops/lib-common/resources';
+import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { PLACEMENT_DATABASE_NAME } from '../../../api/constants.js';
 import { serviceLabels } from '../../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';

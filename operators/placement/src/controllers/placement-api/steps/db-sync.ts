@@ -1,5 +1,6 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { type JobObject, Kinds, markJobCondition, runHashGatedJob } from '@stackops/lib-common/resources';
+import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { HASH_DBSYNC } from '../../../api/constants.js';
 import { dbSyncJob } from '../../../resources/db-sync-job.js';
 import { apiImage, type PlacementApiPass, type StepResult, stop } from '../context.js';

@@ -1,5 +1,5 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
-import { isNotFound, type KubeObject } from '@stackops/lib-common/resources';
+import { isNotFound, type KubeObject } from '@stackops/lib-common/client';
 import { removeFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
 import { PlacementAPIKind } from '../../../api/kinds.js';

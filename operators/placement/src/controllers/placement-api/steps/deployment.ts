@@ -1,13 +1,12 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType, messagesOf, Reason, Severity } from '@stackops/lib-common/conditions';
+import { applyOwned } from '@stackops/lib-common/objects';
 import {
-  applyOwned,
   isDeploymentReady,
-  Kinds,
-  type KubeObject,
   labelSelector,
   observedReadyReplicas,
   verifyNetworkStatus,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/openstack';
 import { placementDeployment } from '../../../resources/deployment.js';
 import { childNames, serviceLabels } from '../../../resources/names.js';
 import { apiImage, type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';

@@ -1,5 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { inputHash } from '@stackops/lib-common/resources';
+import { inputHash } from '@stackops/lib-common/objects';
 import { HASH_INPUT } from '../../../api/constants.js';
 import type { PlacementApiPass, StepResult } from '../context.js';
 

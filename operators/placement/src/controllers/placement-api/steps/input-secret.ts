@@ -1,6 +1,7 @@
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType, Reason, Severity } from '@stackops/lib-common/conditions';
 import { DB_ROOT_PASSWORD_KEY } from '@stackops/lib-common/database';
-import { Kinds, type SecretObject, secretValue, stableHash } from '@stackops/lib-common/resources';
+import { type SecretObject, secretValue, stableHash } from '@stackops/lib-common/objects';
 import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
 
 /** The keys placement needs from `spec.secret`, in a fixed order. */

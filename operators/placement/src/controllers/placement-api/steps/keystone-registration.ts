@@ -5,8 +5,9 @@ import {
   KeystoneKinds,
   type KeystoneService,
 } from '@stackops/keystone-operator';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import { Conditions, ConditionType } from '@stackops/lib-common/conditions';
-import { applyOwned, type KindRef, type KubeObject } from '@stackops/lib-common/resources';
+import { applyOwned } from '@stackops/lib-common/objects';
 import { ensureFinalizer } from '@stackops/lib-common/runtime';
 import {
   PLACEMENT_API_FINALIZER,

@@ -1,5 +1,5 @@
 import { ConditionType, messagesOf, Reason, Severity } from '@stackops/lib-common/conditions';
-import { getNetworkAttachments, networksAnnotation } from '@stackops/lib-common/resources';
+import { getNetworkAttachments, networksAnnotation } from '@stackops/lib-common/openstack';
 import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
 
 /** Requested networks: `networkAttachments` plus the upstream README's misspelt `networkAttachents`. */

@@ -5,16 +5,11 @@ import {
   KeystoneKinds,
   selectKeystoneAPI,
 } from '@stackops/keystone-operator';
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
-import {
-  applyOwned,
-  buildConfigSecret,
-  groupLabel,
-  Kinds,
-  ownerLabels,
-  secretHash,
-} from '@stackops/lib-common/resources';
+import { applyOwned, secretHash } from '@stackops/lib-common/objects';
+import { buildConfigSecret, groupLabel, ownerLabels } from '@stackops/lib-common/openstack';
 import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
 import { childNames } from '../../../resources/names.js';
 import { renderConfigFiles } from '../../../templates/config-files.js';

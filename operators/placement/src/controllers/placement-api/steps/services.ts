@@ -1,12 +1,8 @@
 import { ServiceEndpointTypes } from '@stackops/keystone-operator';
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import {
-  apiEndpointURL,
-  applyOwned,
-  buildEndpointService,
-  Kinds,
-  loadBalancerState,
-} from '@stackops/lib-common/resources';
+import { applyOwned } from '@stackops/lib-common/objects';
+import { apiEndpointURL, buildEndpointService, loadBalancerState } from '@stackops/lib-common/openstack';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
 import { serviceLabels, serviceName } from '../../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
