@@ -17,17 +17,28 @@ declare module 'vitest' {
  * - KUBE_ENV_REUSE=1: use the cluster named KUBE_ENV_NAME (default stackops-dev), starting it if
  *   needed and leaving it running afterwards (fast inner loop; `make test` starts it first).
  * - otherwise: a private cluster for this run, deleted in teardown.
+ * - KUBE_ENV_REAL_NODE=1: with a real node (a reused cluster without one is restarted with one,
+ *   keeping its data); KUBE_ENV_IMAGES=<path>,<path>… loads those images into it.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const reuse = process.env.KUBE_ENV_REUSE === '1';
+  const realNode = process.env.KUBE_ENV_REAL_NODE === '1';
+  const images = (process.env.KUBE_ENV_IMAGES ?? '').split(',').filter((p) => p.length > 0);
   const progress = (line: string) => process.stderr.write(`[kube-env] ${line}\n`);
   let controlPlane: ControlPlane;
   if (reuse) {
     const name = process.env.KUBE_ENV_NAME || defaultClusterName;
-    controlPlane = await startControlPlane({ name, reuse: true, detach: true, progress });
+    controlPlane = await startControlPlane({ name, reuse: true, detach: true, realNode, images, progress });
   } else {
     const name = `vitest-${process.pid}-${Date.now().toString(36)}`;
-    controlPlane = await startControlPlane({ name, fresh: true, ephemeral: true, progress });
+    controlPlane = await startControlPlane({
+      name,
+      fresh: true,
+      ephemeral: true,
+      realNode,
+      images,
+      progress,
+    });
   }
   if (!controlPlane.reused) {
     progress(
