@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { defaultOutDir } from './image-builder.js';
 import { buildOperatorImages, isOperatorName, type OperatorName, operatorNames } from './operators.js';
+import { sourceInfo } from './source.js';
 import { summary } from './summary.js';
 import { formatSeconds } from './util/format.js';
 
@@ -50,15 +52,25 @@ program
   .action(async () => {
     mkdirSync(defaultOutDir(), { recursive: true });
     const scratch = mkdtempSync(join(defaultOutDir(), '.bench-'));
+    // One commit for the three builds, though others may commit meanwhile.
+    const source = await sourceInfo();
     try {
-      const cold = await buildOperatorImages({ outDir: join(scratch, 'a'), progress: err });
-      const warm = await buildOperatorImages({ outDir: join(scratch, 'a'), progress: err });
-      const again = await buildOperatorImages({ outDir: join(scratch, 'b'), progress: err });
+      const cold = await buildOperatorImages({ outDir: join(scratch, 'a'), source, progress: err });
+      const warm = await buildOperatorImages({ outDir: join(scratch, 'a'), source, progress: err });
+      const again = await buildOperatorImages({ outDir: join(scratch, 'b'), source, progress: err });
       say(summary(cold));
       say('');
       say(`cold build (empty build folder): ${formatSeconds(cold.durationMs)}`);
-      say(`warm build (nothing changed):    ${formatSeconds(warm.durationMs)}`);
+      const reused = warm.images.filter((i) => i.cached).length;
+      say(
+        `warm build (nothing changed):    ${formatSeconds(warm.durationMs)} (${reused}/${warm.images.length} images reused)`,
+      );
       say(`second cold build:               ${formatSeconds(again.durationMs)}`);
+      say(
+        `load average: ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} on ${cpus().length} CPUs`,
+      );
       const same = cold.images.every((img, i) => img.digest === again.images[i]?.digest);
       say(`digests of the two cold builds: ${same ? 'identical' : 'DIFFERENT'}`);
       if (!same) process.exitCode = 1;

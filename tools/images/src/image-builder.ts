@@ -164,6 +164,7 @@ class Session implements ImageBuilder {
   private craneVersion: string | undefined;
   /** Prefix key (hash of the layers so far) → a registry reference holding exactly those layers. */
   private readonly prefixes = new Map<string, string>();
+  private readonly digests = new Map<string, string>();
 
   constructor(
     readonly outDir: string,
@@ -226,10 +227,22 @@ class Session implements ImageBuilder {
     }
     return {
       tar,
-      diffId: `sha256:${await sha256FileHex(tar)}`,
+      diffId: `sha256:${await this.digestOf(tar)}`,
       uncompressedSize: statSync(tar).size,
       description: layer.description,
     };
+  }
+
+  /** A tar used by several images of the session (the base) is hashed once. */
+  private async digestOf(tar: string): Promise<string> {
+    const { size, mtimeMs, ino } = statSync(tar);
+    const id = `${tar}\0${ino}\0${size}\0${mtimeMs}`;
+    let digest = this.digests.get(id);
+    if (digest === undefined) {
+      digest = await sha256FileHex(tar);
+      this.digests.set(id, digest);
+    }
+    return digest;
   }
 
   private async loopback(): Promise<LoopbackRegistry> {
