@@ -6,7 +6,9 @@ import {
   chartFullname,
   createHelm,
   findRendered,
+  HARDENED_CONTAINER_SECURITY_CONTEXT,
   helmBinary,
+  operatorContainerProblems,
   parseRendered,
   renderedContainer,
   runCommand,
@@ -177,5 +179,39 @@ describe('runCommand', () => {
     await expect(runCommand('/bin/sh', ['-c', 'echo broken >&2; exit 3'])).rejects.toThrow(
       /^sh -c echo broken >&2; exit 3 failed: broken/,
     );
+  });
+});
+
+describe('operatorContainerProblems', () => {
+  const good = {
+    image: 'x',
+    args: ['--leader-elect', '--metrics-bind-address=:8080', '--health-probe-bind-address=:8081'],
+    env: [],
+    securityContext: { ...HARDENED_CONTAINER_SECURITY_CONTEXT },
+    livenessProbe: { httpGet: { path: '/healthz', port: 8081 } },
+    readinessProbe: { httpGet: { path: '/readyz', port: 8081 } },
+  };
+
+  it('finds nothing wrong with a hardened, probed container whose arguments parse', () => {
+    expect(operatorContainerProblems(good)).toEqual([]);
+  });
+
+  it('names each problem', () => {
+    expect(
+      operatorContainerProblems({
+        ...good,
+        args: ['--no-such-flag'],
+        securityContext: { runAsNonRoot: true },
+        readinessProbe: { httpGet: { path: '/healthz' } },
+      }),
+    ).toEqual([
+      'securityContext is not the hardened one: {"runAsNonRoot":true}',
+      'readinessProbe is not GET /readyz',
+      expect.stringMatching(/^the operator refuses its arguments: .*no-such-flag/),
+    ]);
+    expect(operatorContainerProblems({ ...good, args: [] })).toEqual([
+      'metrics bind 127.0.0.1:8080, not :8080',
+      'health probes bind 127.0.0.1:8081, not :8081',
+    ]);
   });
 });

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
+import { deepEqual } from '../client/json.js';
 import type { KubeObject } from '../client/types.js';
+import { parseManagerOptions } from '../runtime/options.js';
 
 /**
  * Chart tests' plumbing: running helm (lint, template, install, uninstall) and reading what it
@@ -42,6 +44,31 @@ export const HARDENED_CONTAINER_SECURITY_CONTEXT = {
   capabilities: { drop: ['ALL'] },
   seccompProfile: { type: 'RuntimeDefault' },
 } as const;
+
+/**
+ * The checks every operator chart's Deployment container passes, as a list of problems (empty when
+ * it is fine): the hardened securityContext, `/healthz` liveness and `/readyz` readiness probes, and
+ * arguments the operator's own flag parser accepts, serving metrics on :8080 and probes on :8081 on
+ * every interface (what kubelet's probes and scrapers reach).
+ */
+export function operatorContainerProblems(container: RenderedContainer): string[] {
+  const problems: string[] = [];
+  if (!deepEqual(container.securityContext, HARDENED_CONTAINER_SECURITY_CONTEXT))
+    problems.push(`securityContext is not the hardened one: ${JSON.stringify(container.securityContext)}`);
+  const probePath = (p: unknown) => (p as { httpGet?: { path?: string } } | undefined)?.httpGet?.path;
+  if (probePath(container.livenessProbe) !== '/healthz') problems.push('livenessProbe is not GET /healthz');
+  if (probePath(container.readinessProbe) !== '/readyz') problems.push('readinessProbe is not GET /readyz');
+  try {
+    const flags = parseManagerOptions(container.args, {});
+    if (flags.metricsBindAddress !== ':8080')
+      problems.push(`metrics bind ${flags.metricsBindAddress}, not :8080`);
+    if (flags.healthProbeBindAddress !== ':8081')
+      problems.push(`health probes bind ${flags.healthProbeBindAddress}, not :8081`);
+  } catch (err) {
+    problems.push(`the operator refuses its arguments: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return problems;
+}
 
 /** What helm says when values break a chart's values.schema.json. */
 export const VALUES_SCHEMA_REFUSAL = /values don't meet the specifications of the schema/;

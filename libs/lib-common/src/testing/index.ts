@@ -17,6 +17,7 @@ export {
   type HelmInstallOptions,
   type HelmTemplateOptions,
   helmBinary,
+  operatorContainerProblems,
   parseRendered,
   type RenderedContainer,
   type RenderedObject,
