@@ -1,10 +1,21 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { downloadPackages, extractPackage, resolvePackages } from '../base/debian.js';
 import { withBuildLock } from '../util/build-lock.js';
-import { sha256FileHex, sha256Hex } from '../util/hash.js';
+import { sha256Hex } from '../util/hash.js';
 import {
   type LayerName,
   layerNames,
@@ -76,7 +87,10 @@ function readTable(file: string): Record<string, string> {
 }
 
 /** mmdebstrap from Debian's .deb, unpacked into the cache (nothing is installed on the machine). */
-async function mmdebstrap(cacheDir: string, progress: (line: string) => void): Promise<{ dir: string; version: string }> {
+async function mmdebstrap(
+  cacheDir: string,
+  progress: (line: string) => void,
+): Promise<{ dir: string; version: string }> {
   const [pkg] = await resolvePackages(['mmdebstrap'], 'all', progress);
   const dir = join(cacheDir, 'tools', `mmdebstrap-${pkg!.version}`);
   if (!existsSync(join(dir, 'usr', 'bin', 'mmdebstrap'))) {
@@ -91,19 +105,26 @@ async function mmdebstrap(cacheDir: string, progress: (line: string) => void): P
 /** pip's wheel from PyPI, checked against the sha256 PyPI publishes for it. */
 async function pipWheel(cacheDir: string, progress: (line: string) => void): Promise<string> {
   const dir = join(cacheDir, 'tools');
-  const existing = existsSync(dir) && readdirSync(dir).find((f) => f.startsWith(`pip-${PIP_VERSION}-`) && f.endsWith('.whl'));
+  const existing =
+    existsSync(dir) &&
+    readdirSync(dir).find((f) => f.startsWith(`pip-${PIP_VERSION}-`) && f.endsWith('.whl'));
   if (existing) return join(dir, existing);
   progress(`images: downloading pip ${PIP_VERSION} from PyPI`);
-  const meta = (await (await fetch(`https://pypi.org/pypi/pip/${PIP_VERSION}/json`)).json()) as {
-    urls: { packagetype: string; filename: string; url: string; digests: { sha256: string } }[];
+  const response = await fetch('https://pypi.org/pypi/pip/json');
+  if (!response.ok) throw new Error(`PyPI answered ${response.status} for pip's release list`);
+  const meta = (await response.json()) as {
+    releases: Record<string, { packagetype: string; filename: string; url: string; digests: { sha256: string } }[]>;
   };
-  const wheel = meta.urls.find((u) => u.packagetype === 'bdist_wheel');
+  const wheel = meta.releases[PIP_VERSION]?.find((u) => u.packagetype === 'bdist_wheel');
   if (!wheel) throw new Error(`PyPI lists no wheel for pip ${PIP_VERSION}`);
-  const body = Buffer.from(await (await fetch(wheel.url)).arrayBuffer());
-  if (sha256Hex(body) !== wheel.digests.sha256) throw new Error(`${wheel.filename}: sha256 differs from PyPI's`);
+  // PyPI's mirrors may give file URLs relative to the JSON's
+  const download = await fetch(new URL(wheel.url, response.url));
+  if (!download.ok) throw new Error(`PyPI answered ${download.status} for ${wheel.filename}`);
+  const body = Buffer.from(await download.arrayBuffer());
+  if (sha256Hex(body) !== wheel.digests.sha256)
+    throw new Error(`${wheel.filename}: sha256 differs from PyPI's`);
   mkdirSync(dir, { recursive: true });
   const file = join(dir, wheel.filename);
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(file, body);
   return file;
 }
@@ -158,7 +179,9 @@ function loadLayer(name: LayerName, key: string, dir: string): BuiltLayer | unde
  * Builds (or takes from the cache) every layer of the workload images, as root: mmdebstrap and
  * chroots on overlays. Keyed by recipe: a warm cache costs only the hashing of the recipes.
  */
-export async function buildWorkloadLayers(options: BuildOptions = {}): Promise<Record<LayerName, BuiltLayer>> {
+export async function buildWorkloadLayers(
+  options: BuildOptions = {},
+): Promise<Record<LayerName, BuiltLayer>> {
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cacheDir = options.cacheDir ?? defaultWorkloadsCacheDir();
   if (process.getuid?.() !== 0) {
@@ -189,7 +212,7 @@ export async function buildWorkloadLayers(options: BuildOptions = {}): Promise<R
         mkdirSync(tmp, { recursive: true });
         const log = join(tmp, 'build.log');
         const below = layers[name].below.map((b) => built[b].tree);
-        const args = [join(dir, 'build-layer.sh'), name, join(tmp, 'out')];
+        const args = ['bash', join(dir, 'build-layer.sh'), name, join(tmp, 'out')];
         if (name === 'base') args.push(mm.dir);
         else args.push(...below);
         if (layers[name].wheels) {
@@ -197,7 +220,11 @@ export async function buildWorkloadLayers(options: BuildOptions = {}): Promise<R
           if (!existsSync(join(wheelhouse, '.complete'))) {
             progress('images: building the Python wheelhouse');
             const pip = await pipWheel(cacheDir, progress);
-            await run([join(dir, 'build-wheelhouse.sh'), `${wheelhouse}.tmp`, built.base.tree, pip], log, env);
+            await run(
+              ['bash', join(dir, 'build-wheelhouse.sh'), `${wheelhouse}.tmp`, built.base.tree, pip],
+              log,
+              env,
+            );
             rmSync(wheelhouse, { recursive: true, force: true });
             renameSync(`${wheelhouse}.tmp`, wheelhouse);
             closeSync(openSync(join(wheelhouse, '.complete'), 'w'));
@@ -206,7 +233,11 @@ export async function buildWorkloadLayers(options: BuildOptions = {}): Promise<R
         }
         await run(args, log, env);
         const tar = join(tmp, 'layer.tar');
-        await run(['python3', join(dir, 'tar-layer.py'), join(tmp, 'out', 'tree'), tar, String(WORKLOADS_EPOCH)], log, env);
+        await run(
+          ['python3', join(dir, 'tar-layer.py'), join(tmp, 'out', 'tree'), tar, String(WORKLOADS_EPOCH)],
+          log,
+          env,
+        );
         // Final paths: the record names where the layer will live once moved into place.
         const layer: BuiltLayer = {
           name,
@@ -220,9 +251,11 @@ export async function buildWorkloadLayers(options: BuildOptions = {}): Promise<R
           seconds: Math.round((Date.now() - started) / 100) / 10,
           cached: false,
         };
-        const { statSync, writeFileSync } = await import('node:fs');
         layer.tarSize = statSync(tar).size;
-        writeFileSync(join(tmp, 'layer.json'), `${JSON.stringify({ ...layer, cached: undefined }, null, 2)}\n`);
+        writeFileSync(
+          join(tmp, 'layer.json'),
+          `${JSON.stringify({ ...layer, cached: undefined }, null, 2)}\n`,
+        );
         // Older builds of this layer go: a layer tree is hundreds of MB.
         const layersDir = join(cacheDir, 'layers');
         for (const old of readdirSync(layersDir)) {
@@ -239,6 +272,3 @@ export async function buildWorkloadLayers(options: BuildOptions = {}): Promise<R
     },
   );
 }
-
-/** The sha256 of a layer's tar (its OCI diff_id without the prefix). */
-export const layerDigest = (layer: BuiltLayer): Promise<string> => sha256FileHex(layer.tar);

@@ -70,7 +70,5 @@ export function treeDigest(path: string): string {
 
 /** The scripts every layer goes through: a change to them rebuilds everything. */
 export function toolingDigest(dir: string = workloadsDir()): string {
-  return sha256Hex(
-    ['build-layer.sh', 'tar-layer.py'].map((f) => treeDigest(join(dir, f))).join('\n'),
-  );
+  return sha256Hex(['build-layer.sh', 'tar-layer.py'].map((f) => treeDigest(join(dir, f))).join('\n'));
 }
