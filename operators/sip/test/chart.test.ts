@@ -1,35 +1,31 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Kinds,
-  type KubeObject,
-  type RestKubeClient,
-  serviceAccountUser,
-} from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient, serviceAccountUser } from '@stackops/lib-common/client';
 import { parseManagerOptions } from '@stackops/lib-common/runtime';
 import {
   chartFullname,
   createHelm,
+  createTestNamespace,
   findRendered,
   HARDENED_CONTAINER_SECURITY_CONTEXT,
   type RenderedObject,
   renderedContainer,
+  type TestNamespace,
   VALUES_SCHEMA_REFUSAL,
+  waitUntil,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIPClusterKind } from '../src/api/kinds.js';
 import {
   CHART_DIR,
   createHost,
-  createNamespace,
   createSipCluster,
   deleteNamespace,
   hostOwners,
-  installCrds,
+  installChartCrds,
   startOperator,
   testClient,
   tool,
-  waitFor,
   waitForReady,
 } from './support.js';
 
@@ -130,22 +126,26 @@ describe('chart: lint and template', () => {
 describe('chart: install and converge under its RBAC', () => {
   let client: RestKubeClient;
   let release: string;
+  let opTestNs: TestNamespace;
+  let workTestNs: TestNamespace;
   let opNs: string;
   let workNs: string;
 
   beforeAll(async () => {
     client = testClient();
-    await installCrds(client);
-    opNs = await createNamespace(client, 'sip-op');
-    workNs = await createNamespace(client, 'sip-work');
+    await installChartCrds(client);
+    opTestNs = await createTestNamespace(client, 'sip-op');
+    workTestNs = await createTestNamespace(client, 'sip-work');
+    opNs = opTestNs.name;
+    workNs = workTestNs.name;
     release = `sip-${opNs.slice(-6)}`;
   });
   afterAll(async () => {
     try {
       await helm.uninstall(release, opNs);
     } finally {
-      await deleteNamespace(client, workNs);
-      await deleteNamespace(client, opNs);
+      await deleteNamespace(client, workTestNs);
+      await deleteNamespace(client, opTestNs);
       client.close();
     }
   });
@@ -194,12 +194,16 @@ describe('chart: install and converge under its RBAC', () => {
       });
       await waitForReady(client, workNs, 'tenant', 'True', 'ReconciliationSucceeded', 45_000);
       expect(await hostOwners(client, workNs)).toStrictEqual({ 'cp-1': 'tenant', 'w-1': 'tenant' });
-      const events = await client.list<KubeObject & { reason: string }>(Kinds.Event, { namespace: workNs });
-      expect(events.items.map((e) => e.reason)).toContain('HostScheduled');
+      // Events are recorded after the status write of the same pass: wait for them.
+      const reasons = async () =>
+        (await client.list<KubeObject & { reason: string }>(Kinds.Event, { namespace: workNs })).items.map(
+          (e) => e.reason,
+        );
+      await waitUntil('a HostScheduled Event', async () => (await reasons()).includes('HostScheduled'));
 
       // Deletion under the same RBAC: hosts unlabelled, finalizer removed.
       await client.delete(SIPClusterKind, { namespace: workNs, name: 'tenant' });
-      await waitFor('hosts released', async () => {
+      await waitUntil('hosts released', async () => {
         const owners = await hostOwners(client, workNs);
         return owners['cp-1'] === undefined && owners['w-1'] === undefined ? owners : undefined;
       });

@@ -1,21 +1,24 @@
 import { execFileSync } from 'node:child_process';
-import { ApiError, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { ApiError, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { createTestNamespace, type TestNamespace } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BareMetalHostKind, SIPClusterKind } from '../src/api/kinds.js';
-import { createNamespace, deleteNamespace, installCrds, testClient, tool } from './support.js';
+import { deleteNamespace, installChartCrds, testClient, tool } from './support.js';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb8m3Ue0MYdKYsK6mXoWqHcD7r9R3ls6dB1m0rA6q4x ops@example';
 
 let client: RestKubeClient;
+let testNs: TestNamespace;
 let ns: string;
 
 beforeAll(async () => {
   client = testClient();
-  await installCrds(client);
-  ns = await createNamespace(client, 'sip-schema');
+  await installChartCrds(client);
+  testNs = await createTestNamespace(client, 'sip-schema');
+  ns = testNs.name;
 });
 afterAll(async () => {
-  await deleteNamespace(client, ns);
+  await deleteNamespace(client, testNs);
   client.close();
 });
 

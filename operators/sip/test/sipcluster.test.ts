@@ -1,21 +1,20 @@
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { createTestNamespace, type TestNamespace, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../src/api/kinds.js';
 import type { SIPClusterSpec } from '../src/api/sipcluster.js';
 import {
   createHost,
-  createNamespace,
   createSipCluster,
   deleteNamespace,
   fromB64,
   hostOwners,
-  installCrds,
+  installChartCrds,
   putNetworkData,
   type RunningOperator,
   startOperator,
   testClient,
-  waitFor,
   waitForReady,
 } from './support.js';
 
@@ -26,6 +25,7 @@ const ED25519 =
   'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb8m3Ue0MYdKYsK6mXoWqHcD7r9R3ls6dB1m0rA6q4x ops@example';
 
 let client: RestKubeClient;
+let testNs: TestNamespace;
 let ns: string;
 let operator: RunningOperator;
 /** NodePorts are cluster-wide: each test of this file gets its own block of 20. */
@@ -33,18 +33,19 @@ let portBase = 31500;
 
 beforeAll(async () => {
   client = testClient();
-  await installCrds(client);
+  await installChartCrds(client);
 });
 afterAll(() => client.close());
 
 beforeEach(async () => {
-  ns = await createNamespace(client, 'sip');
+  testNs = await createTestNamespace(client, 'sip');
+  ns = testNs.name;
   operator = await startOperator([ns]);
   portBase += 20;
 });
 afterEach(async () => {
   await operator.stop();
-  await deleteNamespace(client, ns);
+  await deleteNamespace(client, testNs);
 });
 
 const cpHost = (name: string, rack: string, ip: string) => ({
@@ -232,7 +233,7 @@ describe('SIPCluster', () => {
     const before = await reconciles();
     operator.manager.client.requests.reset();
     controller.enqueue({ namespace: ns, name: 'tenant' });
-    await waitFor('the reconcile to run', async () => (await reconciles()) > before);
+    await waitUntil('the reconcile to run', async () => (await reconciles()) > before);
     await controller.whenIdle();
     expect(operator.manager.client.requests.writes()).toBe(0);
   });
@@ -249,7 +250,7 @@ describe('SIPCluster', () => {
 
     await putNetworkData(client, ns, 'cp-a', { 'oam-ipv4': '10.0.0.100' });
     // One reconcile updates the services one after the other: wait for the last one (the jump host).
-    await waitFor('the jump host config to have the new IP', async () =>
+    await waitUntil('the jump host config to have the new IP', async () =>
       (await secretValue('jumphost-tenant', 'ssh_config')).includes('Host cp-a\n  HostName 10.0.0.100'),
     );
     expect(await secretValue('loadbalancer-controlplane-tenant', 'haproxy.cfg')).toContain(
@@ -263,7 +264,7 @@ describe('SIPCluster', () => {
     // Dex does not depend on the hosts: it does not roll.
     expect((await deployment('auth-tenant')).spec.template.metadata.annotations).toEqual(before.dex);
     // The rollout is real: the Deployment controller made a second ReplicaSet.
-    await waitFor('a new ReplicaSet for the load balancer', async () => {
+    await waitUntil('a new ReplicaSet for the load balancer', async () => {
       const { items } = await client.list<KubeObject>(
         { group: 'apps', version: 'v1', kind: 'ReplicaSet', plural: 'replicasets', namespaced: true },
         { namespace: ns, labelSelector: 'app.kubernetes.io/instance=loadbalancer-controlplane-tenant' },
@@ -283,11 +284,11 @@ describe('SIPCluster', () => {
       { spec: { nodes: { Worker: { count: { active: 3, standby: 0 } } } } },
       'merge',
     );
-    await waitFor('three workers', async () => {
+    await waitUntil('three workers', async () => {
       const o = await hostOwners(client, ns);
       return ['w-a', 'w-c', 'w-d'].every((h) => o[h] === 'tenant') && o['w-b'] === undefined;
     });
-    await waitFor('the worker LB to list w-d', async () =>
+    await waitUntil('the worker LB to list w-d', async () =>
       (await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg')).includes('server w-d 10.0.1.4'),
     );
 
@@ -297,19 +298,19 @@ describe('SIPCluster', () => {
       { spec: { nodes: { Worker: { count: { active: 1, standby: 0 } } } } },
       'merge',
     );
-    await waitFor('one worker left', async () => {
+    await waitUntil('one worker left', async () => {
       const o = await hostOwners(client, ns);
       return o['w-a'] === 'tenant' && ['w-b', 'w-c', 'w-d'].every((h) => o[h] === undefined);
     });
     // Only w-a is left behind each port of the range.
-    await waitFor('the worker LB to list only w-a', async () => {
+    await waitUntil('the worker LB to list only w-a', async () => {
       const lines = serverLines(await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg'));
       return lines.length === 3 && lines.every((l) => l.startsWith('server w-a ')) ? lines : undefined;
     });
     expect(serverLines(await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg'))).toEqual(
       [portBase + 1, portBase + 2, portBase + 3].map((p) => `server w-a 10.0.1.1:${p}`),
     );
-    const sip = await waitFor('status to show one worker', async () => {
+    const sip = await waitUntil('status to show one worker', async () => {
       const s = await client.get<SIPCluster>(SIPClusterKind, { namespace: ns, name: 'tenant' });
       return s?.status?.nodes?.['Worker']?.scheduled === 1 ? s : undefined;
     });
@@ -326,7 +327,7 @@ describe('SIPCluster', () => {
       { spec: { services: { auth: null } } },
       'merge',
     );
-    await waitFor(
+    await waitUntil(
       'Dex to be removed',
       async () => !(await client.get(Kinds.Deployment, { namespace: ns, name: 'auth-tenant' })),
     );
@@ -362,7 +363,7 @@ describe('SIPCluster', () => {
       createSipCluster(client, ns, 'beta', spec(portBase + 1)),
     ]);
 
-    const outcome = await waitFor('one cluster Ready and the other Unschedulable', async () => {
+    const outcome = await waitUntil('one cluster Ready and the other Unschedulable', async () => {
       const conds = await Promise.all(
         ['alpha', 'beta'].map(
           async (n) =>
@@ -418,7 +419,7 @@ describe('SIPCluster', () => {
     expect(Object.values(await hostOwners(client, ns)).filter((o) => o === 'tenant')).toHaveLength(4);
 
     await client.delete(SIPClusterKind, { namespace: ns, name: 'tenant' });
-    await waitFor(
+    await waitUntil(
       'the SIPCluster to be gone',
       async () => !(await client.get(SIPClusterKind, { namespace: ns, name: 'tenant' })),
     );
@@ -434,7 +435,7 @@ describe('SIPCluster', () => {
     expect(await sipLabels()).toEqual(
       Object.fromEntries(['cp-a', 'cp-b', 'cp-c', 'w-a', 'w-b', 'w-c', 'w-d'].map((h) => [h, []])),
     );
-    await waitFor('the services to be garbage collected', async () => {
+    await waitUntil('the services to be garbage collected', async () => {
       const { items: deployments } = await client.list(Kinds.Deployment, { namespace: ns });
       return deployments.length === 0;
     });
@@ -471,7 +472,7 @@ describe('SIPCluster bad input', () => {
     expect(ready.severity).toBe('Error');
     expect(ready.message).toContain(`${ns}/cp-x`);
     expect(ready.message).toContain('no IP on interface oam-ipv4');
-    const events = await waitFor('a Warning event', async () => {
+    const events = await waitUntil('a Warning event', async () => {
       const e = await warningEvents();
       return e.length > 0 ? e : undefined;
     });

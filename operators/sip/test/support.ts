@@ -1,18 +1,22 @@
 /** Integration test support: a client on the real control plane, namespaces, CRDs, fixtures, the operator in-process. */
-import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cacheLayout } from '@stackops/kube-env';
 import {
   createKubeClient,
   type Impersonation,
   Kinds,
-  type KubeObject,
   type RestKubeClient,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
-import { loadTestKubeConfig, startTestManager } from '@stackops/lib-common/testing';
-import { parseAllDocuments } from 'yaml';
+import {
+  installCrds,
+  loadTestKubeConfig,
+  startTestManager,
+  type TestNamespace,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../src/api/kinds.js';
 import type { SIPClusterSpec } from '../src/api/sipcluster.js';
 import { registerSipClusterController } from '../src/controllers/sipcluster-controller.js';
@@ -25,75 +29,43 @@ export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin
 export const testClient = (fieldManager = 'sip-operator-tests'): RestKubeClient =>
   createKubeClient(loadTestKubeConfig(), { fieldManager });
 
-export async function createNamespace(client: RestKubeClient, prefix: string): Promise<string> {
-  const name = `${prefix}-${randomBytes(3).toString('hex')}`;
-  await client.create(Kinds.Namespace, { metadata: { name } });
-  return name;
-}
-
-/** Deletes a namespace, first dropping the finalizers of SIPClusters no operator will process anymore. */
-export async function deleteNamespace(client: RestKubeClient, namespace: string): Promise<void> {
-  const { items } = await client.list<SIPCluster>(SIPClusterKind, { namespace });
+/**
+ * Deletes a test namespace, first dropping the finalizers of SIPClusters no operator will process
+ * anymore (their namespace could not go otherwise).
+ */
+export async function deleteNamespace(client: RestKubeClient, ns: TestNamespace): Promise<void> {
+  const { items } = await client.list<SIPCluster>(SIPClusterKind, { namespace: ns.name });
   for (const sip of items) {
     if (sip.metadata.finalizers?.length) {
       await client.patch(
         SIPClusterKind,
-        { namespace, name: sip.metadata.name ?? '' },
+        { namespace: ns.name, name: sip.metadata.name ?? '' },
         { metadata: { finalizers: null } },
         'merge',
       );
     }
   }
-  await client.delete(Kinds.Namespace, { name: namespace });
+  await ns.delete();
 }
 
-/** Polls until `probe` returns something other than undefined/false; the timeout error shows the last value. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v;
-    last = v;
-    if (Date.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** The CRD documents of the chart: crds/ and the BareMetalHost template (its `{{ }}` guard lines dropped). */
-export function chartCrds(): KubeObject[] {
-  const files = [
-    ...readdirSync(join(CHART_DIR, 'crds')).map((f) => join(CHART_DIR, 'crds', f)),
-    ...readdirSync(join(CHART_DIR, 'templates'))
-      .filter((f) => f.startsWith('crd-'))
-      .map((f) => join(CHART_DIR, 'templates', f)),
-  ];
-  return files.flatMap((f) => {
-    const text = readFileSync(f, 'utf8')
-      .split('\n')
-      .filter((l) => !l.trimStart().startsWith('{{'))
-      .join('\n');
-    return parseAllDocuments(text)
-      .map((d) => d.toJS() as KubeObject | null)
-      .filter((o): o is KubeObject => o !== null);
-  });
-}
-
-/** Installs (server-side applies) the chart's CRDs and waits until they are established. */
-export async function installCrds(client: RestKubeClient): Promise<void> {
-  for (const crd of chartCrds()) {
-    await client.apply(Kinds.CustomResourceDefinition, crd, { force: true });
-    await waitFor(`CRD ${crd.metadata.name} established`, async () => {
-      const live = await client.get<
-        KubeObject & { status?: { conditions?: { type: string; status: string }[] } }
-      >(Kinds.CustomResourceDefinition, { name: crd.metadata.name ?? '' });
-      return live?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
-    });
+/**
+ * Installs the chart's CRDs: crds/ (SIPCluster) and the BareMetalHost CRD, a template whose
+ * `{{ }}` guard lines are dropped (written to a temporary file for lib-common's installCrds).
+ */
+export async function installChartCrds(client: RestKubeClient): Promise<void> {
+  await installCrds(client, join(CHART_DIR, 'crds'));
+  const dir = mkdtempSync(join(tmpdir(), 'sip-crds-'));
+  try {
+    for (const f of readdirSync(join(CHART_DIR, 'templates')).filter((n) => n.startsWith('crd-'))) {
+      const text = readFileSync(join(CHART_DIR, 'templates', f), 'utf8')
+        .split('\n')
+        .filter((l) => !l.trimStart().startsWith('{{'))
+        .join('\n');
+      writeFileSync(join(dir, f), text);
+    }
+    await installCrds(client, dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -129,7 +101,7 @@ const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 export const fromB64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');
 
 /** An OpenStack network_data document with one network per interface id. */
-export function networkData(ips: Record<string, string>): string {
+function networkData(ips: Record<string, string>): string {
   const entries = Object.entries(ips);
   return JSON.stringify({
     links: entries.map((_, i) => ({ id: `eth${i}`, type: 'phy' })),
@@ -211,7 +183,7 @@ export async function createSipCluster(
 }
 
 /** The Ready condition of a SIPCluster, read from the API server. */
-export async function readyOf(client: RestKubeClient, namespace: string, name: string) {
+async function readyOf(client: RestKubeClient, namespace: string, name: string) {
   const sip = await client.get<SIPCluster>(SIPClusterKind, { namespace, name });
   return sip?.status?.conditions?.find((c) => c.type === 'Ready');
 }
@@ -225,18 +197,14 @@ export async function waitForReady(
   reason?: string,
   timeoutMs = 30_000,
 ) {
-  let last: unknown;
-  return waitFor(
+  return waitUntil(
     `SIPCluster ${namespace}/${name} Ready=${status}${reason ? `/${reason}` : ''}`,
     async () => {
       const ready = await readyOf(client, namespace, name);
-      last = ready;
       return ready?.status === status && (!reason || ready.reason === reason) ? ready : undefined;
     },
-    timeoutMs,
-  ).catch((e: Error) => {
-    throw new Error(`${e.message}; condition: ${JSON.stringify(last)}`);
-  });
+    { timeoutMs, describe: () => readyOf(client, namespace, name) },
+  );
 }
 
 /** `sip.airshipit.org/cluster-name` of every host in a namespace, by host name. */

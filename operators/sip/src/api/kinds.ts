@@ -1,4 +1,4 @@
-import type { KindRef, KubeObject } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import type { BareMetalHostSpec, BareMetalHostStatus } from './baremetalhost.js';
 import {
   BMH_KIND,

@@ -1,26 +1,27 @@
-import type { ReconcileContext } from '@stackops/lib-common/runtime';
-import type { ReadyReason } from '../api/constants.js';
-
-/** What a SIPCluster reconcile uses from the runtime: the client, the informer cache, Events and a logger. */
-export type StepContext = Pick<ReconcileContext, 'client' | 'cache' | 'recorder' | 'log'>;
-
-export type FailureSeverity = 'Error' | 'Warning';
+import type { Pass } from '@stackops/lib-common/pipeline';
+import type { ReconcileError } from '@stackops/lib-common/runtime';
+import type { SIPCluster } from '../api/kinds.js';
+import type { SIPClusterStatus } from '../api/sipcluster.js';
+import type { ServiceImages } from '../config/images.js';
+import type { DeployedServices } from './steps/deploy-services.js';
+import type { GatheredHosts } from './steps/gather-hosts.js';
 
 /**
- * A step that cannot complete: Ready becomes False with `reason`, and an Event of `event` is
- * recorded. `Error` severity is invalid user input (fixed by the user; retried slowly and when
- * the inputs change); `Warning` is something that may resolve by itself (not enough free hosts,
- * a conflict) and is retried sooner.
+ * What the steps of one SIPCluster pass share: lib-common's pass (the object, client, cache, log,
+ * conditions, status being built, Events), the service images, and what the earlier steps found.
  */
-export class StepFailure extends Error {
-  override readonly name = 'StepFailure';
-  constructor(
-    readonly reason: ReadyReason,
-    readonly severity: FailureSeverity,
-    readonly event: string,
-    message: string,
-    cause?: unknown,
-  ) {
-    super(message, cause === undefined ? undefined : { cause });
-  }
+export interface SIPClusterPass extends Pass<SIPCluster, SIPClusterStatus> {
+  readonly images: ServiceImages;
+  /** Every role's hosts and their data (`gatherHosts`). */
+  gathered?: GatheredHosts;
+  /** The services that were deployed (`deployServices`). */
+  deployed?: DeployedServices;
+  /** The failure the pass ended on (recorded by the reconciler's `failed` hook). */
+  failure?: ReconcileError;
+}
+
+/** What an earlier step left in the pass; an error naming that step when it did not run. */
+export function fromStep<T>(value: T | undefined, step: string): T {
+  if (value === undefined) throw new Error(`${step} must run before this step`);
+  return value;
 }

@@ -1,4 +1,4 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   type Controller,
   generationChanged,
@@ -8,7 +8,8 @@ import {
 } from '@stackops/lib-common/runtime';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
 import type { OperatorConfig } from '../config/operator-config.js';
-import { SIPClusterReconciler, type SIPClusterReconcilerOptions } from './sipcluster-reconciler.js';
+import { DEFAULT_RETRY_DELAYS, type RetryDelays, sipClusterErrorPolicy } from './error-policy.js';
+import { sipClusterReconciler } from './sipcluster-reconciler.js';
 import { SERVICE_KINDS } from './steps/deploy-services.js';
 import { clustersForHost, clustersForSecret } from './watch-mappers.js';
 
@@ -20,12 +21,19 @@ import { clustersForHost, clustersForSecret } from './watch-mappers.js';
  */
 export function registerSipClusterController(
   manager: Manager,
-  opts: OperatorConfig & Partial<SIPClusterReconcilerOptions>,
+  opts: OperatorConfig & Partial<RetryDelays>,
 ): Controller<SIPCluster> {
-  const reconciler = new SIPClusterReconciler(opts);
   const clusters = () => manager.cache.list<SIPCluster>(SIPClusterKind);
   let builder = manager
-    .controller<SIPCluster>({ for: SIPClusterKind, name: 'sipcluster', concurrency: 1 })
+    .controller<SIPCluster>({
+      for: SIPClusterKind,
+      name: 'sipcluster',
+      concurrency: 1,
+      errorPolicy: sipClusterErrorPolicy({
+        invalidInputRetryMs: opts.invalidInputRetryMs ?? DEFAULT_RETRY_DELAYS.invalidInputRetryMs,
+        waitingRetryMs: opts.waitingRetryMs ?? DEFAULT_RETRY_DELAYS.waitingRetryMs,
+      }),
+    })
     .withPredicates(generationChanged);
   for (const kind of SERVICE_KINDS) builder = builder.owns(kind);
   return builder
@@ -35,8 +43,5 @@ export function registerSipClusterController(
     .watches(Kinds.Secret, (secret: KubeObject) =>
       clustersForSecret(secret, clusters(), manager.cache.list<BareMetalHost>(BareMetalHostKind)),
     )
-    .reconcile(async (sip, ctx) => {
-      const { requeueAfterMs } = await reconciler.reconcile(ctx, sip);
-      return requeueAfterMs ? { requeueAfter: requeueAfterMs } : undefined;
-    });
+    .reconcile(sipClusterReconciler({ images: opts.images }));
 }

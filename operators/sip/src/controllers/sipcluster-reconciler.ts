@@ -1,105 +1,49 @@
-import { isNotFound, isTransient } from '@stackops/lib-common/resources';
-import { ensureFinalizer, hasFinalizer, removeFinalizer } from '@stackops/lib-common/runtime';
-import { LABEL_NODE_TYPE, ReadyReason, SIP_FINALIZER } from '../api/constants.js';
+import { falseCondition } from '@stackops/lib-common/conditions';
+import { pipeline } from '@stackops/lib-common/pipeline';
+import { ReconcileError, type Reconciler } from '@stackops/lib-common/runtime';
+import { CONDITION_READY, SIP_FINALIZER } from '../api/constants.js';
 import { type SIPCluster, SIPClusterKind } from '../api/kinds.js';
+import type { SIPClusterStatus } from '../api/sipcluster.js';
 import type { ServiceImages } from '../config/images.js';
-import { type StepContext, StepFailure } from './context.js';
-import { readyFalse, readyTrue, writeStatus } from './status.js';
+import type { SIPClusterPass } from './context.js';
+import { setReady, sipClusterStatus } from './status.js';
 import { deployServices } from './steps/deploy-services.js';
 import { gatherHosts } from './steps/gather-hosts.js';
 import { labelHosts } from './steps/label-hosts.js';
-import { releaseAllHosts } from './steps/release-hosts.js';
+import { releaseHosts } from './steps/release-hosts.js';
+import { reportReady } from './steps/report-ready.js';
 
-export interface SIPClusterReconcilerOptions {
-  images: ServiceImages;
-  /** Retry delay after invalid input (also retried whenever a watched input changes). */
-  invalidInputRetryMs?: number;
-  /** Retry delay while waiting for something that may resolve by itself (free hosts). */
-  waitingRetryMs?: number;
+/** A failed step's Ready: False with the step's reason, severity and message, and a Warning Event when it changed. */
+function recordFailure(p: SIPClusterPass, err: unknown): void {
+  if (!(err instanceof ReconcileError)) return;
+  p.failure = err;
+  setReady(p, falseCondition(CONDITION_READY, err.reason, err.severity, err.message), {
+    type: 'Warning',
+    reason: err.reason,
+    message: err.message,
+  });
 }
-
-export interface ReconcileOutcome {
-  requeueAfterMs?: number;
-}
-
-const describeRoles = (roles: { role: string; hosts: unknown[] }[]) =>
-  roles.map((r) => `${r.hosts.length} ${r.role}`).join(', ') || 'no';
 
 /**
- * Reconciles one SIPCluster, as the SIP design describes: gather (schedule the hosts and read
- * their data), deploy the service infrastructure, then label the hosts; on deletion, unlabel them
- * (the services go with their owner). Every step is idempotent and safe to repeat after a crash:
- * hosts the cluster holds count first, objects are applied only when they differ, and labels are
- * written last, guarded by the resourceVersion the decision was made on.
+ * Reconciles one SIPCluster: gather the hosts (schedule each role and read the hosts' data),
+ * deploy the service infrastructure, then label the hosts — last, because the labels are what CAPI
+ * metal3 provisions the tenant cluster from, so a host is labelled only once everything it needs is
+ * in place. On deletion, unlabel them (the services go with their owner). Every step is idempotent and safe to repeat
+ * after a crash: hosts the cluster holds count first, objects are applied only when they differ,
+ * and labels are written last, guarded by the resourceVersion the decision was made on. Status
+ * (Ready, the hosts each role holds) is written once per pass and only when it changed.
  */
-export class SIPClusterReconciler {
-  readonly #images: ServiceImages;
-  readonly #invalidRetry: number;
-  readonly #waitingRetry: number;
-
-  constructor(opts: SIPClusterReconcilerOptions) {
-    this.#images = opts.images;
-    this.#invalidRetry = opts.invalidInputRetryMs ?? 5 * 60_000;
-    this.#waitingRetry = opts.waitingRetryMs ?? 30_000;
-  }
-
-  async reconcile(ctx: StepContext, sip: SIPCluster): Promise<ReconcileOutcome> {
-    if (sip.metadata.deletionTimestamp) return this.#finalize(ctx, sip);
-    const live = await ensureFinalizer(ctx.client, SIPClusterKind, sip, SIP_FINALIZER);
-    try {
-      const gathered = gatherHosts(ctx, live);
-      const deployed = await deployServices(ctx, live, gathered, this.#images);
-      const changes = await labelHosts(ctx, live, gathered);
-      for (const c of changes) {
-        const host = `${c.host.namespace}/${c.host.name}`;
-        if (c.set)
-          await ctx.recorder.normal(
-            live,
-            'HostScheduled',
-            `BareMetalHost ${host} labelled as ${c.set[LABEL_NODE_TYPE]}`,
-          );
-        else await ctx.recorder.normal(live, 'HostReleased', `BareMetalHost ${host} released`);
-      }
-      const services = deployed.instances.length > 0 ? `; services ${deployed.instances.join(', ')}` : '';
-      const { changed } = await writeStatus(
-        ctx,
-        live,
-        readyTrue(`${describeRoles(gathered.roles)} hosts scheduled${services}`),
-      );
-      if (changed)
-        await ctx.recorder.normal(live, ReadyReason.ReconciliationSucceeded, 'SIPCluster is ready');
-      return {};
-    } catch (e) {
-      return this.#fail(ctx, live, e);
-    }
-  }
-
-  /** Records a failed step in status (and as an Event when Ready changes), then retries or rethrows. */
-  async #fail(ctx: StepContext, sip: SIPCluster, e: unknown): Promise<ReconcileOutcome> {
-    if (!(e instanceof StepFailure)) throw e;
-    const { changed } = await writeStatus(ctx, sip, readyFalse(e));
-    if (changed) await ctx.recorder.warning(sip, e.event, e.message);
-    ctx.log.info({ reason: e.reason, severity: e.severity }, e.message);
-    // Transient API trouble goes back to the queue's exponential backoff.
-    if (e.cause !== undefined && isTransient(e.cause)) throw e.cause;
-    return { requeueAfterMs: e.severity === 'Error' ? this.#invalidRetry : this.#waitingRetry };
-  }
-
-  async #finalize(ctx: StepContext, sip: SIPCluster): Promise<ReconcileOutcome> {
-    if (!hasFinalizer(sip, SIP_FINALIZER)) return {};
-    try {
-      const released = await releaseAllHosts(ctx, sip);
-      if (released.length > 0)
-        await ctx.recorder.normal(sip, 'HostsReleased', `released ${released.join(', ')}`);
-    } catch (e) {
-      return this.#fail(ctx, sip, e);
-    }
-    try {
-      await removeFinalizer(ctx.client, SIPClusterKind, sip, SIP_FINALIZER);
-    } catch (e) {
-      // Already gone: a previous reconcile removed the finalizer and the cache had not caught up.
-      if (!isNotFound(e)) throw e;
-    }
-    return {};
-  }
+export function sipClusterReconciler(opts: { images: ServiceImages }): Reconciler<SIPCluster> {
+  return pipeline<SIPCluster, SIPClusterStatus, SIPClusterPass>({
+    kind: SIPClusterKind,
+    context: (pass) => Object.assign(pass, { images: opts.images }),
+    steps: [gatherHosts, deployServices, labelHosts, reportReady],
+    finalizer: { name: SIP_FINALIZER, cleanup: [releaseHosts] },
+    // A failed release (UnableToDecommission) is reported; a completed one writes nothing.
+    statusWhileDeleting: true,
+    failed: recordFailure,
+    finish: sipClusterStatus,
+    // setReady records Ready's Events, on any change of the condition (message included).
+    readyEvents: false,
+  });
 }

@@ -1,39 +1,18 @@
-import { ConditionStatus, Conditions } from '@stackops/lib-common/conditions';
-import { patchStatusIfChanged } from '@stackops/lib-common/resources';
-import { CONDITION_READY, ReadyReason } from '../api/constants.js';
-import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
+import type { ConditionInput } from '@stackops/lib-common/conditions';
+import type { EventType } from '@stackops/lib-common/runtime';
+import { CONDITION_READY } from '../api/constants.js';
+import { type BareMetalHost, BareMetalHostKind, type SIPCluster } from '../api/kinds.js';
 import type { RoleStatus, SIPClusterStatus } from '../api/sipcluster.js';
 import { hostOf } from '../hostdata/host-data.js';
-import { claimOf, sameCluster } from '../scheduling/claims.js';
+import { claimOf, clusterRefOf, sameCluster } from '../scheduling/claims.js';
 import { compareHosts, hostKey, orderedRoles } from '../scheduling/schedule.js';
-import type { StepContext, StepFailure } from './context.js';
-import { clusterRefOf } from './steps/gather-hosts.js';
-
-/** The Ready condition, with upstream's reasons. */
-export function readyTrue(message: string) {
-  return {
-    type: CONDITION_READY,
-    status: ConditionStatus.True,
-    reason: ReadyReason.ReconciliationSucceeded,
-    message,
-  };
-}
-
-export function readyFalse(failure: StepFailure) {
-  return {
-    type: CONDITION_READY,
-    status: ConditionStatus.False,
-    reason: failure.reason,
-    severity: failure.severity,
-    message: failure.message,
-  };
-}
+import type { SIPClusterPass } from './context.js';
 
 /** `status.nodes` from the hosts' labels as they are in the cache: what each role holds right now. */
-export function nodesStatus(ctx: StepContext, sip: SIPCluster): Record<string, RoleStatus> {
+function nodesStatus(cache: SIPClusterPass['cache'], sip: SIPCluster): Record<string, RoleStatus> {
   const cluster = clusterRefOf(sip);
   const byRole = new Map<string, string[]>();
-  const held = ctx.cache
+  const held = cache
     .list<BareMetalHost>(BareMetalHostKind)
     .map(hostOf)
     .filter((h) => {
@@ -60,27 +39,26 @@ export function nodesStatus(ctx: StepContext, sip: SIPCluster): Record<string, R
 }
 
 /**
- * Writes status (Ready, observedGeneration, nodes) when it changed, and says whether the Ready
- * condition changed so the caller can record an Event only then.
+ * Sets Ready (the one condition upstream writes, with its reasons) and records an Event when it
+ * changed: its status, reason or message, so a cluster that changes size or fails differently
+ * says so once, and an unchanged outcome records nothing.
  */
-export async function writeStatus(
-  ctx: StepContext,
-  sip: SIPCluster,
-  ready: ReturnType<typeof readyTrue> | ReturnType<typeof readyFalse>,
-): Promise<{ changed: boolean }> {
-  const conditions = Conditions.from(sip.status?.conditions);
-  const previous = conditions.get(CONDITION_READY);
-  conditions.set(ready);
-  const status: SIPClusterStatus = {
-    ...sip.status,
-    conditions: conditions.toJSON(),
-    ...(sip.metadata.generation !== undefined ? { observedGeneration: sip.metadata.generation } : {}),
-    nodes: nodesStatus(ctx, sip),
-  };
-  const changed =
-    previous?.status !== ready.status ||
-    previous?.reason !== ready.reason ||
-    previous?.message !== ready.message;
-  await patchStatusIfChanged(ctx.client, SIPClusterKind, sip, status);
-  return { changed };
+export function setReady(
+  p: SIPClusterPass,
+  ready: ConditionInput,
+  event: { type: EventType; reason: string; message: string },
+): void {
+  const before = p.conditions.get(CONDITION_READY);
+  p.conditions.set(ready);
+  if (before?.status !== ready.status || before?.reason !== ready.reason || before?.message !== ready.message)
+    p.event(event.type, event.reason, event.message);
+}
+
+/**
+ * The status a pass writes: Ready, observedGeneration and the hosts each role holds. A deletion
+ * that went through writes nothing (the object is going away); one that failed reports why.
+ */
+export function sipClusterStatus(p: SIPClusterPass): SIPClusterStatus {
+  if (p.cr.metadata.deletionTimestamp && !p.failure) return p.previousStatus ?? {};
+  return { ...p.status, conditions: p.conditions.toJSON(), nodes: nodesStatus(p.cache, p.cr) };
 }

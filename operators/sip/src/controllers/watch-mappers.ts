@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectRef } from '@stackops/lib-common/resources';
+import type { KubeObject, ObjectRef } from '@stackops/lib-common/client';
 import { CONDITION_READY } from '../api/constants.js';
 import type { BareMetalHost, SIPCluster } from '../api/kinds.js';
 import { networkDataSecretRef } from '../hostdata/host-data.js';

@@ -10,7 +10,7 @@ export interface SecretLike {
 }
 export type SecretLookup = (namespace: string, name: string) => SecretLike | undefined;
 
-export interface BmcInfo extends BmcAddress {
+interface BmcInfo extends BmcAddress {
   username: string;
   password: string;
 }

@@ -1,4 +1,5 @@
-import { type KindRef, type KubeObject, stableHash } from '@stackops/lib-common/resources';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
+import { stableHash } from '@stackops/lib-common/objects';
 
 /** One object a service needs, ready to server-side apply (the owner reference is added by the applier). */
 export interface DesiredObject {
@@ -13,7 +14,7 @@ export const CONFIG_HASH_ANNOTATION = 'sip.airshipit.org/config-hash';
 export const configHash = (...inputs: unknown[]): string => stableHash(inputs);
 
 /** Secret/ConfigMap `data` values: base64 for Secrets (never stringData, which SSA cannot compare). */
-export const base64Data = (data: Record<string, string>): Record<string, string> =>
+const base64Data = (data: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'utf8').toString('base64')]));
 
 /** Tolerations that let the services run on control-plane nodes, where upstream pinned the load balancers. */

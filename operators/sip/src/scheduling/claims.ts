@@ -6,6 +6,12 @@ export interface ClusterRef {
   name: string;
 }
 
+/** The SIPCluster an object is, as a ClusterRef. */
+export const clusterRefOf = (sip: { metadata: { namespace?: string; name?: string } }): ClusterRef => ({
+  namespace: sip.metadata.namespace ?? '',
+  name: sip.metadata.name ?? '',
+});
+
 /** Who holds a host according to its SIP labels. */
 export interface Claim extends ClusterRef {
   role: string | undefined;

@@ -11,7 +11,7 @@ export interface Host {
 }
 
 /** Why a host cannot serve a role (e.g. its networkData lacks the role's interface), or undefined. */
-export type HostProblemFn = (host: Host, role: string) => string | undefined;
+type HostProblemFn = (host: Host, role: string) => string | undefined;
 
 export interface ScheduleRequest {
   cluster: ClusterRef;
@@ -33,7 +33,7 @@ export interface RoleSchedule {
   added: Host[];
 }
 
-export interface RoleShortfall {
+interface RoleShortfall {
   role: string;
   requested: number;
   missing: number;

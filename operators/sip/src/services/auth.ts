@@ -1,4 +1,4 @@
-import { Kinds } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
 import { DEX_PORT } from '../api/constants.js';
 import type { AuthService } from '../api/services.js';
 import { instanceLabels } from '../resources/labels.js';
@@ -15,12 +15,12 @@ import {
 import { clientSecretEnv, DEX_TLS_DIR, renderDexConfig } from '../templates/dex-config.js';
 import type { RenderContext } from './context.js';
 
-export const authName = (cluster: string): string => `auth-${cluster}`;
+const authName = (cluster: string): string => `auth-${cluster}`;
 
 const CONFIG_DIR = '/etc/dex/cfg';
 
 /** The issuer when the spec names none: Dex's in-cluster address, under /dex. */
-export function defaultIssuer(ctx: RenderContext, service: AuthService): string {
+function defaultIssuer(ctx: RenderContext, service: AuthService): string {
   const scheme = service.tlsSecret ? 'https' : 'http';
   return `${scheme}://${authName(ctx.cluster.name)}.${ctx.cluster.namespace}.svc:${DEX_PORT}/dex`;
 }

@@ -1,4 +1,4 @@
-import { Kinds } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
 import { SSH_PORT } from '../api/constants.js';
 import type { JumpHostService } from '../api/services.js';
 import { hostIp } from '../hostdata/host-data.js';
@@ -20,13 +20,13 @@ import { authorizedKeyProblem } from './authorized-keys.js';
 import { allHosts, type RenderContext } from './context.js';
 import { ServiceInputError } from './errors.js';
 
-export const jumpHostName = (cluster: string): string => `jumphost-${cluster}`;
+const jumpHostName = (cluster: string): string => `jumphost-${cluster}`;
 
 const HOME = '/home/ubuntu';
 const SCRIPTS_DIR = '/opt/sip/bin';
 
 /** One entry of the hosts file: the host and how to reach its BMC (credentials included: it is a Secret). */
-export interface HostsFileEntry {
+interface HostsFileEntry {
   name: string;
   bmc?: {
     ip: string;

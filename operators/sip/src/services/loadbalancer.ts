@@ -1,4 +1,4 @@
-import { Kinds } from '@stackops/lib-common/resources';
+import { Kinds } from '@stackops/lib-common/client';
 import { CONTROL_PLANE_API_PORT, ROLE_CONTROL_PLANE, ROLE_WORKER } from '../api/constants.js';
 import type { LoadBalancerControlPlaneService, LoadBalancerWorkerService } from '../api/services.js';
 import { hostIp } from '../hostdata/host-data.js';
@@ -17,10 +17,10 @@ import {
 import { type Backend, type HealthCheck, renderHaproxyConfig } from '../templates/haproxy.js';
 import type { RenderContext } from './context.js';
 
-export const HAPROXY_CONFIG_DIR = '/usr/local/etc/haproxy';
+const HAPROXY_CONFIG_DIR = '/usr/local/etc/haproxy';
 
 /** `loadbalancer-controlplane-<name>` / `loadbalancer-worker-<name>` (upstream's names). */
-export const loadBalancerName = (role: string, cluster: string): string =>
+const loadBalancerName = (role: string, cluster: string): string =>
   `loadbalancer-${role.toLowerCase()}-${cluster}`;
 
 interface LoadBalancerInput {

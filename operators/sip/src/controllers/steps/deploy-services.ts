@@ -1,22 +1,22 @@
 import {
   ApiError,
-  applyOwned,
   isBadRequest,
   isInvalid,
   type KindRef,
   Kinds,
   type KubeObject,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/client';
+import { applyOwned, pruneOwned } from '@stackops/lib-common/objects';
+import { ReconcileError } from '@stackops/lib-common/runtime';
 import { ReadyReason } from '../../api/constants.js';
 import type { SIPCluster } from '../../api/kinds.js';
 import type { SIPClusterServices } from '../../api/services.js';
-import type { ServiceImages } from '../../config/images.js';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../../resources/labels.js';
 import type { DesiredObject } from '../../resources/objects.js';
+import { clusterRefOf } from '../../scheduling/claims.js';
 import { ServiceInputError } from '../../services/errors.js';
 import { renderServices } from '../../services/render.js';
-import { type StepContext, StepFailure } from '../context.js';
-import { clusterRefOf, type GatheredHosts } from './gather-hosts.js';
+import { fromStep, type SIPClusterPass } from '../context.js';
 
 /** The kinds of the objects services are made of (owned by the SIPCluster, pruned when no longer wanted). */
 export const SERVICE_KINDS: readonly KindRef[] = [
@@ -26,29 +26,38 @@ export const SERVICE_KINDS: readonly KindRef[] = [
   Kinds.Deployment,
 ];
 
+/** What `deployServices` leaves in the pass. */
+export interface DeployedServices {
+  /** Service instance names (their Deployments), in spec order. */
+  instances: string[];
+}
+
+/** Invalid input in the services (fixed by the user): an Error, retried slowly and on every change. */
 const serviceFailure = (message: string, cause?: unknown) =>
-  new StepFailure(ReadyReason.InfraServiceFailure, 'Error', 'InfraServiceFailure', message, cause);
+  new ReconcileError(message, { reason: ReadyReason.InfraServiceFailure, severity: 'Error', cause });
+
+type Cache = SIPClusterPass['cache'];
 
 /** A Secret in the SIPCluster's namespace that a service needs, or a failure naming the field that names it. */
-function requiredSecret(ctx: StepContext, sip: SIPCluster, name: string, field: string): KubeObject {
-  const secret = ctx.cache.get<KubeObject>(Kinds.Secret, { namespace: sip.metadata.namespace, name });
+function requiredSecret(cache: Cache, sip: SIPCluster, name: string, field: string): KubeObject {
+  const secret = cache.get<KubeObject>(Kinds.Secret, { namespace: sip.metadata.namespace, name });
   if (!secret) throw serviceFailure(`${field}: Secret ${sip.metadata.namespace}/${name} not found`);
   return secret;
 }
 
 /** Checks the Secrets the services reference exist and returns the jump host's private key names. */
-function referencedSecrets(ctx: StepContext, sip: SIPCluster, services: SIPClusterServices): string[] {
+function referencedSecrets(cache: Cache, sip: SIPCluster, services: SIPClusterServices): string[] {
   const keys = new Set<string>();
   for (const jh of services.jumpHost ?? []) {
-    const secret = requiredSecret(ctx, sip, jh.nodeSSHPrivateKeys, 'jumpHost.nodeSSHPrivateKeys');
+    const secret = requiredSecret(cache, sip, jh.nodeSSHPrivateKeys, 'jumpHost.nodeSSHPrivateKeys');
     for (const k of Object.keys((secret['data'] as Record<string, string> | undefined) ?? {})) keys.add(k);
   }
   for (const auth of services.auth ?? []) {
-    if (auth.tlsSecret) requiredSecret(ctx, sip, auth.tlsSecret, 'auth.tlsSecret');
-    if (auth.envFromSecret) requiredSecret(ctx, sip, auth.envFromSecret, 'auth.envFromSecret');
+    if (auth.tlsSecret) requiredSecret(cache, sip, auth.tlsSecret, 'auth.tlsSecret');
+    if (auth.envFromSecret) requiredSecret(cache, sip, auth.envFromSecret, 'auth.envFromSecret');
     (auth.staticClients ?? []).forEach((c, i) => {
       if (!c.secretRef) return;
-      const secret = requiredSecret(ctx, sip, c.secretRef.name, `auth.staticClients[${i}].secretRef`);
+      const secret = requiredSecret(cache, sip, c.secretRef.name, `auth.staticClients[${i}].secretRef`);
       if (!(c.secretRef.key in ((secret['data'] as Record<string, string> | undefined) ?? {}))) {
         throw serviceFailure(
           `auth.staticClients[${i}].secretRef: Secret ${sip.metadata.namespace}/${c.secretRef.name} has no key ${c.secretRef.key}`,
@@ -64,98 +73,59 @@ const withManagedBy = (obj: KubeObject): KubeObject => ({
   metadata: { ...obj.metadata, labels: { ...obj.metadata.labels, [MANAGED_BY_LABEL]: MANAGED_BY } },
 });
 
-const objectKey = (kind: KindRef, name: string | undefined) => `${kind.kind}/${name ?? ''}`;
-
-async function applyService(ctx: StepContext, sip: SIPCluster, d: DesiredObject): Promise<boolean> {
+async function applyService(p: SIPClusterPass, d: DesiredObject): Promise<void> {
   const ref = { namespace: d.object.metadata.namespace, name: d.object.metadata.name ?? '' };
   try {
-    const current = ctx.cache.get<KubeObject>(d.kind, ref) ?? null;
-    const { applied } = await applyOwned(ctx.client, sip, d.kind, withManagedBy(d.object), { current });
-    return applied;
+    const current = p.cache.get<KubeObject>(d.kind, ref) ?? null;
+    await applyOwned(p.client, p.cr, d.kind, d.object, { current });
   } catch (e) {
     const what = `${d.kind.kind} ${ref.namespace}/${ref.name}`;
     // The API server refused the object itself (e.g. a nodePort outside its range or already taken).
     if (e instanceof ApiError && (isInvalid(e) || isBadRequest(e)))
       throw serviceFailure(`${what}: ${e.statusMessage}`, e);
     const message = e instanceof Error ? e.message : String(e);
-    throw new StepFailure(
-      ReadyReason.InfraServiceFailure,
-      'Warning',
-      'InfraServiceFailure',
-      `${what}: ${message}`,
-      e,
-    );
+    throw new ReconcileError(`${what}: ${message}`, {
+      reason: ReadyReason.InfraServiceFailure,
+      severity: 'Warning',
+      cause: e,
+    });
   }
-}
-
-/** Deletes the objects of services the spec no longer has (owned by this SIPCluster, made by this operator). */
-async function pruneServices(
-  ctx: StepContext,
-  sip: SIPCluster,
-  wanted: ReadonlySet<string>,
-): Promise<number> {
-  let deleted = 0;
-  for (const kind of SERVICE_KINDS) {
-    const owned = ctx.cache
-      .list<KubeObject>(kind, {
-        namespace: sip.metadata.namespace,
-        labelSelector: { [MANAGED_BY_LABEL]: MANAGED_BY },
-      })
-      .filter((o) => o.metadata.ownerReferences?.some((r) => r.uid === sip.metadata.uid && r.controller));
-    for (const o of owned) {
-      if (wanted.has(objectKey(kind, o.metadata.name))) continue;
-      await ctx.client.delete(kind, { namespace: o.metadata.namespace, name: o.metadata.name ?? '' });
-      ctx.log.info(
-        { kind: kind.kind, name: o.metadata.name },
-        'deleted the object of a service no longer in the spec',
-      );
-      deleted++;
-    }
-  }
-  return deleted;
-}
-
-export interface DeployResult {
-  /** Service instance names (Deployments), in spec order. */
-  instances: string[];
-  /** How many objects were written or deleted. */
-  writes: number;
 }
 
 /**
- * Service infrastructure phase: renders every service from the gathered hosts and applies what
- * changed (server-side apply, owned by the SIPCluster, skipped when already up to date), then
- * removes the objects of services dropped from the spec. Deployments roll when their config
- * hash changes. Throws StepFailure (InfraServiceFailure).
+ * Renders every service from the gathered hosts and applies what changed (server-side apply,
+ * owned by the SIPCluster, skipped when already up to date), then deletes the objects of services
+ * dropped from the spec. Deployments roll when their config hash changes. Fails with
+ * InfraServiceFailure (a missing Secret, an invalid key, an object the API server refused).
  */
-export async function deployServices(
-  ctx: StepContext,
-  sip: SIPCluster,
-  gathered: GatheredHosts,
-  images: ServiceImages,
-): Promise<DeployResult> {
-  const services = sip.spec.services;
-  const privateKeyNames = referencedSecrets(ctx, sip, services);
+export async function deployServices(p: SIPClusterPass): Promise<void> {
+  const gathered = fromStep(p.gathered, 'gatherHosts');
+  const services = p.cr.spec.services;
+  const privateKeyNames = referencedSecrets(p.cache, p.cr, services);
   let objects: DesiredObject[];
   try {
     objects = renderServices(
-      { cluster: clusterRefOf(sip), hostsByRole: gathered.hostsByRole, images },
+      { cluster: clusterRefOf(p.cr), hostsByRole: gathered.hostsByRole, images: p.images },
       services,
       privateKeyNames,
-    );
+    ).map((d) => ({ kind: d.kind, object: withManagedBy(d.object) }));
   } catch (e) {
     if (e instanceof ServiceInputError) throw serviceFailure(e.message, e);
     throw e;
   }
-  let writes = 0;
-  for (const d of objects) if (await applyService(ctx, sip, d)) writes++;
-  writes += await pruneServices(
-    ctx,
-    sip,
-    new Set(objects.map((d) => objectKey(d.kind, d.object.metadata.name))),
-  );
-  const instances = objects
-    .filter((d) => d.kind === Kinds.Deployment)
-    .map((d) => d.object.metadata.name ?? '');
-  return { instances, writes };
+  for (const d of objects) await applyService(p, d);
+  const pruned = await pruneOwned(p.client, p.cache, {
+    kinds: SERVICE_KINDS,
+    owner: p.cr,
+    keep: objects.map((d) => d.object),
+  });
+  for (const { kind, object } of pruned) {
+    p.log.info(
+      { kind: kind.kind, name: object.metadata.name },
+      'deleted the object of a service no longer in the spec',
+    );
+  }
+  p.deployed = {
+    instances: objects.filter((d) => d.kind === Kinds.Deployment).map((d) => d.object.metadata.name ?? ''),
+  };
 }

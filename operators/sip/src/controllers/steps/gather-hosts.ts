@@ -1,9 +1,7 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/resources';
-
-type SecretObject = KubeObject & SecretLike;
-
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { ReconcileError } from '@stackops/lib-common/runtime';
 import { ReadyReason } from '../../api/constants.js';
-import { type BareMetalHost, BareMetalHostKind, type SIPCluster } from '../../api/kinds.js';
+import { type BareMetalHost, BareMetalHostKind } from '../../api/kinds.js';
 import {
   type HostData,
   hostOf,
@@ -12,12 +10,14 @@ import {
   readHostData,
   type SecretLike,
 } from '../../hostdata/host-data.js';
-import type { ClusterRef } from '../../scheduling/claims.js';
+import { clusterRefOf } from '../../scheduling/claims.js';
 import { type Host, hostKey, type RoleSchedule, schedule } from '../../scheduling/schedule.js';
 import { roleNeeds } from '../../services/render.js';
-import { type StepContext, StepFailure } from '../context.js';
+import type { SIPClusterPass } from '../context.js';
 
-/** The outcome of the gather phase: every role complete, with what was read from each host. */
+type SecretObject = KubeObject & SecretLike;
+
+/** The outcome of gathering: every role complete, with what was read from each host. */
 export interface GatheredHosts {
   roles: RoleSchedule[];
   /** Hosts the cluster holds and no longer needs. */
@@ -26,23 +26,19 @@ export interface GatheredHosts {
   hostsByRole: Map<string, HostData[]>;
 }
 
-export const clusterRefOf = (sip: SIPCluster): ClusterRef => ({
-  namespace: sip.metadata.namespace ?? '',
-  name: sip.metadata.name ?? '',
-});
-
 /**
- * Gather: schedule the hosts of every role from the cached BareMetalHosts, skipping free hosts
- * whose networkData or BMC cannot serve the role, then check the hosts the cluster already holds.
- * Throws StepFailure (Unschedulable) when a role lacks hosts or a held host's data is unusable;
- * both messages name the hosts, Secrets and interfaces involved.
+ * Schedules the hosts of every role from the cached BareMetalHosts, skipping free hosts whose
+ * networkData or BMC cannot serve the role, then checks the hosts the cluster already holds.
+ * Fails (Unschedulable) when a role lacks hosts or a held host's data is unusable; both messages
+ * name the hosts, Secrets and interfaces involved. A shortage is a Warning (more hosts may come);
+ * unusable host data is an Error (the user fixes it).
  */
-export function gatherHosts(ctx: StepContext, sip: SIPCluster): GatheredHosts {
-  const cluster = clusterRefOf(sip);
-  const bmhs = ctx.cache.list<BareMetalHost>(BareMetalHostKind);
+export function gatherHosts(p: SIPClusterPass): void {
+  const sip = p.cr;
+  const bmhs = p.cache.list<BareMetalHost>(BareMetalHostKind);
   const byKey = new Map(bmhs.map((b) => [hostKey(hostOf(b)), b]));
   const secrets = (namespace: string, name: string): SecretLike | undefined =>
-    ctx.cache.get<SecretObject>(Kinds.Secret, { namespace, name });
+    p.cache.get<SecretObject>(Kinds.Secret, { namespace, name });
   const data = new Map<string, HostData>();
   const dataOf = (h: Host): HostData => {
     const key = hostKey(h);
@@ -59,19 +55,17 @@ export function gatherHosts(ctx: StepContext, sip: SIPCluster): GatheredHosts {
   );
 
   const result = schedule({
-    cluster,
+    cluster: clusterRefOf(sip),
     nodes,
     hosts: bmhs.map(hostOf),
     problemOf: (h, role) => hostProblem(dataOf(h), needs.get(role)!),
   });
   if (!result.ok) {
     const badInput = result.shortfalls.some((s) => s.unusable.length > 0);
-    throw new StepFailure(
-      ReadyReason.Unschedulable,
-      badInput ? 'Error' : 'Warning',
-      'Unschedulable',
-      result.message,
-    );
+    throw new ReconcileError(result.message, {
+      reason: ReadyReason.Unschedulable,
+      severity: badInput ? 'Error' : 'Warning',
+    });
   }
 
   const problems = result.roles.flatMap((r) =>
@@ -81,9 +75,9 @@ export function gatherHosts(ctx: StepContext, sip: SIPCluster): GatheredHosts {
     }),
   );
   if (problems.length > 0) {
-    throw new StepFailure(ReadyReason.Unschedulable, 'Error', 'InvalidHostData', problems.join('; '));
+    throw new ReconcileError(problems.join('; '), { reason: ReadyReason.Unschedulable, severity: 'Error' });
   }
-  return {
+  p.gathered = {
     roles: result.roles,
     released: result.released,
     hostsByRole: new Map(result.roles.map((r) => [r.role, r.hosts.map(dataOf)])),

@@ -2,7 +2,10 @@ import { SIP_HOST_LABELS } from '../../api/constants.js';
 import { type BareMetalHost, BareMetalHostKind } from '../../api/kinds.js';
 import { applyLabelChange, type LabelChange } from '../../scheduling/label-changes.js';
 import { hostKey } from '../../scheduling/schedule.js';
-import type { StepContext } from '../context.js';
+import type { SIPClusterPass } from '../context.js';
+
+/** What writing host labels uses from a pass. */
+type LabelWriter = Pick<SIPClusterPass, 'client' | 'cache' | 'log'>;
 
 /** How long a reconcile waits for the cache to show its own label writes before the next SIPCluster runs. */
 const CACHE_CATCH_UP_MS = 5000;
@@ -12,7 +15,7 @@ const CACHE_CATCH_UP_MS = 5000;
  * decision was made on: if anything changed the host meanwhile (another cluster claimed it), the
  * API server answers 409 and nothing is written.
  */
-export async function writeLabels(ctx: StepContext, change: LabelChange): Promise<BareMetalHost> {
+export async function writeLabels(ctx: LabelWriter, change: LabelChange): Promise<BareMetalHost> {
   const ref = { namespace: change.host.namespace, name: change.host.name };
   const live = ctx.cache.get<BareMetalHost>(BareMetalHostKind, ref);
   const labels = change.set ?? Object.fromEntries(SIP_HOST_LABELS.map((k) => [k, null]));
@@ -30,7 +33,7 @@ const labelsMatch = (obj: BareMetalHost | undefined, want: Record<string, string
  * Waits until the informer cache shows the labels this reconcile wrote, so the next SIPCluster
  * (processed right after, one at a time) never schedules from a view in which these hosts look free.
  */
-export async function waitForCache(ctx: StepContext, changes: readonly LabelChange[]): Promise<void> {
+export async function waitForCache(ctx: LabelWriter, changes: readonly LabelChange[]): Promise<void> {
   const deadline = Date.now() + CACHE_CATCH_UP_MS;
   const pending = () =>
     changes.filter((c) => {

@@ -1,27 +1,24 @@
-import { isConflict, isNotFound } from '@stackops/lib-common/resources';
-import { ReadyReason } from '../../api/constants.js';
-import type { SIPCluster } from '../../api/kinds.js';
-import { type LabelChange, labelChanges } from '../../scheduling/label-changes.js';
+import { isConflict, isNotFound } from '@stackops/lib-common/client';
+import { ReconcileError } from '@stackops/lib-common/runtime';
+import { LABEL_NODE_TYPE, ReadyReason } from '../../api/constants.js';
+import { clusterRefOf } from '../../scheduling/claims.js';
+import { labelChanges } from '../../scheduling/label-changes.js';
 import { hostKey } from '../../scheduling/schedule.js';
-import { type StepContext, StepFailure } from '../context.js';
-import { clusterRefOf, type GatheredHosts } from './gather-hosts.js';
+import { fromStep, type SIPClusterPass } from '../context.js';
 import { waitForCache, writeLabels } from './host-labels.js';
 
 /**
- * Label phase, run only when every role is complete and every service deployed: labels the new
- * hosts for their role and removes the labels of released ones. Returns the changes made.
+ * Runs only once every role is complete and every service deployed: labels the new hosts for
+ * their role and removes the labels of released ones, each with an Event. A host that changed
+ * since it was scheduled is not claimed (a Warning; retried).
  */
-export async function labelHosts(
-  ctx: StepContext,
-  sip: SIPCluster,
-  gathered: GatheredHosts,
-): Promise<LabelChange[]> {
-  const changes = labelChanges(clusterRefOf(sip), gathered.roles, gathered.released);
+export async function labelHosts(p: SIPClusterPass): Promise<void> {
+  const gathered = fromStep(p.gathered, 'gatherHosts');
+  const changes = labelChanges(clusterRefOf(p.cr), gathered.roles, gathered.released);
   for (const change of changes) {
     try {
-      await writeLabels(ctx, change);
+      await writeLabels(p, change);
     } catch (e) {
-      const host = hostKey(change.host);
       const why = isConflict(e)
         ? 'it changed since it was scheduled'
         : isNotFound(e)
@@ -29,15 +26,18 @@ export async function labelHosts(
           : e instanceof Error
             ? e.message
             : String(e);
-      throw new StepFailure(
-        ReadyReason.UnableToApplyLabels,
-        'Warning',
-        'UnableToApplyLabels',
-        `BareMetalHost ${host}: ${why}`,
-        e,
-      );
+      throw new ReconcileError(`BareMetalHost ${hostKey(change.host)}: ${why}`, {
+        reason: ReadyReason.UnableToApplyLabels,
+        severity: 'Warning',
+        cause: e,
+      });
     }
   }
-  await waitForCache(ctx, changes);
-  return changes;
+  await waitForCache(p, changes);
+  for (const c of changes) {
+    const host = `${c.host.namespace}/${c.host.name}`;
+    if (c.set)
+      p.event('Normal', 'HostScheduled', `BareMetalHost ${host} labelled as ${c.set[LABEL_NODE_TYPE]}`);
+    else p.event('Normal', 'HostReleased', `BareMetalHost ${host} released`);
+  }
 }
