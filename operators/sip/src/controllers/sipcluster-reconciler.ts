@@ -25,13 +25,13 @@ function recordFailure(p: SIPClusterPass, err: unknown): void {
 }
 
 /**
- * Reconciles one SIPCluster: gather the hosts (schedule each role and read the hosts' data),
- * deploy the service infrastructure, then label the hosts — last, because the labels are what CAPI
- * metal3 provisions the tenant cluster from, so a host is labelled only once everything it needs is
- * in place. On deletion, unlabel them (the services go with their owner). Every step is idempotent and safe to repeat
- * after a crash: hosts the cluster holds count first, objects are applied only when they differ,
- * and labels are written last, guarded by the resourceVersion the decision was made on. Status
- * (Ready, the hosts each role holds) is written once per pass and only when it changed.
+ * Reconciles one SIPCluster: gather the hosts (schedule each role, read the hosts' data), deploy
+ * the service infrastructure, then label the hosts. Labels come last because CAPI metal3 provisions
+ * the tenant cluster from them: a host is labelled only once everything it needs is in place, each
+ * write guarded by the resourceVersion the decision was made on. On deletion the hosts are
+ * unlabelled (the services go with their owner). Every step is idempotent and safe to repeat after
+ * a crash: held hosts count first and objects are applied only when they differ. Status (Ready, the
+ * hosts each role holds) is written once per pass, only when it changed.
  */
 export function sipClusterReconciler(opts: { images: ServiceImages }): Reconciler<SIPCluster> {
   return pipeline<SIPCluster, SIPClusterStatus, SIPClusterPass>({
