@@ -85,14 +85,18 @@ export function readNodeRecord(path: string): NodeRecord | undefined {
 
 const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** The pid exists (EPERM: it exists but is not ours to signal). */
+/**
+ * The process exists and has not exited (a zombie counts as gone). The same test as
+ * util/process-alive.ts, repeated because this module may only import Node's own modules.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = safeRead(`/proc/${pid}/stat`);
+  return stat !== '' && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
 }
 
 function readSysctl(name: string): number {
