@@ -113,7 +113,10 @@ async function pipWheel(cacheDir: string, progress: (line: string) => void): Pro
   const response = await fetch('https://pypi.org/pypi/pip/json');
   if (!response.ok) throw new Error(`PyPI answered ${response.status} for pip's release list`);
   const meta = (await response.json()) as {
-    releases: Record<string, { packagetype: string; filename: string; url: string; digests: { sha256: string } }[]>;
+    releases: Record<
+      string,
+      { packagetype: string; filename: string; url: string; digests: { sha256: string } }[]
+    >;
   };
   const wheel = meta.releases[PIP_VERSION]?.find((u) => u.packagetype === 'bdist_wheel');
   if (!wheel) throw new Error(`PyPI lists no wheel for pip ${PIP_VERSION}`);
