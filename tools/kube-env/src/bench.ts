@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBinaries, type Stamp } from './build/build.js';
 import { goEnv } from './build/go.js';
 import { startCluster, stopCluster } from './cluster/control-plane.js';
-import { controlPlaneComponents } from './cluster/layout.js';
+import { type ComponentName, controlPlaneComponents } from './cluster/layout.js';
 import { cacheLayout } from './paths.js';
 import { formatBytes, formatDuration } from './util/format.js';
 
@@ -35,6 +35,8 @@ export interface BenchOptions {
   runs?: number;
   /** How long to let the cluster settle before reading memory. */
   settleMs?: number;
+  /** Start each cluster with a real node (root), and report its processes' memory too. */
+  realNode?: boolean;
 }
 
 /**
@@ -66,22 +68,38 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const upTimes: number[] = [];
   for (let run = 1; run <= runs; run++) {
     const name = `bench-${process.pid}-${run}`;
-    const handle = await startCluster({ name, nodes: options.nodes, fresh: true, ephemeral: true });
+    const handle = await startCluster({
+      name,
+      nodes: options.nodes,
+      realNode: options.realNode ?? false,
+      fresh: true,
+      ephemeral: true,
+    });
     upTimes.push(handle.startupMs);
-    out(
-      `  up #${run}: all ready (${options.nodes} nodes Ready, default ServiceAccount) in ${formatDuration(handle.startupMs)}`,
-    );
+    const what = `${options.nodes} nodes Ready${options.realNode ? ', real node Ready, kube-proxy synced, CoreDNS ready' : ''}, default ServiceAccount`;
+    out(`  up #${run}: all ready (${what}) in ${formatDuration(handle.startupMs)}`);
     if (run === runs) {
       await sleep(options.settleMs ?? 15_000);
-      let total = 0;
       out(`  memory after ${formatDuration(options.settleMs ?? 15_000)} idle (RSS):`);
-      for (const component of controlPlaneComponents) {
-        const pid = handle.state.components[component]?.pid;
-        const rss = pid ? rssBytes(pid) : 0;
-        total += rss;
-        out(`    ${component.padEnd(24)} ${formatBytes(rss)}`);
+      const groups: Array<[string, readonly ComponentName[]]> = [
+        ['control plane', controlPlaneComponents],
+        ...(options.realNode
+          ? ([
+              ['real node', ['containerd', 'kubelet', 'kube-proxy', 'coredns']],
+              ['port forwarder', ['port-forward', 'port-forward-netns']],
+            ] as Array<[string, ComponentName[]]>)
+          : []),
+      ];
+      for (const [group, components] of groups) {
+        let total = 0;
+        for (const component of components) {
+          const pid = handle.state.components[component]?.pid;
+          const rss = pid ? rssBytes(pid) : 0;
+          total += rss;
+          out(`    ${component.padEnd(24)} ${formatBytes(rss)}`);
+        }
+        out(`    ${`total, ${group}`.padEnd(24)} ${formatBytes(total)}`);
       }
-      out(`    ${'total'.padEnd(24)} ${formatBytes(total)}`);
     }
     const stopStarted = Date.now();
     await stopCluster(name, { purge: true });

@@ -246,10 +246,11 @@ program
 program
   .command('bench')
   .description('measure up time with a warm cache, memory per component, cold build time and cache size')
-  .option('--nodes <count>', 'number of fake nodes', positiveInt, defaultNodeCount)
-  .action(async (opts: { nodes: number }) => {
+  .option('--nodes <count>', 'number of fake nodes', nonNegativeInt, defaultNodeCount)
+  .option('--real-node', 'with a real node (root): its start time and memory too')
+  .action(async (opts: { nodes: number; realNode?: boolean }) => {
     const { runBench } = await import('./bench.js');
-    await runBench({ nodes: opts.nodes });
+    await runBench({ nodes: opts.nodes, realNode: opts.realNode ?? false });
   });
 
 try {
