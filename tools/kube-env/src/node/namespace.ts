@@ -10,14 +10,14 @@ export function inNetns(cluster: string, command: readonly string[]): string[] {
 }
 
 /**
- * The node's network namespace: loopback, the node IP on a veth pair whose two ends both stay
- * inside, a route to the Service range (so the node itself reaches Service VIPs) and no default
- * route. IPv6 is off, so no link-local address offers another way out.
+ * Sets up the node's network namespace (created empty by prepareHost): loopback, the node IP on a
+ * veth pair whose two ends both stay inside, a route to the Service range (so the node itself
+ * reaches Service VIPs) and no default route. IPv6 is off, so no link-local address offers another
+ * way out.
  */
-export async function createNetworkNamespace(cluster: string): Promise<void> {
+export async function configureNetworkNamespace(cluster: string): Promise<void> {
   const name = netnsName(cluster);
   const ip = (...args: string[]) => run(['ip', '-n', name, ...args]);
-  await run(['ip', 'netns', 'add', name]);
   const sysctls: Record<string, string> = {
     'net/ipv6/conf/all/disable_ipv6': '1',
     'net/ipv6/conf/default/disable_ipv6': '1',

@@ -23,7 +23,7 @@ import {
 } from './config.js';
 import { ensurePauseImage } from './images.js';
 import { maxUnixSocketPath, type NodeLayout, nodeLayout } from './layout.js';
-import { createCgroups, createNetworkNamespace, inNetns, joinCgroups } from './namespace.js';
+import { configureNetworkNamespace, createCgroups, inNetns, joinCgroups } from './namespace.js';
 import {
   cgroupRoot,
   cniNetworkName,
@@ -167,7 +167,7 @@ export async function prepareRealNode(inputs: PrepareInputs): Promise<PreparedNo
   }));
   writeNodeRecord(layout.record, record);
   prepareHost(record);
-  await createNetworkNamespace(cluster.name);
+  await configureNetworkNamespace(cluster.name);
   const daemonCgroups = createCgroups(record.cgroupRoot);
 
   for (const dir of [

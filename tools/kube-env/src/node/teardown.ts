@@ -172,7 +172,8 @@ function liveUsers(record: HostRecord): Record<string, string> {
 /**
  * Registers this cluster's real node as a user of the host. The first user records the kernel
  * values and which host paths exist; then kubelet's kernel values are set (kubelet runs with
- * protectKernelDefaults, so it only checks them).
+ * protectKernelDefaults, so it only checks them), and the network namespace is created — under the
+ * same lock, since the first `ip netns add` on a machine also sets up the /run/netns mount.
  */
 export function prepareHost(record: NodeRecord): void {
   withHostLock(record.hostRecord, () => {
@@ -191,6 +192,7 @@ export function prepareHost(record: NodeRecord): void {
     for (const [name, value] of Object.entries(kubeletKernelValues)) {
       if (readSysctl(name) !== value) writeSysctl(name, value);
     }
+    execFileSync('ip', ['netns', 'add', record.netns], { stdio: ['ignore', 'ignore', 'pipe'] });
   });
 }
 
