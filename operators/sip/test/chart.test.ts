@@ -7,7 +7,7 @@ import {
   createHelm,
   createTestNamespace,
   findRendered,
-  HARDENED_CONTAINER_SECURITY_CONTEXT,
+  operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
   type TestNamespace,
@@ -16,6 +16,7 @@ import {
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIPClusterKind } from '../src/api/kinds.js';
+import { DEFAULT_IMAGES } from '../src/config/images.js';
 import {
   CHART_DIR,
   createHost,
@@ -94,24 +95,25 @@ describe('chart: lint and template', () => {
     // The image tag is the chart's appVersion, which follows the package's version.
     expect(container.image).toBe(`ghcr.io/stackops/sip-operator:${packageVersion}`);
     expect(container.args).toContain('--leader-elect');
-    expect(container.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
-    expect(container.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
-    expect(container.readinessProbe).toMatchObject({ httpGet: { path: '/readyz' } });
+    expect(operatorContainerProblems(container)).toEqual([]);
     expect(container.env).toContainEqual({ name: 'RELATED_IMAGE_DEX', value: 'registry.local/dex:v2' });
-    expect(container.env).toContainEqual({ name: 'RELATED_IMAGE_HAPROXY', value: 'haproxy:2.3.2' });
+  });
+
+  it('sets the same default service images as the operator', async () => {
+    const env = Object.fromEntries(renderedContainer(await template()).env.map((e) => [e.name, e.value]));
+    for (const { env: variable, image } of Object.values(DEFAULT_IMAGES))
+      expect(env[variable], variable).toBe(image);
   });
 
   it('the operator accepts every argument the chart passes', async () => {
     const container = renderedContainer(
       await template('replicas=2', 'watchNamespaces={a,b}', 'logLevel=debug'),
     );
-    const flags = parseManagerOptions(container.args, {});
-    expect(flags).toMatchObject({
+    expect(operatorContainerProblems(container)).toEqual([]);
+    expect(parseManagerOptions(container.args, {})).toMatchObject({
       namespaces: ['a', 'b'],
       leaderElect: true,
       logLevel: 'debug',
-      metricsBindAddress: ':8080',
-      healthProbeBindAddress: ':8081',
     });
   });
 
