@@ -4,13 +4,11 @@ import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import type { EventSink } from '../src/controllers/dependants/reconcile.js';
-import { KeystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/reconciler.js';
-import { KeystoneServiceReconciler } from '../src/controllers/keystone-service/reconciler.js';
+import { keystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/reconciler.js';
+import { keystoneServiceReconciler } from '../src/controllers/keystone-service/reconciler.js';
 import { IdentityClientPool } from '../src/identity/client-pool.js';
-import { waitFor } from './support/harness.js';
+import { countingWrites, reconcileWith, waitFor } from './support/harness.js';
 import {
-  countingWrites,
   createExternalKeystoneAPI,
   createOspSecret,
   isReadyObject,
@@ -51,13 +49,13 @@ describe('KeystoneService and KeystoneEndpoint steady state', () => {
     });
 
     const counting = countingWrites(client);
-    const changes: string[] = [];
-    const events: EventSink = { event: (_o, _t, _r, message) => void changes.push(message) };
-    const opts = { client: counting.client, cache, pool: new IdentityClientPool() };
-    expect(await new KeystoneServiceReconciler(opts).reconcile(service, events)).toEqual({});
-    expect(await new KeystoneEndpointReconciler(opts).reconcile(endpoint, events)).toEqual({});
+    const io = { client: counting.client, cache };
+    const pool = new IdentityClientPool();
+    const onService = await reconcileWith(keystoneServiceReconciler(pool), service, io);
+    const onEndpoint = await reconcileWith(keystoneEndpointReconciler(pool), endpoint, io);
+    expect(onService).toEqual({ result: {}, events: [] });
+    expect(onEndpoint).toEqual({ result: {}, events: [] });
     expect(counting.writes).toEqual([]);
-    expect(changes).toEqual([]);
     // The counter does see writes made through the same client.
     await counting.client.patch(
       Kinds.Secret,

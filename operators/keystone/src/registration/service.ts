@@ -14,8 +14,10 @@ export interface CatalogServiceSpec {
   enabled: boolean;
 }
 
-/** What changed in Keystone, in words for Events (never containing a password). */
-export type Changes = string[];
+/** Where registration writes what it changed in Keystone, in words for Events (never a password). */
+export interface Changes {
+  push(change: string): unknown;
+}
 
 /** At most one match, or an error that says which query was ambiguous. */
 function single<T>(items: T[], what: string): T | undefined {

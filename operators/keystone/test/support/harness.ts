@@ -9,11 +9,14 @@ import {
   type KubeClient,
   type KubeObject,
 } from '@stackops/lib-common/client';
-import type { Manager } from '@stackops/lib-common/runtime';
+import { createLogger } from '@stackops/lib-common/logging';
+import type { CacheReader, Manager, ReconcileResult, Reconciler } from '@stackops/lib-common/runtime';
 import {
   createTestNamespace,
+  FakeRecorder,
   installCrds as installCrdsFrom,
   loadTestKubeConfig,
+  type RecordedEvent,
   startTestManager,
 } from '@stackops/lib-common/testing';
 import { parseAllDocuments } from 'yaml';
@@ -155,4 +158,46 @@ export function useOperator(hooks: {
     for (const ns of namespaces) await suite.client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
   });
   return suite;
+}
+
+const WRITE_METHODS = new Set(['create', 'replace', 'apply', 'patch', 'delete']);
+
+/** The same client, recording `<method> <Kind>` for every request that would change something. */
+export function countingWrites(inner: KubeClient): { client: KubeClient; writes: string[] } {
+  const writes: string[] = [];
+  const client = new Proxy(inner, {
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || !WRITE_METHODS.has(prop) || typeof value !== 'function') return value;
+      return (kind: KindRef, ...rest: unknown[]) => {
+        writes.push(`${prop} ${kind.kind}`);
+        return (value as (...args: unknown[]) => unknown).call(target, kind, ...rest);
+      };
+    },
+  });
+  return { client, writes };
+}
+
+/**
+ * Runs a reconciler once, outside the controller, on `obj` as the operator's cache holds it, with
+ * `client` (e.g. a counting one): what a controller would do for one key. Returns the result and
+ * the Events it recorded.
+ */
+export async function reconcileWith<T extends KubeObject>(
+  reconciler: Reconciler<T>,
+  obj: T,
+  io: { client: KubeClient; cache: CacheReader },
+): Promise<{ result: ReconcileResult; events: RecordedEvent[] }> {
+  const recorder = new FakeRecorder();
+  const ref = { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' };
+  const result = await reconciler(obj, {
+    ...io,
+    recorder,
+    log: createLogger({ name: 'test', level: 'silent', pretty: false }),
+    key: `${ref.namespace}/${ref.name}`,
+    ref,
+    signal: new AbortController().signal,
+    controller: (obj.kind ?? '').toLowerCase(),
+  });
+  return { result: result ?? {}, events: recorder.events };
 }

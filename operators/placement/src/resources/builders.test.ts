@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { PlacementAPI } from '../api/kinds.js';
+import { samplePlacementAPI } from '../../test/fixtures.js';
 import { dbSyncJob } from './db-sync-job.js';
 import { placementDeployment } from './deployment.js';
 
-const cr = (spec: Partial<PlacementAPI['spec']> = {}): PlacementAPI => ({
-  apiVersion: 'placement.openstack.org/v1beta1',
-  kind: 'PlacementAPI',
-  metadata: { name: 'placement', namespace: 'openstack', uid: 'u1', generation: 1 },
-  spec: {
-    apiTimeout: 60,
-    serviceUser: 'placement',
-    databaseInstance: 'openstack',
-    databaseAccount: 'placement',
-    replicas: 1,
-    secret: 'osp-secret',
-    passwordSelectors: { service: 'PlacementPassword', database: 'PlacementDatabasePassword' },
-    preserveJobs: false,
-    ...spec,
-  },
-});
+const cr = samplePlacementAPI;
 
 const networks = { 'k8s.v1.cni.cncf.io/networks': '[]' };
 

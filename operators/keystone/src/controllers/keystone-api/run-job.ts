@@ -1,7 +1,8 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import type { JobInput } from '../../resources/jobs.js';
-import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from './context.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from './context.js';
 
 /** What keystone's Job builders need from a pass. */
 export const jobInput = (ctx: KeystoneApiPass): JobInput => ({

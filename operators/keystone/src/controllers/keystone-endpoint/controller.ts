@@ -4,14 +4,13 @@ import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../api/keystone-endpoint.js';
 import { IdentityClientPool } from '../../identity/client-pool.js';
-import { runtimeReconcile } from '../dependants/reconcile.js';
 import {
   type DependantControllerOptions,
   everyInNamespace,
   keystoneApiChangedForDependants,
   refOf,
 } from '../dependants/watches.js';
-import { KeystoneEndpointReconciler } from './reconciler.js';
+import { keystoneEndpointReconciler } from './reconciler.js';
 
 /** The KeystoneEndpoints naming a KeystoneService. */
 function endpointsOfService(manager: Manager) {
@@ -38,11 +37,6 @@ function endpointsUsingAdminSecret(manager: Manager) {
  * by the KeystoneService it names, by the namespace's KeystoneAPI and by the admin Secret.
  */
 export function registerKeystoneEndpointController(manager: Manager, opts: DependantControllerOptions = {}) {
-  const reconciler = new KeystoneEndpointReconciler({
-    client: manager.client,
-    cache: manager.cache,
-    pool: opts.pool ?? new IdentityClientPool(),
-  });
   return manager
     .controller<KeystoneEndpoint>({
       for: KeystoneKinds.KeystoneEndpoint,
@@ -54,5 +48,5 @@ export function registerKeystoneEndpointController(manager: Manager, opts: Depen
       predicates: [keystoneApiChangedForDependants],
     })
     .watches(Kinds.Secret, endpointsUsingAdminSecret(manager))
-    .reconcile(runtimeReconcile((obj, events) => reconciler.reconcile(obj, events)));
+    .reconcile(keystoneEndpointReconciler(opts.pool ?? new IdentityClientPool()));
 }

@@ -4,14 +4,13 @@ import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneService } from '../../api/keystone-service.js';
 import { IdentityClientPool } from '../../identity/client-pool.js';
-import { runtimeReconcile } from '../dependants/reconcile.js';
 import {
   type DependantControllerOptions,
   everyInNamespace,
   keystoneApiChangedForDependants,
   refOf,
 } from '../dependants/watches.js';
-import { KeystoneServiceReconciler } from './reconciler.js';
+import { keystoneServiceReconciler } from './reconciler.js';
 
 /** Secrets matter when they hold a service password, or the admin password of the namespace's KeystoneAPI. */
 function servicesUsingSecret(manager: Manager) {
@@ -30,11 +29,6 @@ function servicesUsingSecret(manager: Manager) {
  * by the namespace's KeystoneAPI (readiness, endpoints, deletion) and by the Secrets it reads.
  */
 export function registerKeystoneServiceController(manager: Manager, opts: DependantControllerOptions = {}) {
-  const reconciler = new KeystoneServiceReconciler({
-    client: manager.client,
-    cache: manager.cache,
-    pool: opts.pool ?? new IdentityClientPool(),
-  });
   return manager
     .controller<KeystoneService>({
       for: KeystoneKinds.KeystoneService,
@@ -45,5 +39,5 @@ export function registerKeystoneServiceController(manager: Manager, opts: Depend
       predicates: [keystoneApiChangedForDependants],
     })
     .watches(Kinds.Secret, servicesUsingSecret(manager))
-    .reconcile(runtimeReconcile((obj, events) => reconciler.reconcile(obj, events)));
+    .reconcile(keystoneServiceReconciler(opts.pool ?? new IdentityClientPool()));
 }

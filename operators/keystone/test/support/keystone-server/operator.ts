@@ -164,24 +164,6 @@ export function waitForGone(client: KubeClient, kind: KindRef, ns: string, name:
   );
 }
 
-const WRITE_METHODS = new Set(['create', 'replace', 'apply', 'patch', 'delete']);
-
-/** The same client, recording `<method> <Kind>` for every request that would change something. */
-export function countingWrites(inner: KubeClient): { client: KubeClient; writes: string[] } {
-  const writes: string[] = [];
-  const client = new Proxy(inner, {
-    get(target, prop, receiver) {
-      const value: unknown = Reflect.get(target, prop, receiver);
-      if (typeof prop !== 'string' || !WRITE_METHODS.has(prop) || typeof value !== 'function') return value;
-      return (kind: KindRef, ...rest: unknown[]) => {
-        writes.push(`${prop} ${kind.kind}`);
-        return (value as (...args: unknown[]) => unknown).call(target, kind, ...rest);
-      };
-    },
-  });
-  return { client, writes };
-}
-
 export interface KeystoneSuite {
   client: KubeClient;
   keystone: KeystoneServer;

@@ -1,9 +1,9 @@
 import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
-import { type KindRef, Kinds, type KubeObject, type ObjectRef } from '@stackops/lib-common/client';
+import { type KindRef, Kinds, type ObjectRef } from '@stackops/lib-common/client';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
 import type { PlacementDefaults } from '../../config/defaults.js';
-import { PlacementApiReconciler } from './reconciler.js';
+import { placementApiReconciler } from './reconciler.js';
 
 /** What a PlacementAPI creates, and therefore watches as their controller owner. */
 export const PLACEMENT_API_OWNED_KINDS: readonly KindRef[] = [
@@ -23,15 +23,6 @@ const refOf = (cr: PlacementAPI): ObjectRef => ({
   name: cr.metadata.name ?? '',
 });
 
-/** The PlacementAPIs of the object's namespace for which `names(cr)` includes the object's name. */
-function referencing(manager: Manager, names: (cr: PlacementAPI) => string[]) {
-  return (obj: KubeObject): ObjectRef[] =>
-    manager.cache
-      .list<PlacementAPI>(PlacementAPIKind, { namespace: obj.metadata.namespace ?? '' })
-      .filter((cr) => names(cr).includes(obj.metadata.name ?? ''))
-      .map(refOf);
-}
-
 /** KeystoneAPI updates matter only when what placement.conf uses changed: endpoints or region. */
 const keystoneEndpointsOrRegionChanged: Predicate = (e) => {
   if (e.type !== 'update') return true;
@@ -49,7 +40,6 @@ export function registerPlacementApiController(
   defaults: PlacementDefaults,
   concurrency = 2,
 ) {
-  const reconciler = new PlacementApiReconciler(defaults);
   let builder = manager.controller<PlacementAPI>({
     for: PlacementAPIKind,
     name: 'placementapi',
@@ -57,14 +47,8 @@ export function registerPlacementApiController(
   });
   for (const kind of PLACEMENT_API_OWNED_KINDS) builder = builder.owns(kind);
   return builder
-    .watches(
-      Kinds.Secret,
-      referencing(manager, (cr) => [cr.spec.secret]),
-    )
-    .watches(
-      Kinds.Service,
-      referencing(manager, (cr) => [cr.spec.databaseInstance]),
-    )
+    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret])
+    .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance])
     .watches(
       KeystoneKinds.KeystoneAPI,
       (obj) =>
@@ -73,13 +57,5 @@ export function registerPlacementApiController(
           .map(refOf),
       { predicates: [keystoneEndpointsOrRegionChanged] },
     )
-    .reconcile(async (cr, ctx) => {
-      const out = await reconciler.reconcile(cr, {
-        client: ctx.client,
-        cache: ctx.cache,
-        log: ctx.log,
-        event: (type, reason, message) => void ctx.recorder.event(cr, type, reason, message),
-      });
-      return out.requeueAfterMs !== undefined ? { requeueAfter: out.requeueAfterMs } : {};
-    });
+    .reconcile(placementApiReconciler(defaults));
 }

@@ -1,7 +1,8 @@
 import { Kinds } from '@stackops/lib-common/client';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildCloudConfigMap, buildCloudConfigSecret } from '../../../resources/cloud-config.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /** `openstack-config` (clouds.yaml) and `openstack-config-secret` (password, cloudrc) for clients. */
 export async function cloudConfigStep(ctx: KeystoneApiPass): Promise<StepResult> {

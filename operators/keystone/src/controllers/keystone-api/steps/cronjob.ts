@@ -1,8 +1,9 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildTrustFlushCronJob } from '../../../resources/cronjob.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /** The `keystone-cron` CronJob flushing expired trusts. */
 export async function cronJobStep(ctx: KeystoneApiPass): Promise<StepResult> {

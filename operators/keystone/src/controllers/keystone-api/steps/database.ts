@@ -8,9 +8,10 @@ import {
 } from '@stackops/lib-common/database';
 import { stableHash } from '@stackops/lib-common/objects';
 import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { databaseUser } from '../../../config/spec.js';
 import { KEYSTONE_DATABASE, keystoneServiceLabels } from '../../../resources/names.js';
-import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** `status.hash` key of the db-create Job. */
 export const DB_CREATE_HASH = 'dbcreate';

@@ -1,6 +1,7 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildDbSyncJob } from '../../../resources/jobs.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 import { jobInput, runKeystoneJob } from '../run-job.js';
 
 /** `status.hash` key of the db-sync Job (upstream's name). */

@@ -1,9 +1,10 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { isDeploymentReady, observedReadyReplicas } from '@stackops/lib-common/openstack';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildKeystoneDeployment } from '../../../resources/deployment.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 import { verifyNetworkAttachments } from './network-attachments.js';
 
 /**

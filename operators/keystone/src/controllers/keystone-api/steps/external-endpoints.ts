@@ -1,6 +1,7 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { ENDPOINT_TYPES } from '../../../resources/services.js';
-import { type KeystoneApiPass, type StepResult, stop } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /**
  * External mode: keystone runs elsewhere; publish the `override.service.<type>.endpointURL`s as

@@ -1,11 +1,12 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import type { SecretObject } from '@stackops/lib-common/objects';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { ensureKeys } from '../../../fernet/keys.js';
 import { buildKeysSecret } from '../../../resources/keys-secret.js';
 import { KeystoneNames, ROTATED_AT_ANNOTATION } from '../../../resources/names.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /**
  * The fernet and credential keys in Secret `keystone` — created, rotated when due, resized

@@ -1,6 +1,7 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { inputHash } from '@stackops/lib-common/objects';
-import { type KeystoneApiPass, SOON_MS, type StepResult } from '../context.js';
+import type { StepResult } from '@stackops/lib-common/pipeline';
+import { type KeystoneApiPass, SOON_MS } from '../context.js';
 
 /**
  * The input hash over every input (upstream's pattern): when it changed, store it and end this

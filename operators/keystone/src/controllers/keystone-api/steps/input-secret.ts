@@ -7,8 +7,9 @@ import {
   verifySecret,
 } from '@stackops/lib-common/objects';
 import { passwordProblem } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { inputSecretKeys } from '../../../config/spec.js';
-import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** How long to wait before looking at a broken input Secret again (its watch usually comes first). */
 const BROKEN_INPUT_RETRY_MS = 30_000;

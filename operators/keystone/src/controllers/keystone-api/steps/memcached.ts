@@ -1,7 +1,8 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { serviceHostname } from '@stackops/lib-common/openstack';
-import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 const MEMCACHED_PORT = 11211;
 

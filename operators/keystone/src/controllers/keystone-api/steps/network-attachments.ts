@@ -6,8 +6,9 @@ import {
   networksAnnotation,
   verifyNetworkStatus,
 } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { keystoneServiceLabels } from '../../../resources/names.js';
-import { type KeystoneApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
  * The NetworkAttachmentDefinitions named in `networkAttachments` exist; their multus annotation

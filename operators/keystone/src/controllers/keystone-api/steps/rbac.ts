@@ -1,7 +1,8 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { reconcileRbac, SERVICE_POD_RULES } from '@stackops/lib-common/openstack';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { KeystoneNames } from '../../../resources/names.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /** ServiceAccount `keystone-<cr>`, its Role and RoleBinding (upstream's rules). */
 export async function rbacStep(ctx: KeystoneApiPass): Promise<StepResult> {

@@ -1,10 +1,11 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { type SecretObject, secretHash } from '@stackops/lib-common/objects';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildConfigDataSecret } from '../../../resources/config-data-secret.js';
 import { keystoneConfigData } from '../../../templates/config-files.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass, StepResult } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /**
  * The `<cr>-config-data` Secret (keystone.conf, httpd.conf, custom.conf, my.cnf, kolla config,

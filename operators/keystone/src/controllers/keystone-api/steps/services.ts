@@ -1,9 +1,10 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { apiEndpointURL, loadBalancerState } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { buildKeystoneService, ENDPOINT_TYPES, effectiveOverride } from '../../../resources/services.js';
 import { applyChild } from '../apply.js';
-import { type KeystoneApiPass, type StepResult, stop } from '../context.js';
+import type { KeystoneApiPass } from '../context.js';
 
 /**
  * Services `<cr>-internal` and `<cr>-public` (port 5000, overrides applied) and the URLs

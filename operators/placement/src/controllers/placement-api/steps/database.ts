@@ -7,9 +7,10 @@ import {
   setDbReadyCondition,
 } from '@stackops/lib-common/database';
 import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME } from '../../../api/constants.js';
 import { serviceLabels } from '../../../resources/names.js';
-import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** `status.hash` key of the db-create Job. */
 export const HASH_DBCREATE = 'dbcreate';
@@ -42,7 +43,7 @@ export async function databaseStep(ctx: PlacementApiPass): Promise<StepResult> {
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;
   try {
     result = await runHashGatedJob(ctx.client, cr, job, {
-      previousHash: cr.status?.hash?.[HASH_DBCREATE],
+      previousHash: ctx.status.hash[HASH_DBCREATE],
       preserveJobs: cr.spec.preserveJobs,
       current: ctx.cache.get<JobObject>(Kinds.Job, { name: job.metadata.name!, namespace }) ?? null,
     });

@@ -1,9 +1,10 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { HASH_DBSYNC } from '../../../api/constants.js';
 import { dbSyncJob } from '../../../resources/db-sync-job.js';
-import { apiImage, type PlacementApiPass, type StepResult, stop } from '../context.js';
+import { apiImage, type PlacementApiPass } from '../context.js';
 
 /**
  * The hash-gated `<name>-db-sync` Job (placement-manage db sync): runs when its pod spec changed
@@ -15,7 +16,7 @@ export async function dbSyncStep(ctx: PlacementApiPass): Promise<StepResult> {
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;
   try {
     result = await runHashGatedJob(ctx.client, cr, job, {
-      previousHash: cr.status?.hash?.[HASH_DBSYNC],
+      previousHash: ctx.status.hash[HASH_DBSYNC],
       preserveJobs: cr.spec.preserveJobs,
       current:
         ctx.cache.get<JobObject>(Kinds.Job, {

@@ -7,9 +7,10 @@ import {
   observedReadyReplicas,
   verifyNetworkStatus,
 } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { placementDeployment } from '../../../resources/deployment.js';
 import { childNames, serviceLabels } from '../../../resources/names.js';
-import { apiImage, type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { apiImage, type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
  * A pod of the Deployment that stays: Job pods carry the same labels and leaving pods still show

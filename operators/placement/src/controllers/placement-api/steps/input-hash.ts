@@ -1,7 +1,8 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { inputHash } from '@stackops/lib-common/objects';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { HASH_INPUT } from '../../../api/constants.js';
-import type { PlacementApiPass, StepResult } from '../context.js';
+import type { PlacementApiPass } from '../context.js';
 
 /**
  * Combines the input hashes (Secret values, rendered config) into `status.hash.input`, which the

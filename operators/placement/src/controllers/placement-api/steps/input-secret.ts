@@ -2,7 +2,8 @@ import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType, Reason, Severity } from '@stackops/lib-common/conditions';
 import { DB_ROOT_PASSWORD_KEY } from '@stackops/lib-common/database';
 import { type SecretObject, secretValue, stableHash } from '@stackops/lib-common/objects';
-import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** The keys placement needs from `spec.secret`, in a fixed order. */
 export function requiredSecretKeys(ctx: PlacementApiPass): string[] {

@@ -8,6 +8,7 @@ import {
 import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import { Conditions, ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { ensureFinalizer } from '@stackops/lib-common/runtime';
 import {
   PLACEMENT_API_FINALIZER,
@@ -16,7 +17,7 @@ import {
   PLACEMENT_SERVICE_TYPE,
 } from '../../../api/constants.js';
 import { serviceLabels } from '../../../resources/names.js';
-import type { PlacementApiPass, StepResult } from '../context.js';
+import type { PlacementApiPass } from '../context.js';
 
 interface SubResource extends KubeObject {
   status?: { conditions?: unknown; observedGeneration?: number };

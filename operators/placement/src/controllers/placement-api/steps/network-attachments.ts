@@ -1,6 +1,7 @@
 import { ConditionType, messagesOf, Reason, Severity } from '@stackops/lib-common/conditions';
 import { getNetworkAttachments, networksAnnotation } from '@stackops/lib-common/openstack';
-import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** Requested networks: `networkAttachments` plus the upstream README's misspelt `networkAttachents`. */
 export function requestedNetworks(spec: {

@@ -1,7 +1,8 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { reconcileRbac, SERVICE_POD_RULES } from '@stackops/lib-common/openstack';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import { childNames } from '../../../resources/names.js';
-import type { PlacementApiPass, StepResult } from '../context.js';
+import type { PlacementApiPass } from '../context.js';
 
 /**
  * ServiceAccount `placement-<name>`, Role `placement-<name>-role` (upstream's pod rules) and the

@@ -10,10 +10,11 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
 import { applyOwned, secretHash } from '@stackops/lib-common/objects';
 import { buildConfigSecret, groupLabel, ownerLabels } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
 import { childNames } from '../../../resources/names.js';
 import { renderConfigFiles } from '../../../templates/config-files.js';
-import { type PlacementApiPass, type StepResult, stop } from '../context.js';
+import type { PlacementApiPass } from '../context.js';
 
 interface KeystoneSettings {
   publicURL: string;

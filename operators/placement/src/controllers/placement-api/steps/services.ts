@@ -3,9 +3,10 @@ import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
 import { apiEndpointURL, buildEndpointService, loadBalancerState } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
 import { serviceLabels, serviceName } from '../../../resources/names.js';
-import { type PlacementApiPass, RECHECK_AFTER_MS, type StepResult, stop } from '../context.js';
+import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
  * Services `placement-internal` and `placement-public` on 8778 with `override.service` merged in,

@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
-import { keystoneApiChangedForDependants } from '../dependants/watches.js';
-import { endpointsSummary } from './reconciler.js';
-
-describe('endpointsSummary', () => {
-  it("prints upstream's sorted `[interface:url ...]` list", () => {
-    expect(
-      endpointsSummary([
-        { interface: 'public', url: 'http://p' },
-        { interface: 'internal', url: 'http://i' },
-      ]),
-    ).toBe('[internal:http://i public:http://p]');
-    expect(endpointsSummary([])).toBe('[]');
-  });
-});
+import { keystoneApiChangedForDependants } from './watches.js';
 
 describe('keystoneApiChangedForDependants', () => {
   const api = (status: KeystoneAPI['status'], extra: Partial<KeystoneAPI['metadata']> = {}): KeystoneAPI =>
