@@ -71,7 +71,8 @@ export async function buildSingleLayerImage(crane: string, image: SingleLayerIma
     const layout = join(work, 'oci');
     await run([crane, 'pull', '--format=oci', staged, layout]);
     nameLayout(layout, image.name);
-    const tmp = `${image.output}.tmp`;
+    // Unique, so two processes building the same image at once each rename a whole file into place.
+    const tmp = `${image.output}.${process.pid}.tmp`;
     await run(reproducibleTar(layout, tmp));
     renameSync(tmp, image.output);
   } finally {

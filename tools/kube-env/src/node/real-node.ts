@@ -72,8 +72,6 @@ export interface NodeCommand {
 
 export interface PreparedNode {
   state: RealNodeState;
-  record: NodeRecord;
-  layout: NodeLayout;
   pauseImage: string;
   daemonCgroups: string[];
   apiserverKubeletClient: { cert: string; key: string };
@@ -241,8 +239,6 @@ export async function prepareRealNode(inputs: PrepareInputs): Promise<PreparedNo
       forwardedPorts,
       record: layout.record,
     },
-    record,
-    layout,
     pauseImage,
     daemonCgroups,
     apiserverKubeletClient,
