@@ -1,4 +1,4 @@
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 
 interface EnvVar {
   name: string;

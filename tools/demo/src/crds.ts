@@ -1,4 +1,4 @@
-import type { KindRef } from '@stackops/lib-common/resources';
+import type { KindRef } from '@stackops/lib-common/client';
 import {
   KeystoneAPIKind,
   KeystoneEndpointKind,

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { KeystoneServer } from '@stackops/keystone-operator/testing';
 import { type ControlPlane, clusterStatus, ensureBinaries, startControlPlane } from '@stackops/kube-env';
-import { createKubeClient } from '@stackops/lib-common/resources';
+import { createKubeClient } from '@stackops/lib-common/client';
 import { applyExamples } from './examples.js';
 import { readCatalogue, runBootstrapJob, startRealKeystone, syncFernetKeys } from './keystone.js';
 import { type RunningOperator, startOperator } from './operators.js';

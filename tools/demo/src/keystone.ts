@@ -8,7 +8,7 @@ import {
   type KeystoneServer,
   startKeystoneServer,
 } from '@stackops/keystone-operator/testing';
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { OPENSTACK_NAMESPACE } from './targets.js';
 
 const execFileP = promisify(execFile);

@@ -1,4 +1,4 @@
-import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/resources';
+import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { KeystoneEndpointKind, KeystoneServiceKind } from './targets.js';
 
 /** Kinds the operators create for their custom resources. */

@@ -1,4 +1,4 @@
-import type { KindRef } from '@stackops/lib-common/resources';
+import type { KindRef } from '@stackops/lib-common/client';
 
 /** A custom resource the demo creates and waits for, and the condition that means "done". */
 export interface DemoTarget {

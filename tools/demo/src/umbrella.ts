@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { KubeClient } from '@stackops/lib-common/resources';
+import type { KubeClient } from '@stackops/lib-common/client';
 import { type OperatorRunSpec, operatorRunSpec } from './chart-run.js';
 import { run } from './exec.js';
 

@@ -2,7 +2,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { cacheLayout } from '@stackops/kube-env';
-import { createKubeClient } from '@stackops/lib-common/resources';
+import { createKubeClient } from '@stackops/lib-common/client';
 import { Command } from 'commander';
 import { bareMetalHostCrd, stackopsCrds } from './crds.js';
 import { RELEASE, RELEASE_NAMESPACE } from './umbrella.js';

@@ -7,7 +7,7 @@ import {
   type KubeClient,
   type KubeObject,
   listAll,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/client';
 import { bareMetalHostCrd, isOurFinalizer, stackopsCrds, stackopsKinds } from './crds.js';
 import { run } from './exec.js';
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeClient, KubeObject } from '@stackops/lib-common/resources';
+import type { KubeClient, KubeObject } from '@stackops/lib-common/client';
 import { Listr, PRESET_TIMER } from 'listr2';
 import type { DemoTarget } from './targets.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { cacheLayout } from '@stackops/kube-env';
-import { createKubeClient, type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/resources';
+import { createKubeClient, type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { waitFor, waitForDeletion } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorRunSpec } from '../src/chart-run.js';

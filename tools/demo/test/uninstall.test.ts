@@ -7,7 +7,7 @@ import {
   Kinds,
   type KubeObject,
   type RestKubeClient,
-} from '@stackops/lib-common/resources';
+} from '@stackops/lib-common/client';
 import { waitFor } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bareMetalHostCrd, stackopsCrds } from '../src/crds.js';

@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { keepWorkloadsOnKwok } from '@stackops/demo/real-node';
+import { readOperatorImages } from '@stackops/images';
+import { startControlPlane } from '@stackops/kube-env';
+import { createKubeClient } from '@stackops/lib-common/client';
+import type { TestProject } from 'vitest/node';
+
+/** One image as the tests check it: what the chart names, and the config digest the kubelet reports. */
+export interface LoadedImage {
+  operator: string;
+  name: string;
+  configDigest: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    kubeconfigPath: string;
+    e2eCluster: string;
+    kubectl: string;
+    helm: string;
+    /** `nsenter --net=<this> -- …` reaches pod IPs. */
+    netnsPath: string;
+    images: LoadedImage[];
+  }
+}
+
+/**
+ * A private cluster with a real node, started once per run, with the operator images that
+ * `make images` built (the nx `test` target depends on `@stackops/images:images`, so they are built
+ * once per run and are current) loaded into its containerd. `E2E_CLUSTER` names it (default
+ * `stackops-e2e`); `E2E_REUSE=1` keeps it running between runs for a fast inner loop.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const built = readOperatorImages();
+  if (!built) throw new Error('no operator images under build/images: run `make images` first');
+  const archives = built.images.map((i) => i.archive);
+  for (const a of archives) if (!existsSync(a)) throw new Error(`${a} is missing: run \`make images\``);
+
+  const name = process.env['E2E_CLUSTER'] ?? 'stackops-e2e';
+  const reuse = process.env['E2E_REUSE'] === '1';
+  const progress = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
+  const cp = await startControlPlane({
+    name,
+    realNode: true,
+    nodes: 2,
+    fresh: !reuse,
+    reuse,
+    detach: reuse,
+    ephemeral: !reuse,
+    images: archives,
+    progress,
+  });
+  if (!cp.realNode) throw new Error(`cluster ${name} has no real node`);
+  // A reused cluster may hold older images under the same names.
+  if (cp.reused) await cp.realNode.loadImages(archives);
+  const client = createKubeClient(cp.kubeConfig, { fieldManager: 'stackops-e2e' });
+  await keepWorkloadsOnKwok(client);
+  client.close();
+
+  project.provide('kubeconfigPath', cp.kubeconfigPath);
+  project.provide('e2eCluster', name);
+  project.provide('kubectl', cp.kubectl);
+  project.provide('helm', cp.helm);
+  project.provide('netnsPath', cp.realNode.netnsPath);
+  project.provide(
+    'images',
+    built.images.map((i) => ({ operator: i.operator, name: i.name, configDigest: i.configDigest })),
+  );
+  return async () => {
+    if (!reuse) await cp.stop({ purge: true });
+  };
+}

@@ -1,0 +1,164 @@
+import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
+import {
+  KeystoneAPIKind,
+  NetworkAddonsConfigKind,
+  OPENSTACK_NAMESPACE,
+  PlacementAPIKind,
+  SIP_NAMESPACE,
+  SIPClusterKind,
+} from '@stackops/demo/targets';
+import { Kinds } from '@stackops/lib-common/client';
+import { waitForDeletion } from '@stackops/lib-common/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  adminClient,
+  applyExample,
+  type CrRef,
+  cleanUp,
+  deleteNamespaces,
+  expectRunsForReal,
+  fetchInNode,
+  helm,
+  helmInstall,
+  jsonLogs,
+  readyPods,
+  waitForCondition,
+} from './support.js';
+
+/**
+ * Each operator chart by itself, as a user installs it: `helm install --wait` from the image built
+ * here, the operator as a pod on the real node (Ready through kubelet's probes on the pod IP), its
+ * sample converged through the pod's own ServiceAccount token (no impersonation: the chart's RBAC
+ * is all it has), its metrics scraped through the pod IP, its logs read with `kubectl logs`.
+ */
+const client = adminClient();
+afterAll(async () => {
+  await deleteNamespaces(client, [OPENSTACK_NAMESPACE, SIP_NAMESPACE]);
+  client.close();
+});
+
+interface ChartCase {
+  operator: 'keystone' | 'placement' | 'network-addons' | 'sip';
+  /** The controller whose reconciles the metrics must count. */
+  controller: string;
+  values?: Record<string, unknown>;
+  samples: { file: string; namespace?: string }[];
+  /** The custom resource the samples create. */
+  cr: CrRef;
+  /** Waits until it converged (or, for placement alone, says what it waits for). */
+  converge: (cr: CrRef) => Promise<void>;
+}
+
+const cases: ChartCase[] = [
+  {
+    operator: 'keystone',
+    controller: 'keystoneapi',
+    samples: [
+      { file: '00-openstack-prereqs.yaml', namespace: OPENSTACK_NAMESPACE },
+      { file: '10-keystoneapi.yaml', namespace: OPENSTACK_NAMESPACE },
+    ],
+    cr: { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
+    converge: async (cr) => {
+      await waitForCondition(client, cr.kind, cr, 'Ready', 'True');
+    },
+  },
+  {
+    // Without keystone-operator, a PlacementAPI cannot converge: alone, placement-operator must still
+    // reconcile it under its chart's RBAC and say what it waits for.
+    operator: 'placement',
+    controller: 'placementapi',
+    samples: [
+      { file: '00-openstack-prereqs.yaml', namespace: OPENSTACK_NAMESPACE },
+      { file: '20-placementapi.yaml', namespace: OPENSTACK_NAMESPACE },
+    ],
+    cr: { kind: PlacementAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'placement' },
+    converge: async (cr) => {
+      const obj = await waitForCondition(client, cr.kind, cr, 'Ready', 'False');
+      expect(JSON.stringify(obj['status'])).toMatch(/[Kk]eystone/);
+    },
+  },
+  {
+    operator: 'network-addons',
+    controller: 'networkaddonsconfig',
+    samples: [{ file: '30-networkaddonsconfig.yaml' }],
+    cr: { kind: NetworkAddonsConfigKind, name: 'cluster' },
+    converge: async (cr) => {
+      await waitForCondition(client, cr.kind, cr, 'Available', 'True');
+    },
+  },
+  {
+    operator: 'sip',
+    controller: 'sipcluster',
+    values: { installBareMetalHostCRD: true },
+    samples: [{ file: '40-sipcluster.yaml' }],
+    cr: { kind: SIPClusterKind, namespace: SIP_NAMESPACE, name: 'tenant-a' },
+    converge: async (cr) => {
+      await waitForCondition(client, cr.kind, cr, 'Ready', 'True');
+    },
+  },
+];
+
+describe('each operator chart, alone, on the real node', () => {
+  for (const c of cases) {
+    it(`${c.operator}-operator: Ready pod from the built image, sample converged as its ServiceAccount, metrics, JSON logs`, async () => {
+      const release = `${c.operator}-e2e`;
+      const namespace = `e2e-${c.operator}`;
+      try {
+        await helmInstall(release, `${c.operator}-operator`, namespace, {
+          ...operatorOnRealNodeValues,
+          ...c.values,
+        });
+        const [pod] = await readyPods(client, namespace, release, 1);
+        expect(expectRunsForReal(pod!, c.operator)).toEqual([]);
+        // The pod runs as the ServiceAccount its chart created and bound to the chart's roles.
+        const accounts = await client.list(Kinds.ServiceAccount, {
+          namespace,
+          labelSelector: `app.kubernetes.io/instance=${release}`,
+        });
+        expect(accounts.items.map((a) => a.metadata.name)).toEqual([pod!.spec.serviceAccountName]);
+
+        for (const s of c.samples) await applyExample(s.file, s.namespace);
+        await c.converge(c.cr);
+
+        // Scraped where Prometheus would: the pod IP, from inside the node's network.
+        const metrics = await fetchInNode(`http://${pod!.status?.podIP}:8080/metrics`);
+        expect(metrics.status).toBe(200);
+        // Reconciles that ended well: a success, or a success that asks to be looked at again later.
+        const reconciled = [
+          ...metrics.body.matchAll(
+            new RegExp(
+              `^controller_runtime_reconcile_total\\{controller="${c.controller}",result="(success|requeue_after)"\\} (\\d+)`,
+              'gm',
+            ),
+          ),
+        ].reduce((sum, m) => sum + Number(m[2]), 0);
+        expect(
+          reconciled,
+          metrics.body.match(/^controller_runtime_reconcile_total.*$/gm)?.join('\n'),
+        ).toBeGreaterThan(0);
+        // In-cluster config: the API server through the kubernetes Service's VIP.
+        expect(metrics.body).toMatch(
+          /^rest_client_requests_total\{[^}]*host="10\.96\.0\.1(:443)?"[^}]*\} \d+/m,
+        );
+
+        const logs = await jsonLogs(namespace, pod!.metadata.name!);
+        expect(logs.length).toBeGreaterThan(0);
+        for (const line of logs) {
+          expect(typeof line['level'], JSON.stringify(line)).toBe('number');
+          expect(typeof line['msg'], JSON.stringify(line)).toBe('string');
+          expect(line['name']).toBe(`${c.operator}-operator`);
+          expect(line['hostname']).toBe(pod!.metadata.name);
+        }
+        expect(logs.map((l) => l['msg'])).toContain('manager started');
+
+        // Deleted while the operator runs, so it releases its finalizers.
+        await client.delete(c.cr.kind, c.cr);
+        await waitForDeletion(client, c.cr.kind, c.cr, { timeoutMs: 120_000 });
+        await helm(['uninstall', release, '-n', namespace, '--wait']);
+      } finally {
+        await cleanUp(client, [c.cr], [{ release, namespace }]);
+        await client.delete(Kinds.Namespace, { name: namespace }).catch(() => false);
+      }
+    });
+  }
+});

@@ -1,0 +1,229 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { KubeConfig } from '@kubernetes/client-node';
+import { examplesDir } from '@stackops/demo/examples';
+import { realNodeName } from '@stackops/kube-env';
+import {
+  createKubeClient,
+  type KindRef,
+  Kinds,
+  type KubeObject,
+  type RestKubeClient,
+} from '@stackops/lib-common/client';
+import { waitFor, waitForDeletion } from '@stackops/lib-common/testing';
+import { inject } from 'vitest';
+import { stringify } from 'yaml';
+
+const execFileP = promisify(execFile);
+export const repoRoot = resolve(import.meta.dirname, '../../..');
+
+export const kubeconfigPath = inject('kubeconfigPath');
+const kubectlBin = inject('kubectl');
+const helmBin = inject('helm');
+const netnsPath = inject('netnsPath');
+const images = inject('images');
+
+export function adminClient(): RestKubeClient {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfigPath);
+  return createKubeClient(kc, { fieldManager: 'stackops-e2e' });
+}
+
+async function exec(bin: string, args: string[], timeoutMs = 300_000): Promise<string> {
+  try {
+    const { stdout } = await execFileP(bin, args, {
+      env: { ...process.env, KUBECONFIG: kubeconfigPath },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: timeoutMs,
+    });
+    return stdout;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`${bin.split('/').pop()} ${args.join(' ')} failed:\n${e.stderr || e.message}`);
+  }
+}
+
+const kubectl = (args: string[]) => exec(kubectlBin, args);
+export const helm = (args: string[]) => exec(helmBin, args);
+
+/** `helm install --wait` with values given as an object (written to a file: no --set escaping). */
+export async function helmInstall(
+  release: string,
+  chart: string,
+  namespace: string,
+  values: Record<string, unknown>,
+): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'e2e-values-')), 'values.yaml');
+  writeFileSync(file, stringify(values));
+  await helm([
+    'install',
+    release,
+    join(repoRoot, 'charts', chart),
+    '-n',
+    namespace,
+    '--create-namespace',
+    '-f',
+    file,
+    '--wait',
+    '--timeout',
+    '4m',
+  ]);
+}
+
+/** `kubectl apply --server-side` of one file of tools/demo/examples. */
+export async function applyExample(file: string, namespace?: string): Promise<void> {
+  await kubectl([
+    'apply',
+    '--server-side',
+    ...(namespace ? ['-n', namespace] : []),
+    '-f',
+    join(examplesDir, file),
+  ]);
+}
+
+export interface PodShape extends KubeObject {
+  spec: { nodeName?: string; serviceAccountName?: string; containers: { name: string; image: string }[] };
+  status?: {
+    phase?: string;
+    podIP?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: {
+      name: string;
+      ready: boolean;
+      restartCount: number;
+      imageID: string;
+      image: string;
+    }[];
+  };
+}
+
+const isReady = (p: PodShape) =>
+  p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** The release's pods once `count` of them are Ready (kubelet's readiness probe through the pod IP). */
+export async function readyPods(
+  client: RestKubeClient,
+  namespace: string,
+  release: string,
+  count: number,
+  timeoutMs = 120_000,
+): Promise<PodShape[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const pods = (
+      await client.list<PodShape>(Kinds.Pod, {
+        namespace,
+        labelSelector: `app.kubernetes.io/instance=${release}`,
+      })
+    ).items.filter((p) => !p.metadata.deletionTimestamp);
+    if (pods.length === count && pods.every(isReady)) return pods;
+    if (Date.now() > deadline)
+      throw new Error(
+        `${release}: ${pods.filter(isReady).length}/${count} pods Ready: ${JSON.stringify(pods.map((p) => p.status))}`,
+      );
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** What every operator pod must show: on the real node, from the image built here, never restarted. */
+export function expectRunsForReal(pod: PodShape, operator: string): string[] {
+  const problems: string[] = [];
+  const image = images.find((i) => i.operator === operator);
+  const status = pod.status?.containerStatuses?.[0];
+  if (pod.spec.nodeName !== realNodeName) problems.push(`on node ${pod.spec.nodeName}, not ${realNodeName}`);
+  if (!image) problems.push(`no image built for ${operator}`);
+  else {
+    if (pod.spec.containers[0]?.image !== image.name)
+      problems.push(`image ${pod.spec.containers[0]?.image}, not ${image.name}`);
+    if (status?.imageID !== image.configDigest)
+      problems.push(`runs image ${status?.imageID}, not the one built here (${image.configDigest})`);
+  }
+  if ((status?.restartCount ?? 0) !== 0) problems.push(`restarted ${status?.restartCount} times`);
+  return problems;
+}
+
+/**
+ * An HTTP GET from inside the real node's network namespace, where pod IPs are reachable (from the
+ * host they are not): Node's fetch run under `nsenter --net`.
+ */
+export async function fetchInNode(url: string): Promise<{ status: number; body: string }> {
+  const script =
+    'fetch(process.argv[1]).then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })))' +
+    '.catch((e) => { process.stderr.write(String(e)); process.exit(1); })';
+  const out = await exec(
+    'nsenter',
+    [`--net=${netnsPath}`, '--', process.execPath, '-e', script, url],
+    30_000,
+  );
+  return JSON.parse(out) as { status: number; body: string };
+}
+
+/** `kubectl logs` of a pod, each line parsed as JSON (a line that is not JSON fails the test). */
+export async function jsonLogs(namespace: string, pod: string): Promise<Record<string, unknown>[]> {
+  const text = await kubectl(['logs', '-n', namespace, pod]);
+  return text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON log line: ${line}`);
+      }
+    });
+}
+
+type Condition = { type: string; status: string; message?: string };
+const condition = (obj: KubeObject | undefined, type: string): Condition | undefined =>
+  ((obj?.['status'] as { conditions?: Condition[] } | undefined)?.conditions ?? []).find(
+    (c) => c.type === type,
+  );
+
+export async function waitForCondition(
+  client: RestKubeClient,
+  kind: KindRef,
+  ref: { namespace?: string; name: string },
+  type: string,
+  status: 'True' | 'False',
+  timeoutMs = 180_000,
+): Promise<KubeObject> {
+  const obj = await waitFor(client, kind, ref, (o) => condition(o, type)?.status === status, { timeoutMs });
+  if (!obj) throw new Error(`${kind.kind} ${ref.name} vanished`);
+  return obj;
+}
+
+export interface CrRef {
+  kind: KindRef;
+  namespace?: string;
+  name: string;
+}
+
+/**
+ * After a test, pass or fail: its custom resources go (while the operator may still release their
+ * finalizers), then its release; whatever is still held by a finalizer once no operator runs loses
+ * it. A failed test must not leave an operator behind to fight over the next test's resources.
+ */
+export async function cleanUp(
+  client: RestKubeClient,
+  crs: readonly CrRef[],
+  releases: readonly { release: string; namespace: string }[],
+): Promise<void> {
+  for (const cr of crs) await client.delete(cr.kind, cr).catch(() => false);
+  const deadline = Date.now() + 60_000;
+  for (const cr of crs)
+    while ((await client.get(cr.kind, cr).catch(() => undefined)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 500));
+  for (const r of releases)
+    await helm(['uninstall', r.release, '-n', r.namespace, '--wait']).catch(() => undefined);
+  for (const cr of crs)
+    await client.patch(cr.kind, cr, { metadata: { finalizers: null } }, 'merge').catch(() => undefined);
+}
+
+/** Deletes namespaces and waits until they are gone, so that the next test file can create them again. */
+export async function deleteNamespaces(client: RestKubeClient, names: readonly string[]): Promise<void> {
+  for (const name of names) await client.delete(Kinds.Namespace, { name }).catch(() => false);
+  for (const name of names) await waitForDeletion(client, Kinds.Namespace, { name }, { timeoutMs: 120_000 });
+}

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { stackopsCrds } from '@stackops/demo/crds';
+import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
+import {
+  KeystoneAPIKind,
+  NetworkAddonsConfigKind,
+  OPENSTACK_NAMESPACE,
+  SIP_NAMESPACE,
+  SIPClusterKind,
+} from '@stackops/demo/targets';
+import { chartAliases, RELEASE, RELEASE_NAMESPACE } from '@stackops/demo/umbrella';
+import { Kinds } from '@stackops/lib-common/client';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  adminClient,
+  applyExample,
+  type CrRef,
+  cleanUp,
+  deleteNamespaces,
+  expectRunsForReal,
+  helmInstall,
+  kubeconfigPath,
+  readyPods,
+  repoRoot,
+  waitForCondition,
+} from './support.js';
+
+/**
+ * The umbrella chart installs all four operators as pods on the real node; they converge the
+ * examples together; then `make uninstall`, with the operators still running, deletes the custom
+ * resources through them (each releases its own finalizers: nothing is forced), the release, and
+ * the CRDs.
+ */
+const client = adminClient();
+const samples: CrRef[] = [
+  { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
+  { kind: NetworkAddonsConfigKind, name: 'cluster' },
+  { kind: SIPClusterKind, namespace: SIP_NAMESPACE, name: 'tenant-a' },
+];
+afterAll(async () => {
+  await cleanUp(client, samples, [{ release: RELEASE, namespace: RELEASE_NAMESPACE }]);
+  await deleteNamespaces(client, [OPENSTACK_NAMESPACE, SIP_NAMESPACE, RELEASE_NAMESPACE]);
+  client.close();
+});
+
+function uninstallCli(): Promise<{ code: number | null; out: string }> {
+  const entry = resolve(repoRoot, 'tools/demo/dist/uninstall-main.js');
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [entry, '--kubeconfig', kubeconfigPath, '--timeout', '120'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      out += String(d);
+    });
+    child.on('exit', (code) => done({ code, out }));
+  });
+}
+
+describe('the umbrella chart on the real node', () => {
+  it('runs all four operators as Ready pods from the built images; make uninstall removes everything through them', async () => {
+    const values: Record<string, unknown> = { sip: { installBareMetalHostCRD: true } };
+    for (const alias of Object.values(chartAliases))
+      values[alias] = { ...(values[alias] as object | undefined), ...operatorOnRealNodeValues };
+    await helmInstall(RELEASE, 'stackops', RELEASE_NAMESPACE, values);
+    const pods = await readyPods(client, RELEASE_NAMESPACE, RELEASE, 4);
+    for (const [operator, alias] of Object.entries(chartAliases)) {
+      const pod = pods.find((p) => p.metadata.labels?.['app.kubernetes.io/name'] === alias);
+      expect(pod, `${alias} pod`).toBeDefined();
+      expect(expectRunsForReal(pod!, operator)).toEqual([]);
+    }
+
+    // PlacementAPI is left out: it registers in Keystone, and no Keystone serves this cluster.
+    await applyExample('00-openstack-prereqs.yaml', OPENSTACK_NAMESPACE);
+    await applyExample('10-keystoneapi.yaml', OPENSTACK_NAMESPACE);
+    await applyExample('30-networkaddonsconfig.yaml');
+    await applyExample('40-sipcluster.yaml');
+    await waitForCondition(
+      client,
+      KeystoneAPIKind,
+      { namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
+      'Ready',
+      'True',
+    );
+    await waitForCondition(client, NetworkAddonsConfigKind, { name: 'cluster' }, 'Available', 'True');
+    await waitForCondition(
+      client,
+      SIPClusterKind,
+      { namespace: SIP_NAMESPACE, name: 'tenant-a' },
+      'Ready',
+      'True',
+    );
+
+    const { code, out } = await uninstallCli();
+    expect(code, out).toBe(0);
+    for (const deleted of [
+      'KeystoneAPI openstack/keystone',
+      'NetworkAddonsConfig cluster',
+      'SIPCluster sip-demo/tenant-a',
+    ])
+      expect(out).toContain(deleted);
+    expect(out).not.toContain('WARNING');
+    expect(out).toMatch(/done: 3 custom resources deleted, 0 forced, release uninstalled, 6 CRDs deleted/);
+    for (const crd of stackopsCrds)
+      expect(await client.get(Kinds.CustomResourceDefinition, { name: crd }), crd).toBeUndefined();
+    // The operators stop on SIGTERM and their pods go.
+    const deadline = Date.now() + 60_000;
+    let left = (await client.list(Kinds.Pod, { namespace: RELEASE_NAMESPACE })).items;
+    while (left.length > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 1000));
+      left = (await client.list(Kinds.Pod, { namespace: RELEASE_NAMESPACE })).items;
+    }
+    expect(left.map((p) => p.metadata.name)).toEqual([]);
+  });
+});
