@@ -15,8 +15,6 @@ import { keyOf, refOfKey } from './store.js';
 export interface ReconcileResult {
   /** Reconcile this object again after this many milliseconds (even without a change). */
   requeueAfterMs?: number;
-  /** @deprecated the old name of `requeueAfterMs`, accepted until every operator moved over. */
-  requeueAfter?: number;
 }
 
 export interface ReconcileContext {
@@ -321,7 +319,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     const seconds = (): number => (performance.now() - started) / 1000;
     try {
       const res = await this.reconciler(obj, ctx);
-      const after = res?.requeueAfterMs ?? res?.requeueAfter;
+      const after = res?.requeueAfterMs;
       if (after !== undefined && after > 0) {
         this.deps.metrics.reconciled('requeue_after', seconds());
         log.debug({ requeueAfterMs: after }, 'reconciled, requeue scheduled');

@@ -162,7 +162,7 @@ describe('WorkQueue', () => {
     await q.shutdown(0);
   });
 
-  it('honours requeueAfter, and an earlier add wins over the schedule', async () => {
+  it('honours requeueAfterMs, and an earlier add wins over the schedule', async () => {
     const at: number[] = [];
     const outcomes: Outcome[] = [{ requeueAfterMs: 1000 }, { requeueAfterMs: 1000 }, 'success'];
     const q = new WorkQueue(async () => {

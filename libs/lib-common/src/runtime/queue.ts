@@ -79,7 +79,7 @@ export interface ShutdownResult {
  * A work queue keyed by object reference, after client-go's workqueue and kube-runtime's
  * scheduler: a key added many times before it runs runs once; a key never runs twice at once
  * (an add during its run marks it dirty and it runs again right after); errors delay the key
- * with per-key exponential backoff; `requeueAfter` schedules it (the earliest schedule wins).
+ * with per-key exponential backoff; `requeueAfterMs` schedules it (the earliest schedule wins).
  */
 export class WorkQueue {
   private readonly ready = new KeyFifo();
@@ -145,7 +145,7 @@ export class WorkQueue {
     this.pump();
   }
 
-  /** Consecutive failures of a key (reset by any success, requeueAfter or terminal outcome). */
+  /** Consecutive failures of a key (reset by any success, requeueAfterMs or terminal outcome). */
   failuresOf(key: string): number {
     return this.failures.get(key) ?? 0;
   }
@@ -158,7 +158,7 @@ export class WorkQueue {
     return this.processing.size;
   }
 
-  /** Keys waiting on a timer (requeueAfter or backoff). */
+  /** Keys waiting on a timer (requeueAfterMs or backoff). */
   get scheduled(): number {
     return this.delayed.size;
   }
