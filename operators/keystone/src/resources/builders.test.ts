@@ -125,6 +125,15 @@ describe('pods', () => {
     expect(fernet?.secret.items).toHaveLength(5);
   });
 
+  it('keystone-api runs as keystone and may escalate through sudo (kolla_start copies its config as root)', () => {
+    const d = buildKeystoneDeployment(cr, spec, 'h1', ann) as unknown as {
+      spec: { template: { spec: { containers: { securityContext: Record<string, unknown> }[] } } };
+    };
+    const sc = d.spec.template.spec.containers[0]!.securityContext;
+    expect(sc).toMatchObject({ runAsUser: 42425, runAsGroup: 42425, capabilities: { drop: ['MKNOD'] } });
+    expect(sc['allowPrivilegeEscalation']).not.toBe(false);
+  });
+
   it('bootstrap Job takes the admin password from the selector and the endpoints from status', () => {
     const job = buildBootstrapJob(
       { cr, spec, podAnnotations: ann },

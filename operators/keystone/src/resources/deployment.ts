@@ -36,10 +36,11 @@ export function buildKeystoneDeployment(
         livenessProbe: probe,
         readinessProbe: probe,
         ...(spec.resources ? { resources: spec.resources } : {}),
+        // No allowPrivilegeEscalation: false: kolla_start, run as keystone, copies the config
+        // files through sudo, which the no_new_privs flag that setting sets refuses.
         securityContext: {
           runAsUser: KEYSTONE_UID,
           runAsGroup: KEYSTONE_UID,
-          allowPrivilegeEscalation: false,
           capabilities: { drop: ['MKNOD'] },
         },
         volumeMounts: [mounts.configData, mounts.kollaConfig, mounts.fernetKeys, mounts.credentialKeys],
