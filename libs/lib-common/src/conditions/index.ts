@@ -23,10 +23,4 @@ export {
   unknownCondition,
 } from './condition.js';
 export { Conditions, type ConditionsOptions } from './conditions.js';
-export {
-  type GenerationTracked,
-  isGenerationObserved,
-  isReadyAtCurrentGeneration,
-  observedGenerationOf,
-} from './generation.js';
 export { compareByPriority, higherPriority, mirrorConditions, priorityGroup } from './mirror.js';

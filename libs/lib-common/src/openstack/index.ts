@@ -11,7 +11,6 @@ export {
   observedReadyReplicas,
   withEnv,
 } from './deployment.js';
-export { formatIni, type IniDocument, mergeIni, parseIni } from './ini.js';
 export {
   DEFAULT_JOB_TTL_SECONDS,
   decideJobAction,
@@ -83,8 +82,6 @@ export {
   type ConfigObjectInput,
   renderCustomData,
   renderString,
-  renderTemplates,
   substituteParameters,
   TemplateError,
-  templatesDir,
 } from './templates.js';

@@ -138,11 +138,11 @@ describe('markNetworkAttachmentsCondition', () => {
       },
     ],
   ])('ready=%s', (ready, expected) => {
-    const conds = markNetworkAttachmentsCondition(
-      new Conditions(),
-      { ready, networkAttachments: {}, missing: [] },
-      ['internalapi', 'storage'],
-    );
+    const conds = markNetworkAttachmentsCondition(new Conditions(), {
+      ready,
+      networkAttachments: {},
+      missing: ready ? [] : ['internalapi', 'storage'],
+    });
     expect(conds.get('NetworkAttachmentsReady')).toMatchObject(expected);
   });
 });

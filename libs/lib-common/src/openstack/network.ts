@@ -143,18 +143,18 @@ export function verifyNetworkStatus(input: {
 }
 
 /**
- * Upstream's NetworkAttachmentsReady from a verdict: True when ready; otherwise False (Error,
- * Warning) "NetworkAttachments error occurred not all pods have interfaces with ips as configured
- * in NetworkAttachments: [<requested…>]".
+ * NetworkAttachmentsReady from a verdict: True when ready; otherwise False (Error, Warning) with
+ * upstream's text "NetworkAttachments error occurred not all pods have interfaces with ips as
+ * configured in NetworkAttachments: [<missing…>]", naming the attachments still missing (upstream
+ * names every requested one, which does not say which is the problem).
  */
 export function markNetworkAttachmentsCondition(
   conditions: Conditions,
   verdict: NetworkAttachmentsVerdict,
-  requested: readonly string[],
 ): Conditions {
   const type = ConditionType.NetworkAttachmentsReady;
   if (verdict.ready) return conditions.markTrue(type);
   return conditions.markFalse(type, Reason.Error, Severity.Warning, ConditionCatalog[type].notAllPods, [
-    ...requested,
+    ...verdict.missing,
   ]);
 }

@@ -1,16 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   buildConfigMap,
   buildConfigSecret,
   renderCustomData,
   renderString,
-  renderTemplates,
   substituteParameters,
   TemplateError,
-  templatesDir,
 } from './templates.js';
 
 describe('renderString', () => {
@@ -36,43 +31,6 @@ describe('renderString', () => {
   ])('a missing %s key is an error naming it', (_n, t, data, message) => {
     expect(() => renderString(t, data, 'x.conf')).toThrow(TemplateError);
     expect(() => renderString(t, data, 'x.conf')).toThrow(`template x.conf: ${message}`);
-  });
-});
-
-describe('renderTemplates', () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'tpl-'));
-    writeFileSync(
-      join(dir, 'keystone.conf'),
-      '[DEFAULT]\nregion = <%= it.region %>\n<%~ include("./partials/db", it) %>',
-    );
-    writeFileSync(join(dir, 'httpd.conf'), 'Listen <%= it.port %>\n');
-    mkdirSync(join(dir, 'partials'));
-    writeFileSync(join(dir, 'partials', 'db.eta'), '[database]\nconnection = <%= it.db %>\n');
-  });
-  afterEach(() => {
-    delete process.env['OPERATOR_TEMPLATES'];
-  });
-
-  it('renders every file of the directory by name, with partials from subdirectories', () => {
-    expect(renderTemplates(dir, { region: 'regionOne', port: 5000, db: 'mysql://x' })).toEqual({
-      'httpd.conf': 'Listen 5000\n',
-      'keystone.conf': '[DEFAULT]\nregion = regionOne\n[database]\nconnection = mysql://x\n',
-    });
-  });
-
-  it('names the file that failed', () => {
-    expect(() => renderTemplates(dir, { region: 'r', db: 'x' })).toThrow(
-      `template ${join(dir, 'httpd.conf')}: missing key it.port`,
-    );
-  });
-
-  it('templatesDir honours OPERATOR_TEMPLATES', () => {
-    process.env['OPERATOR_TEMPLATES'] = dir;
-    expect(templatesDir()).toBe(dir);
-    delete process.env['OPERATOR_TEMPLATES'];
-    expect(templatesDir()).toBe(join(process.cwd(), 'templates'));
   });
 });
 

@@ -1,5 +1,3 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Eta } from 'eta';
 import { isPlainObject } from '../client/json.js';
 import type { KubeObject } from '../client/types.js';
@@ -10,8 +8,8 @@ import type { KubeObject } from '../client/types.js';
  * tag when wanted), `it` is the data. Reading a key the data does not have is an error naming the
  * key, as upstream's `missingkey=error`, instead of a silent "undefined" in a config file.
  */
-function engine(views?: string): Eta {
-  return new Eta({ autoEscape: false, autoTrim: false, cache: false, ...(views ? { views } : {}) });
+function engine(): Eta {
+  return new Eta({ autoEscape: false, autoTrim: false, cache: false });
 }
 
 export class TemplateError extends Error {
@@ -36,11 +34,6 @@ function strict<T extends object>(value: T, path: string): T {
   });
 }
 
-/** The directory operators keep their templates in: `OPERATOR_TEMPLATES`, else `<cwd>/templates`. */
-export function templatesDir(): string {
-  return process.env['OPERATOR_TEMPLATES'] || resolve(process.cwd(), 'templates');
-}
-
 /** Renders one template text. */
 export function renderString(template: string, data: object, name = '<string>'): string {
   try {
@@ -48,27 +41,6 @@ export function renderString(template: string, data: object, name = '<string>'):
   } catch (err) {
     throw new TemplateError(name, err);
   }
-}
-
-/**
- * Renders every regular file directly in `dir` with `data`; the result maps each file name to its
- * rendered text (sorted by name). Subdirectories are not rendered, so partials kept there can be
- * included with `<%~ include('./partials/x', it) %>`.
- */
-export function renderTemplates(dir: string, data: object): Record<string, string> {
-  const eta = engine(dir);
-  const out: Record<string, string> = {};
-  const files = readdirSync(dir)
-    .filter((f) => statSync(join(dir, f)).isFile())
-    .sort();
-  for (const file of files) {
-    try {
-      out[file] = eta.render(`./${file}`, strict(data, 'it'));
-    } catch (err) {
-      throw new TemplateError(join(dir, file), err);
-    }
-  }
-  return out;
 }
 
 const GO_ACTION = /\{\{-?\s*(.*?)\s*-?\}\}/gs;
