@@ -1,8 +1,8 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityClient } from '../src/identity/client.js';
 import { fernetKeysFromSecretData } from '../src/testing/index.js';
-import { waitFor } from './support/harness.js';
 import { createKeystone, preparedNamespace } from './support/keystone.js';
 import { useKeystoneSuite } from './support/keystone-server/operator.js';
 
@@ -30,7 +30,7 @@ describe('fernet keys of the operator in a real Keystone', () => {
     const { client, keystone, admin } = suite;
     const ns = await preparedNamespace({ client, namespace: () => suite.namespace('ksf') });
     await createKeystone(client, ns, {});
-    const secret = await waitFor('the keystone Secret with 5 fernet keys', async () => {
+    const secret = await waitUntil('the keystone Secret with 5 fernet keys', async () => {
       const s = await keysSecret(ns);
       return fernetKeysFromSecretData(s?.data).length === 5 ? s : undefined;
     });
@@ -56,7 +56,7 @@ describe('fernet keys of the operator in a real Keystone', () => {
       { metadata: { annotations: { [ROTATED_AT]: '2009-11-10T23:00:00Z' } } },
       'merge',
     );
-    const rotated = await waitFor('the keys rotated', async () => {
+    const rotated = await waitUntil('the keys rotated', async () => {
       const keys = fernetKeysFromSecretData((await keysSecret(ns))?.data);
       return keys.length === 5 && keys[0] !== before[0] ? keys : undefined;
     });

@@ -1,7 +1,8 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
-import { getObject, useOperator, waitFor } from './support/harness.js';
+import { getObject, useOperator } from './support/harness.js';
 import {
   createKeystone,
   isReady,
@@ -39,7 +40,7 @@ describe('fernet keys (upstream scenarios)', () => {
         .sort(),
     ).toEqual(['FernetKeys0', 'FernetKeys1', 'FernetKeys2']);
     await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 100 });
-    const hundred = await waitFor('100 keys', async () => {
+    const hundred = await waitUntil('100 keys', async () => {
       const s = await keysSecret(client, ns);
       return fernetValues(s).length === 100 ? s : undefined;
     });
@@ -54,13 +55,13 @@ describe('fernet keys (upstream scenarios)', () => {
     const five = fernetValues(await keysSecret(client, ns));
     expect(five).toHaveLength(5);
     await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 4 });
-    const four = await waitFor('4 keys', async () => {
+    const four = await waitUntil('4 keys', async () => {
       const v = fernetValues(await keysSecret(client, ns));
       return v.length === 4 ? v : undefined;
     });
     expect(four).toEqual([five[0], five[2], five[3], five[4]]);
     await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 5 });
-    const again = await waitFor('5 keys', async () => {
+    const again = await waitUntil('5 keys', async () => {
       const v = fernetValues(await keysSecret(client, ns));
       return v.length === 5 ? v : undefined;
     });
@@ -68,7 +69,7 @@ describe('fernet keys (upstream scenarios)', () => {
     expect(again.slice(2)).toEqual(four.slice(1));
     expect(four).not.toContain(again[1]);
     await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 6 });
-    const six = await waitFor('6 keys', async () => {
+    const six = await waitUntil('6 keys', async () => {
       const v = fernetValues(await keysSecret(client, ns));
       return v.length === 6 ? v : undefined;
     });
@@ -93,7 +94,7 @@ describe('fernet keys (upstream scenarios)', () => {
       { metadata: { annotations: { [ROTATED_AT]: past } } },
       'merge',
     );
-    const rotated = await waitFor('rotated keys', async () => {
+    const rotated = await waitUntil('rotated keys', async () => {
       const s = await keysSecret(client, ns);
       const v = fernetValues(s);
       return v[4] === old[0] ? s : undefined;

@@ -1,8 +1,9 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
-import { getObject, useOperator, waitFor } from './support/harness.js';
+import { getObject, useOperator } from './support/harness.js';
 import {
   conditionOf,
   createDatabaseService,
@@ -167,7 +168,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     expect(hash).toBe(ready.status?.hash?.['input']);
 
     await patchKeystoneSpec(client, ns, { customServiceConfig: '[DEFAULT]\ndebug = false' });
-    const after = await waitFor('a new CONFIG_HASH', async () => {
+    const after = await waitUntil('a new CONFIG_HASH', async () => {
       const d = await getObject<Workload>(client, Kinds.Deployment, ns, 'keystone');
       return configHashOf(d) !== hash ? d : undefined;
     });
@@ -227,7 +228,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     await createKeystone(client, ns, {});
     await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
     await client.delete(KeystoneKinds.KeystoneAPI, { name: 'keystone', namespace: ns });
-    await waitFor('KeystoneAPI gone', async () =>
+    await waitUntil('KeystoneAPI gone', async () =>
       (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name: 'keystone', namespace: ns }))
         ? undefined
         : true,
@@ -240,7 +241,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
       Kinds.ConfigMap,
       Kinds.ServiceAccount,
     ];
-    await waitFor(
+    await waitUntil(
       'owned objects garbage-collected',
       async () => {
         for (const kind of owned) {
@@ -284,7 +285,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
       { metadata: { finalizers: ['openstack.org/keystoneapi'] } },
       'merge',
     );
-    await waitFor('KeystoneAPI gone', async () =>
+    await waitUntil('KeystoneAPI gone', async () =>
       (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)) ? undefined : true,
     );
   });
@@ -295,7 +296,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     await createKeystone(client, ns, {});
     await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
     await client.delete(Kinds.Namespace, { name: ns });
-    await waitFor(
+    await waitUntil(
       'namespace gone',
       async () => ((await client.get(Kinds.Namespace, { name: ns })) ? undefined : true),
       {

@@ -1,16 +1,10 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import { keystoneApiReconciler } from '../src/controllers/keystone-api/reconciler.js';
-import {
-  countingWrites,
-  getObject,
-  reconcileWith,
-  TEST_DEFAULTS,
-  useOperator,
-  waitFor,
-} from './support/harness.js';
+import { countingWrites, getObject, reconcileWith, TEST_DEFAULTS, useOperator } from './support/harness.js';
 import {
   createKeystone,
   isReady,
@@ -34,7 +28,7 @@ describe('KeystoneAPI steady state', () => {
     await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
     const cache = suite.operator.manager.cache;
     // The reconciler reads from the operator's cache: let it catch up with the last write.
-    await waitFor('the cache holds the live, Ready KeystoneAPI', async () => {
+    await waitUntil('the cache holds the live, Ready KeystoneAPI', async () => {
       const live = await getObject<KeystoneAPI>(client, KeystoneKinds.KeystoneAPI, ns, 'keystone');
       const cached = cache.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
       return cached && isReady(cached) && cached.metadata.resourceVersion === live?.metadata.resourceVersion;
@@ -74,7 +68,7 @@ describe('KeystoneAPI steady state', () => {
     // a merge patch: drop the old key, add the new one
     await patchKeystoneSpec(client, ns, { nodeSelector: { type: null, 'kubernetes.io/os': 'linux' } });
     const linux = { 'kubernetes.io/os': 'linux' };
-    await waitFor('the new nodeSelector everywhere', async () => {
+    await waitUntil('the new nodeSelector everywhere', async () => {
       const s = await selectorOf();
       return JSON.stringify(s) === JSON.stringify({ deployment: linux, dbSync: linux, cron: linux })
         ? s
@@ -83,7 +77,7 @@ describe('KeystoneAPI steady state', () => {
     await waitForKeystone(client, ns, 'Ready again', isReady, { timeoutMs: 90_000 });
 
     await patchKeystoneSpec(client, ns, { nodeSelector: null });
-    await waitFor('no nodeSelector', async () => {
+    await waitUntil('no nodeSelector', async () => {
       const s = await selectorOf();
       return s.deployment === undefined && s.cron === undefined && s.dbSync === undefined ? s : undefined;
     });

@@ -1,10 +1,10 @@
 import { Kinds } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { waitFor } from './support/harness.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -215,7 +215,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     await client.create(KE, placementEndpoint(ns, 'placement-ns'));
     await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-ns', 'Ready', isReadyObject);
     await client.delete(Kinds.Namespace, { name: ns });
-    await waitFor(
+    await waitUntil(
       'namespace gone',
       async () => (await client.get(Kinds.Namespace, { name: ns })) === undefined,
       {

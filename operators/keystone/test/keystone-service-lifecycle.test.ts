@@ -1,9 +1,9 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { waitFor } from './support/harness.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -101,7 +101,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       { spec: { serviceDescription: 'Placement API', enabled: false, serviceType: 'placement-v2' } },
       'merge',
     );
-    const updated = await waitFor('keystone service updated', async () => {
+    const updated = await waitUntil('keystone service updated', async () => {
       const s = await admin.services.get(serviceID);
       return s?.description === 'Placement API' && s.enabled === false && s.type === 'placement-v2'
         ? s
@@ -116,7 +116,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       { stringData: { PlacementPassword: 'placement-pw-2' } },
       'merge',
     );
-    await waitFor('the new password works in keystone', () =>
+    await waitUntil('the new password works in keystone', () =>
       admin.passwordWorks({ username: 'placement-upd', password: 'placement-pw-2' }),
     );
     expect(await admin.passwordWorks({ username: 'placement-upd', password: PLACEMENT_PASSWORD })).toBe(
@@ -322,7 +322,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     await client.create(KS, placementService(ns, 'placement-ns'));
     await waitForObject<KeystoneService>(client, KS, ns, 'placement-ns', 'Ready', isReadyObject);
     await client.delete(Kinds.Namespace, { name: ns });
-    await waitFor(
+    await waitUntil(
       'namespace gone',
       async () => (await client.get(Kinds.Namespace, { name: ns })) === undefined,
       {

@@ -1,4 +1,5 @@
 import { Kinds } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -7,7 +8,7 @@ import type { KeystoneService } from '../src/api/keystone-service.js';
 import { keystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/reconciler.js';
 import { keystoneServiceReconciler } from '../src/controllers/keystone-service/reconciler.js';
 import { IdentityClientPool } from '../src/identity/client-pool.js';
-import { countingWrites, reconcileWith, waitFor } from './support/harness.js';
+import { countingWrites, reconcileWith } from './support/harness.js';
 import {
   createExternalKeystoneAPI,
   createOspSecret,
@@ -34,7 +35,7 @@ describe('KeystoneService and KeystoneEndpoint steady state', () => {
     await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement', 'Ready', isReadyObject, 90_000);
     const cache = operator.manager.cache;
     // The operator's cache has caught up with the last status and finalizer writes.
-    const [service, endpoint] = await waitFor('cache holds the Ready objects', async () => {
+    const [service, endpoint] = await waitUntil('cache holds the Ready objects', async () => {
       const s = cache.get<KeystoneService>(KS, { namespace: ns, name: 'placement' });
       const e = cache.get<KeystoneEndpoint>(KE, { namespace: ns, name: 'placement' });
       const settled =

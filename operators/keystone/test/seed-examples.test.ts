@@ -1,9 +1,10 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 
 const NAD = Kinds.NetworkAttachmentDefinition;
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixture, getObject, readYaml, useOperator, waitFor } from './support/harness.js';
+import { fixture, getObject, readYaml, useOperator } from './support/harness.js';
 import {
   conditionOf,
   createKeystoneFromFixture,
@@ -103,7 +104,7 @@ describe('the seed README examples, applied as written', () => {
       { name: 'storage', namespace: ns, interface: 'storage' },
     ]);
     // What multus would do: report the pod's interface on the storage network.
-    const pods = await waitFor('a keystone pod', async () => {
+    const pods = await waitUntil('a keystone pod', async () => {
       const list = await client.list(Kinds.Pod, { namespace: ns, labelSelector: 'service=keystone' });
       const api = list.items.filter((p) => p.metadata.ownerReferences?.some((o) => o.kind === 'ReplicaSet'));
       return api.length > 0 ? api : undefined;

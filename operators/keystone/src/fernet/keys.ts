@@ -12,7 +12,7 @@ export const credentialKey = (i: number): string => `CredentialKeys${i}`;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A new Fernet key (32 random bytes, URL-safe base64), as a Secret data value. */
-export function newKeyValue(): string {
+function newKeyValue(): string {
   const key = `${randomBytes(32).toString('base64url')}=`;
   return Buffer.from(key, 'utf8').toString('base64');
 }

@@ -1,4 +1,4 @@
-import { IdentityError, isUnauthorized } from './errors.js';
+import { IdentityError, isIdentityUnauthorized } from './errors.js';
 import { type HttpOptions, sendJson } from './http.js';
 
 export interface PasswordCredentials {
@@ -129,7 +129,7 @@ export async function issueSystemTokenOrProject(
   try {
     return await issueToken(authUrl, creds, { system: 'all' }, opts);
   } catch (err) {
-    if (!fallbackProject || !isUnauthorized(err)) throw err;
+    if (!fallbackProject || !isIdentityUnauthorized(err)) throw err;
     return issueToken(authUrl, creds, { project: fallbackProject }, opts);
   }
 }

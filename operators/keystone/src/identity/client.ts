@@ -8,7 +8,7 @@ import {
   tokenFromBody,
 } from './auth.js';
 import { Collection, type IdentityTransport } from './collection.js';
-import { isNotFound, isUnauthorized } from './errors.js';
+import { isIdentityNotFound, isIdentityUnauthorized } from './errors.js';
 import { type HttpOptions, sendJson } from './http.js';
 import { RoleAssignments } from './role-assignments.js';
 import type {
@@ -109,7 +109,7 @@ export class IdentityClient {
       const res = await this.send('GET', 'auth/tokens', undefined, { 'x-subject-token': subjectToken });
       return tokenFromBody(subjectToken, res.body);
     } catch (err) {
-      if (isNotFound(err) || isUnauthorized(err)) return undefined;
+      if (isIdentityNotFound(err) || isIdentityUnauthorized(err)) return undefined;
       throw err;
     }
   }
@@ -120,7 +120,7 @@ export class IdentityClient {
       await issueToken(this.opts.authUrl, creds, { unscoped: true }, this.httpOptions());
       return true;
     } catch (err) {
-      if (isUnauthorized(err)) return false;
+      if (isIdentityUnauthorized(err)) return false;
       throw err;
     }
   }
@@ -135,7 +135,7 @@ export class IdentityClient {
       return (await this.send(method, path, body)).body;
     } catch (err) {
       // A token revoked or signed with a key Keystone no longer has: one fresh token, one retry.
-      if (!isUnauthorized(err)) throw err;
+      if (!isIdentityUnauthorized(err)) throw err;
       this.token = undefined;
       return (await this.send(method, path, body)).body;
     }

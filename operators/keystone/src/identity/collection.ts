@@ -1,4 +1,4 @@
-import { IdentityError, isNotFound } from './errors.js';
+import { IdentityError, isIdentityNotFound } from './errors.js';
 
 /** What a collection needs from the client: authenticated JSON requests relative to `/v3`. */
 export interface IdentityTransport {
@@ -9,7 +9,7 @@ export interface IdentityTransport {
   ): Promise<unknown>;
 }
 
-export type QueryValue = string | boolean | number | undefined;
+type QueryValue = string | boolean | number | undefined;
 
 /** `?a=1&b=x` from defined values only, in key order (stable request lines make tests and logs readable). */
 export function queryString(filter: object | undefined): string {
@@ -80,7 +80,7 @@ export class Collection<T extends { id: string }, Create, Update, Filter extends
     try {
       return this.memberOf(await this.transport.request('GET', this.memberPath(id)), 'GET');
     } catch (err) {
-      if (isNotFound(err)) return undefined;
+      if (isIdentityNotFound(err)) return undefined;
       throw err;
     }
   }
@@ -101,7 +101,7 @@ export class Collection<T extends { id: string }, Create, Update, Filter extends
       await this.transport.request('DELETE', this.memberPath(id));
       return true;
     } catch (err) {
-      if (isNotFound(err)) return false;
+      if (isIdentityNotFound(err)) return false;
       throw err;
     }
   }

@@ -1,5 +1,5 @@
 /** Reason used when no HTTP response came back (refused, reset, TLS failure, timeout). */
-export const IDENTITY_CONNECTION_ERROR = 'ConnectionError';
+const IDENTITY_CONNECTION_ERROR = 'ConnectionError';
 
 export interface IdentityErrorInit {
   /** HTTP status; 0 when the request never got a response. */
@@ -38,18 +38,12 @@ export class IdentityError extends Error {
   }
 }
 
-export function isIdentityError(err: unknown): err is IdentityError {
-  return err instanceof IdentityError;
+/** Keystone answered 404 (lib-common's `isNotFound` is the Kubernetes API's). */
+export function isIdentityNotFound(err: unknown): boolean {
+  return err instanceof IdentityError && err.status === 404;
 }
 
-export function isNotFound(err: unknown): boolean {
-  return isIdentityError(err) && err.status === 404;
-}
-
-export function isConflict(err: unknown): boolean {
-  return isIdentityError(err) && err.status === 409;
-}
-
-export function isUnauthorized(err: unknown): boolean {
-  return isIdentityError(err) && err.status === 401;
+/** Keystone answered 401: the token or the credentials are not (or no longer) valid. */
+export function isIdentityUnauthorized(err: unknown): boolean {
+  return err instanceof IdentityError && err.status === 401;
 }

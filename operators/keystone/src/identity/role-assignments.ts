@@ -1,6 +1,6 @@
 import type { IdentityTransport } from './collection.js';
 import { queryString } from './collection.js';
-import { isNotFound } from './errors.js';
+import { isIdentityNotFound } from './errors.js';
 import type { AssignmentTarget, RoleAssignment, RoleAssignmentFilter } from './types.js';
 
 function grantPath(target: AssignmentTarget, userId: string, roleId: string): string {
@@ -34,7 +34,7 @@ export class RoleAssignments {
       await this.transport.request('HEAD', grantPath(target, userId, roleId));
       return true;
     } catch (err) {
-      if (isNotFound(err)) return false;
+      if (isIdentityNotFound(err)) return false;
       throw err;
     }
   }
@@ -45,7 +45,7 @@ export class RoleAssignments {
       await this.transport.request('DELETE', grantPath(target, userId, roleId));
       return true;
     } catch (err) {
-      if (isNotFound(err)) return false;
+      if (isIdentityNotFound(err)) return false;
       throw err;
     }
   }

@@ -2,10 +2,10 @@ import type { IdentityClient } from '../identity/client.js';
 import type { Project, Role, Service, User } from '../identity/types.js';
 
 /** Where upstream puts service users: project `service` of domain `default`, roles admin and service. */
-export const DEFAULT_DOMAIN_ID = 'default';
-export const DEFAULT_DOMAIN_NAME = 'Default';
-export const SERVICE_PROJECT = 'service';
-export const SERVICE_USER_ROLES = ['admin', 'service'] as const;
+const DEFAULT_DOMAIN_ID = 'default';
+const DEFAULT_DOMAIN_NAME = 'Default';
+const SERVICE_PROJECT = 'service';
+const SERVICE_USER_ROLES = ['admin', 'service'] as const;
 
 export interface CatalogServiceSpec {
   type: string;
@@ -89,7 +89,7 @@ async function ensureRole(identity: IdentityClient, name: string, changes: Chang
   return created;
 }
 
-export async function findUser(identity: IdentityClient, name: string): Promise<User | undefined> {
+async function findUser(identity: IdentityClient, name: string): Promise<User | undefined> {
   return single(
     (await identity.users.list({ name, domain_id: DEFAULT_DOMAIN_ID })).filter((u) => u.name === name),
     `users named ${name} in domain ${DEFAULT_DOMAIN_ID}`,

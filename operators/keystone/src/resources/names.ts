@@ -4,7 +4,7 @@ import type { KeystoneAPI } from '../api/keystone-api.js';
  * Names of what a KeystoneAPI creates. Upstream's choices are kept: some are constants (one
  * KeystoneAPI per namespace), some derive from the CR name.
  */
-export const KEYSTONE = 'keystone';
+const KEYSTONE = 'keystone';
 export const KeystoneNames = {
   /** Deployment (constant upstream). */
   deployment: KEYSTONE,

@@ -7,7 +7,7 @@ import { KEYSTONE_PORT, KeystoneNames, keystoneServiceLabels } from './names.js'
 export const ENDPOINT_TYPES: readonly ServiceEndpointType[] = ['internal', 'public'];
 
 /** The early `externalEndpoints` form as the override it stands for: a MetalLB LoadBalancer Service. */
-export function metalLBOverride(m: MetalLBConfig): RoutedOverrideSpec {
+function metalLBOverride(m: MetalLBConfig): RoutedOverrideSpec {
   const annotations = metalLBAnnotations({
     addressPool: m.ipAddressPool,
     ...(m.loadBalancerIPs ? { loadBalancerIPs: m.loadBalancerIPs } : {}),

@@ -58,7 +58,7 @@ export function keystoneConfigData(
 }
 
 /** Upstream's template parameter names, substituted into user text as `{{ .Name }}`. */
-export function customDataParameters(d: KeystoneConfigData): Record<string, string | number | boolean> {
+function customDataParameters(d: KeystoneConfigData): Record<string, string | number | boolean> {
   return {
     DatabaseConnection: d.databaseConnection,
     MemcachedServers: d.memcachedServers,

@@ -5,9 +5,7 @@ import { fileURLToPath } from 'node:url';
  * test/support/keystone-server/ of this package: the venv install script, the Python server and the
  * pinned versions. Both src/testing/ and dist/testing/ sit two levels below the package root.
  */
-export const keystoneSupportDir = fileURLToPath(
-  new URL('../../test/support/keystone-server/', import.meta.url),
-);
+const keystoneSupportDir = fileURLToPath(new URL('../../test/support/keystone-server/', import.meta.url));
 
 export function supportFile(name: string): string {
   return `${keystoneSupportDir}${name}`;

@@ -22,8 +22,7 @@ import {
 import { parseAllDocuments } from 'yaml';
 import { defaultsFromEnv } from '../../src/config/defaults.js';
 import { registerKeystoneApiController } from '../../src/controllers/keystone-api/controller.js';
-import { registerKeystoneEndpointController } from '../../src/controllers/keystone-endpoint/controller.js';
-import { registerKeystoneServiceController } from '../../src/controllers/keystone-service/controller.js';
+import { registerKeystoneRegistrationControllers } from '../../src/testing/keystone-registration.js';
 
 /**
  * What the integration tests share, on top of lib-common's testing helpers: an admin client on
@@ -83,41 +82,11 @@ export async function startOperator(
     },
     (m) => {
       registerKeystoneApiController(m, TEST_DEFAULTS);
-      if (opts.withRegistration) {
-        // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
-        registerKeystoneServiceController(m);
-        registerKeystoneEndpointController(m);
-      }
+      // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
+      if (opts.withRegistration) registerKeystoneRegistrationControllers(m);
     },
   );
   return { manager, stop: () => manager.stop() };
-}
-
-/**
- * Polls `check` until it returns a value (not undefined/false), or fails after `timeoutMs` with
- * the last value it saw described by `describe` (e.g. the object and its conditions).
- */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  opts: { timeoutMs?: number; intervalMs?: number; describe?: () => Promise<unknown> } = {},
-): Promise<T> {
-  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (err) {
-      lastError = err;
-    }
-    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 250));
-  }
-  const state = opts.describe ? await opts.describe().catch((e: unknown) => String(e)) : undefined;
-  throw new Error(
-    `timed out waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}` +
-      (state !== undefined ? `\nlast state: ${JSON.stringify(state, null, 2)}` : ''),
-  );
 }
 
 /** Gets one object; undefined when absent. */

@@ -1,7 +1,8 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
-import { fixture, readYaml, waitFor } from './harness.js';
+import { fixture, readYaml } from './harness.js';
 
 /** install_yamls' osp-secret keys (values `12345678` there; any valid password here). */
 export const OSP_SECRET_DATA = {
@@ -49,7 +50,7 @@ export async function createKeystoneFromFixture(
   return client.create(KeystoneKinds.KeystoneAPI, { ...cr, metadata: { ...cr.metadata, namespace: ns } });
 }
 
-export const getKeystone = (client: KubeClient, ns: string, name = 'keystone') =>
+const getKeystone = (client: KubeClient, ns: string, name = 'keystone') =>
   client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name, namespace: ns });
 
 export const conditionOf = (cr: KeystoneAPI | undefined, type: string) =>
@@ -69,7 +70,7 @@ export function waitForKeystone(
   check: (cr: KeystoneAPI) => boolean,
   opts: { timeoutMs?: number; name?: string } = {},
 ): Promise<KeystoneAPI> {
-  return waitFor(
+  return waitUntil(
     what,
     async () => {
       const cr = await getKeystone(client, ns, opts.name);

@@ -15,8 +15,8 @@ import type { IdentityClientPool } from '../../identity/client-pool.js';
 import { markFailed, markWaiting, readSecretKeyFromCache } from './conditions.js';
 
 /** How long a dependant waits before looking at its KeystoneAPI again (upstream: 5 s and 10 s). */
-export const KEYSTONE_API_RECHECK_MS = 5_000;
-export const ADMIN_SECRET_RECHECK_MS = 10_000;
+const KEYSTONE_API_RECHECK_MS = 5_000;
+const ADMIN_SECRET_RECHECK_MS = 10_000;
 
 /** The KeystoneAPI of a namespace, or undefined; more than one is an error (upstream supports one). */
 export function findKeystoneAPI(cache: CacheReader, namespace: string): KeystoneAPI | undefined {

@@ -6,7 +6,7 @@ import type { KeystoneDefaults } from '../../config/defaults.js';
 import { keystoneApiReconciler } from './reconciler.js';
 
 /** What a KeystoneAPI creates and therefore watches as their controller owner. */
-export const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
+const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
   Kinds.Secret,
   Kinds.ConfigMap,
   Kinds.Service,

@@ -1,40 +1,17 @@
 import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import type { Manager } from '@stackops/lib-common/runtime';
-import { startTestManager } from '@stackops/lib-common/testing';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';
 import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../../../src/api/keystone-service.js';
-import { registerKeystoneApiController } from '../../../src/controllers/keystone-api/controller.js';
 import type { IdentityClient } from '../../../src/identity/client.js';
-import {
-  externalKeystoneAPI,
-  type KeystoneServer,
-  registerKeystoneRegistrationControllers,
-  startKeystoneServer,
-} from '../../../src/testing/index.js';
-import { adminClient, installCrds, newNamespace, TEST_DEFAULTS, waitFor } from '../harness.js';
+import { externalKeystoneAPI, type KeystoneServer, startKeystoneServer } from '../../../src/testing/index.js';
+import { adminClient, installCrds, newNamespace, type Operator, startOperator } from '../harness.js';
 
 /**
  * What the KeystoneService/KeystoneEndpoint tests share: the three controllers in-process (as
  * main.ts wires them), and objects pointing a KeystoneAPI in external mode at a real Keystone.
  */
-
-export interface RunningOperator {
-  manager: Manager;
-  stop(): Promise<void>;
-}
-
-export async function startKeystoneOperator(namespaces?: string[]): Promise<RunningOperator> {
-  const manager = await startTestManager(
-    { name: 'keystone-operator', ...(namespaces ? { namespaces } : {}) },
-    (m) => {
-      registerKeystoneApiController(m, TEST_DEFAULTS);
-      registerKeystoneRegistrationControllers(m);
-    },
-  );
-  return { manager, stop: () => manager.stop() };
-}
 
 /** The PlacementPassword the tests give the service user. */
 export const PLACEMENT_PASSWORD = 'placement-pw-1';
@@ -133,7 +110,7 @@ export function waitForObject<T extends KubeObject>(
   timeoutMs = 60_000,
 ): Promise<T> {
   const read = () => client.get<T>(kind, { namespace: ns, name });
-  return waitFor(
+  return waitUntil(
     `${kind.kind} ${ns}/${name}: ${what}`,
     async () => {
       const obj = await read();
@@ -151,7 +128,7 @@ export function waitForObject<T extends KubeObject>(
 
 /** Waits until the object is gone from the API server. */
 export function waitForGone(client: KubeClient, kind: KindRef, ns: string, name: string, timeoutMs = 60_000) {
-  return waitFor(
+  return waitUntil(
     `${kind.kind} ${ns}/${name} deleted`,
     async () => (await client.get(kind, { namespace: ns, name })) === undefined,
     {
@@ -169,7 +146,7 @@ export interface KeystoneSuite {
   keystone: KeystoneServer;
   /** The bootstrap admin of the real Keystone. */
   admin: IdentityClient;
-  operator: RunningOperator;
+  operator: Operator;
   /** A fresh namespace, deleted after the file's tests. */
   namespace(prefix: string): Promise<string>;
 }
@@ -195,7 +172,7 @@ export function useKeystoneSuite(hooks: {
     await installCrds(suite.client);
     suite.keystone = await startKeystoneServer();
     suite.admin = suite.keystone.adminClient();
-    suite.operator = await startKeystoneOperator();
+    suite.operator = await startOperator({ withRegistration: true });
   }, 900_000);
   hooks.afterAll(async () => {
     await suite.operator?.stop();

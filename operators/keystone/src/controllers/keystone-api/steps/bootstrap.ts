@@ -5,7 +5,7 @@ import type { KeystoneApiPass } from '../context.js';
 import { jobInput, runKeystoneJob } from '../run-job.js';
 
 /** `status.hash` key of the bootstrap Job (upstream's name). */
-export const BOOTSTRAP_HASH = 'bootstrap';
+const BOOTSTRAP_HASH = 'bootstrap';
 
 /** `keystone-bootstrap` registers admin and keystone's endpoints; new URLs re-run it. */
 export function bootstrapStep(ctx: KeystoneApiPass): Promise<StepResult> {

@@ -14,7 +14,7 @@ import { KEYSTONE_DATABASE, keystoneServiceLabels } from '../../../resources/nam
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** `status.hash` key of the db-create Job. */
-export const DB_CREATE_HASH = 'dbcreate';
+const DB_CREATE_HASH = 'dbcreate';
 
 function servicePort(svc: KubeObject): number {
   const ports = (svc['spec'] as { ports?: { port: number }[] } | undefined)?.ports ?? [];

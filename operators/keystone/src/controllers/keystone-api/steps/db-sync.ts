@@ -5,7 +5,7 @@ import type { KeystoneApiPass } from '../context.js';
 import { jobInput, runKeystoneJob } from '../run-job.js';
 
 /** `status.hash` key of the db-sync Job (upstream's name). */
-export const DB_SYNC_HASH = 'dbsync';
+const DB_SYNC_HASH = 'dbsync';
 
 /** `keystone-db-sync` runs `keystone-manage db_sync` once per pod-spec hash. */
 export function dbSyncStep(ctx: KeystoneApiPass): Promise<StepResult> {
