@@ -3,7 +3,7 @@ import { runDemo } from './demo.js';
 
 const program = new Command('stackops-demo')
   .description(
-    'Start a local control plane, install the umbrella chart, run the four operators and converge the upstream examples',
+    'Start a local control plane with a real node, install the umbrella chart (the four operators as pods, from the images built here) and converge the upstream examples',
   )
   .option('--exit', 'stop everything after the summary instead of running until Ctrl-C', false)
   .option('--name <name>', 'local cluster name', 'stackops-demo')
@@ -12,15 +12,27 @@ const program = new Command('stackops-demo')
     'stop and replace a running cluster of the same name (without it the demo refuses to touch it)',
     false,
   )
+  .option(
+    '--local-operators',
+    "run the operators as local processes (as their charts' ServiceAccounts) instead of pods on a real node",
+    false,
+  )
   .option('--timeout <seconds>', 'how long to wait for every resource to be Ready', '600')
   .parse();
 
-const opts = program.opts<{ exit: boolean; name: string; replace: boolean; timeout: string }>();
+const opts = program.opts<{
+  exit: boolean;
+  name: string;
+  replace: boolean;
+  localOperators: boolean;
+  timeout: string;
+}>();
 try {
   const outcome = await runDemo({
     exit: opts.exit,
     clusterName: opts.name,
     replace: opts.replace,
+    localOperators: opts.localOperators,
     timeoutMs: Number(opts.timeout) * 1000,
   });
   process.exit(outcome.allDone ? 0 : 1);

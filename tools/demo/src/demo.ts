@@ -1,16 +1,34 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOperatorImages } from '@stackops/images';
 import type { KeystoneServer } from '@stackops/keystone-operator/testing';
-import { type ControlPlane, clusterStatus, ensureBinaries, startControlPlane } from '@stackops/kube-env';
-import { createKubeClient } from '@stackops/lib-common/client';
+import {
+  type ControlPlane,
+  clusterStatus,
+  ensureBinaries,
+  realNodeNetwork,
+  startControlPlane,
+} from '@stackops/kube-env';
+import { createKubeClient, type KubeClient } from '@stackops/lib-common/client';
+import { stringify } from 'yaml';
 import { applyExamples } from './examples.js';
+import { run } from './exec.js';
 import { readCatalogue, runBootstrapJob, startRealKeystone, syncFernetKeys } from './keystone.js';
+import { type OperatorPod, operatorPods, setOperatorEnv } from './operator-pods.js';
 import { type RunningOperator, startOperator } from './operators.js';
 import { countOwned } from './owned.js';
+import { keepWorkloadsOnKwok, operatorOnRealNodeValues } from './real-node.js';
+import { type ExposedPort, exposeHostPort } from './relay.js';
 import { StepPrinter } from './steps.js';
-import { catalogueTable, summaryTable } from './summary.js';
+import { catalogueTable, podsTable, summaryTable } from './summary.js';
 import { demoTargets } from './targets.js';
-import { chartAliases, installUmbrella, type OperatorDir, operatorRunSpecs } from './umbrella.js';
+import {
+  chartAliases,
+  installUmbrella,
+  type OperatorDir,
+  operatorRunSpecs,
+  RELEASE_NAMESPACE,
+} from './umbrella.js';
 import { waitForTargets } from './wait.js';
 
 export interface DemoOptions {
@@ -19,6 +37,11 @@ export interface DemoOptions {
   clusterName: string;
   /** Stop and replace a running cluster of the same name; without it the demo refuses to start. */
   replace?: boolean;
+  /**
+   * Run the operators as local processes (impersonating their charts' ServiceAccounts) on a cluster
+   * without a real node, as before the images existed: quicker to iterate on operator code.
+   */
+  localOperators?: boolean;
   timeoutMs: number;
 }
 
@@ -51,11 +74,72 @@ export async function refuseRunningCluster(name: string, replace: boolean): Prom
   );
 }
 
-/** `make demo`: the whole system on one machine, for real. */
+/** The operator images `make images` built, checked to exist; the demo loads them into the real node. */
+function builtImages(): { archives: string[]; byName: Map<string, string> } {
+  const built = readOperatorImages();
+  const missing = built
+    ? built.images.filter((i) => !existsSync(i.archive)).map((i) => i.archive)
+    : ['build/images'];
+  if (!built || missing.length > 0)
+    throw new Error(
+      `the operator images are missing (${missing.join(', ')}): run \`make images\`, or \`make demo\`, which does`,
+    );
+  return {
+    archives: built.images.map((i) => i.archive),
+    byName: new Map(built.images.map((i) => [i.name, i.configDigest])),
+  };
+}
+
+/** Values that put every operator of the umbrella chart on the real node (see real-node.ts). */
+function realNodeValuesFile(dir: string): string {
+  const file = join(dir, 'operators-on-real-node.yaml');
+  writeFileSync(
+    file,
+    stringify(
+      Object.fromEntries(Object.values(chartAliases).map((alias) => [alias, operatorOnRealNodeValues])),
+    ),
+  );
+  return file;
+}
+
+async function waitForRollout(kubectl: string, kubeconfig: string, deployment: string): Promise<void> {
+  await run(kubectl, [
+    '--kubeconfig',
+    kubeconfig,
+    'rollout',
+    'status',
+    `deployment/${deployment}`,
+    '-n',
+    RELEASE_NAMESPACE,
+    '--timeout=180s',
+  ]);
+}
+
+/** The operator pods, each Ready on the real node and running the image built here, or an error naming what is not. */
+async function checkOperatorPods(client: KubeClient, images: Map<string, string>): Promise<OperatorPod[]> {
+  const pods = await operatorPods(client);
+  const problems = pods.flatMap((p) => [
+    ...(p.ready ? [] : [`${p.name} is not Ready`]),
+    ...(p.node === 'real-node' ? [] : [`${p.name} runs on ${p.node}`]),
+    ...(images.get(p.image) === p.imageID
+      ? []
+      : [`${p.name} runs ${p.imageID}, not the ${p.image} built here`]),
+  ]);
+  if (pods.length !== Object.keys(chartAliases).length) problems.push(`${pods.length} operator pods`);
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return pods;
+}
+
+/**
+ * `make demo`: the whole system on one machine, for real. The operators run as pods of the umbrella
+ * chart on a real node, from the images built here; with `localOperators`, as local processes.
+ */
 export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   await refuseRunningCluster(opts.clusterName, opts.replace ?? false);
-  const steps = new StepPrinter(8);
+  const real = !opts.localOperators;
+  const steps = new StepPrinter(real ? 9 : 8);
   let keystone: KeystoneServer | undefined;
+  let relay: ExposedPort | undefined;
   const keySync = new AbortController();
   const operators: RunningOperator[] = [];
   let cp: ControlPlane | undefined;
@@ -64,6 +148,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     stopping ??= (async () => {
       keySync.abort();
       await Promise.allSettled(operators.map((o) => o.stop()));
+      await relay?.stop();
       await keystone?.stop();
       await cp?.stop({ purge: true });
     })();
@@ -84,42 +169,80 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   process.on('SIGTERM', onSignal);
 
   try {
+    const images = real ? builtImages() : undefined;
     await steps.run('Check the local control plane binaries', async (note) => {
       const built = await ensureBinaries({ progress: (l: string) => note(l) });
       note(`${built.cached ? 'cached' : 'built'}: ${built.layout.bin}`);
     });
-    cp = await steps.run(`Start the local control plane "${opts.clusterName}"`, () =>
-      startControlPlane({ name: opts.clusterName, fresh: true }),
+    cp = await steps.run(
+      real
+        ? `Start the local control plane "${opts.clusterName}" with a real node, and load the operator images`
+        : `Start the local control plane "${opts.clusterName}"`,
+      async (note) => {
+        const started = await startControlPlane({
+          name: opts.clusterName,
+          fresh: true,
+          ...(images ? { realNode: true, images: images.archives } : {}),
+        });
+        if (started.realNode) {
+          note(
+            `real node ${started.realNode.name} ${started.realNode.ip}; images: ${[...images!.byName.keys()].join(', ')}`,
+          );
+          await keepWorkloadsOnKwok(createKubeClient(started.kubeConfig, { fieldManager: 'stackops-demo' }));
+          note("the operators run on the real node; kwok's nodes simulate what they deploy");
+        }
+        return started;
+      },
     );
     const kubeconfig = cp.kubeconfigPath;
     const admin = createKubeClient(cp.kubeConfig, { fieldManager: 'stackops-demo' });
-    await steps.run('helm install the umbrella chart (CRDs, RBAC, operator Deployments)', () =>
-      installUmbrella(cp!.helm, kubeconfig),
+    await steps.run(
+      real
+        ? 'helm install the umbrella chart: CRDs, RBAC, the operators as pods on the real node'
+        : 'helm install the umbrella chart (CRDs, RBAC, operator Deployments)',
+      () =>
+        installUmbrella(cp!.helm, kubeconfig, real ? realNodeValuesFile(cp!.handle.layout.root) : undefined),
     );
-    const logDir = join(cp.handle.layout.root, 'operators');
-    mkdirSync(logDir, { recursive: true });
     keystone = await steps.run('Start a real Keystone (OpenStack, from PyPI) on 127.0.0.1', async (note) => {
       const server = await startRealKeystone();
       note(`Keystone ${server.keystoneVersion} at ${server.url}`);
       return server;
     });
-    const keystoneUrl = keystone.url;
-    await steps.run("Run the four operators locally, each as its chart's ServiceAccount", async (note) => {
-      const specs = await operatorRunSpecs(admin);
-      for (const dir of Object.keys(chartAliases) as OperatorDir[]) {
-        const { serviceAccount, args } = specs[dir];
-        // Outside the cluster, keystone-operator calls the real Keystone instead of keystone-internal.openstack.svc.
-        const env =
-          dir === 'keystone'
-            ? { ...specs[dir].env, KEYSTONE_AUTH_URL_OVERRIDE: keystoneUrl }
-            : specs[dir].env;
-        const op = await startOperator({ dir, serviceAccount, args, env }, kubeconfig, logDir);
-        operators.push(op);
+    const keystoneServer = keystone;
+    if (real) {
+      await steps.run('Point keystone-operator (a pod) at that Keystone', async (note) => {
+        const port = Number(new URL(keystoneServer.url).port);
+        relay = await exposeHostPort(cp!.realNode!.netnsPath, realNodeNetwork.nodeIp, port);
         note(
-          `${dir}-operator pid ${op.pid} as ${serviceAccount.namespace}/${serviceAccount.name}, metrics ${op.metricsUrl}, log ${op.logFile}`,
+          `pods reach it at ${relay.url} (a relay through a unix socket; the node's network has no route out)`,
         );
-      }
-    });
+        const deployment = await setOperatorEnv(admin, chartAliases.keystone, {
+          KEYSTONE_AUTH_URL_OVERRIDE: relay.url,
+        });
+        await waitForRollout(cp!.kubectl, kubeconfig, deployment);
+        const pods = await checkOperatorPods(admin, images!.byName);
+        note(`${pods.length} operator pods Ready on the real node, from the images built here`);
+      });
+    } else {
+      const logDir = join(cp.handle.layout.root, 'operators');
+      mkdirSync(logDir, { recursive: true });
+      await steps.run("Run the four operators locally, each as its chart's ServiceAccount", async (note) => {
+        const specs = await operatorRunSpecs(admin);
+        for (const dir of Object.keys(chartAliases) as OperatorDir[]) {
+          const { serviceAccount, args } = specs[dir];
+          // Outside the cluster, keystone-operator calls the real Keystone instead of keystone-internal.openstack.svc.
+          const env =
+            dir === 'keystone'
+              ? { ...specs[dir].env, KEYSTONE_AUTH_URL_OVERRIDE: keystoneServer.url }
+              : specs[dir].env;
+          const op = await startOperator({ dir, serviceAccount, args, env }, kubeconfig, logDir);
+          operators.push(op);
+          note(
+            `${dir}-operator pid ${op.pid} as ${serviceAccount.namespace}/${serviceAccount.name}, metrics ${op.metricsUrl}, log ${op.logFile}`,
+          );
+        }
+      });
+    }
     await steps.run('Apply the upstream README examples', async (note) => {
       for (const f of await applyExamples(cp!.kubectl, kubeconfig)) note(`applied ${f}`);
     });
@@ -139,23 +262,36 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     const results = await steps.run('Wait until every resource is Ready / Available', () =>
       waitForTargets(admin, demoTargets, opts.timeoutMs),
     );
-    const allDone = results.every((r) => r.done);
+    let allDone = results.every((r) => r.done);
+    let pods: OperatorPod[] = [];
     await steps.run('Summary', async () => {
       const owned = await countOwned(
         admin,
         results.flatMap((r) => (r.object?.metadata.uid ? [r.object.metadata.uid] : [])),
       );
       say(summaryTable(results, owned));
+      if (real) {
+        pods = await operatorPods(admin);
+        say('Operator pods (umbrella release, real node)');
+        say(podsTable(pods, images!.byName));
+        // Still Ready, never restarted: the probes and the work did not kill them.
+        const unwell = pods.filter((p) => !p.ready || p.restarts > 0);
+        if (unwell.length > 0) {
+          say(`Not every operator pod is Ready and unrestarted: ${unwell.map((p) => p.name).join(', ')}`);
+          allDone = false;
+        }
+      }
       keySync.abort();
       const synced = await keysSynced;
       if (await bootstrapped)
         say("keystone-bootstrap's keystone-manage bootstrap ran against the real Keystone.");
-      say(`Keystone catalogue (openstack endpoint list) from ${keystone!.url}`);
+      say(`Keystone catalogue (openstack endpoint list) from ${keystoneServer.url}`);
       if (synced) say('(Keystone signs its tokens with the fernet keys keystone-operator generated.)');
-      say(catalogueTable(await readCatalogue(keystone!)));
+      say(catalogueTable(await readCatalogue(keystoneServer)));
     });
     const pids = [
       ...operators.map((o) => o.pid),
+      ...(relay ? [relay.pid] : []),
       ...Object.values(cp.handle.state.components).map((c) => c.pid),
     ];
     if (!allDone) say('Not every resource converged: see the operator logs above.');
@@ -169,8 +305,17 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     say(`  export KUBECONFIG=${kubeconfig}`);
     say(`  ${cp.kubectl} get keystoneapis,placementapis,sipclusters -A`);
     say(`  ${cp.kubectl} get networkaddonsconfig cluster -o yaml`);
-    say(`Operator logs: ${logDir}`);
-    say(`Operator metrics: ${operators.map((o) => o.metricsUrl).join(' ')}`);
+    if (real) {
+      say(`  ${cp.kubectl} -n ${RELEASE_NAMESPACE} get pods -o wide`);
+      say(`  ${cp.kubectl} -n ${RELEASE_NAMESPACE} logs deploy/stackops-keystone`);
+      say(
+        `Operator metrics, from inside the node's network: nsenter --net=${cp.realNode?.netnsPath} curl http://<pod IP>:8080/metrics`,
+      );
+      say(`Operator metrics: ${pods.map((p) => `http://${p.podIP}:8080/metrics`).join(' ')}`);
+    } else {
+      say(`Operator logs: ${join(cp.handle.layout.root, 'operators')}`);
+      say(`Operator metrics: ${operators.map((o) => o.metricsUrl).join(' ')}`);
+    }
     say(`running pids: ${pids.join(' ')}`);
     say('Press Ctrl-C to stop everything.');
     await new Promise<never>(() => {});

@@ -17,7 +17,9 @@ export const realNodeTaint = { key: 'stackops.dev/real-node', value: 'true', eff
  */
 export const operatorOnRealNodeValues = {
   nodeSelector: { ...realNodeLabels },
-  tolerations: [{ key: realNodeTaint.key, operator: 'Equal', value: realNodeTaint.value, effect: realNodeTaint.effect }],
+  tolerations: [
+    { key: realNodeTaint.key, operator: 'Equal', value: realNodeTaint.value, effect: realNodeTaint.effect },
+  ],
 };
 
 async function setTaints(client: KubeClient, node: NodeShape, taints: Taint[]): Promise<void> {

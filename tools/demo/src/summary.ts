@@ -4,6 +4,7 @@ import { seconds } from './steps.js';
 /** Colours only on a terminal: logs and CI get plain text. */
 const style = process.stdout.isTTY && !process.env['NO_COLOR'] ? {} : { head: [], border: [] };
 
+import type { OperatorPod } from './operator-pods.js';
 import type { TargetResult } from './wait.js';
 
 /** Each custom resource: its conditions, the objects it owns, and how long it took. */
@@ -35,5 +36,20 @@ export function catalogueTable(
 ): string {
   const table = new Table({ head: ['service', 'type', 'interface', 'region', 'url'], style });
   for (const r of rows) table.push([r.service, r.type, r.interface, r.region, r.url]);
+  return table.toString();
+}
+
+/** The operator pods: where they run, whether Ready, and whether their image is the one built here. */
+export function podsTable(pods: OperatorPod[], builtImages: Map<string, string>): string {
+  const table = new Table({ head: ['pod', 'node', 'ready', 'restarts', 'image', 'built here'], style });
+  for (const p of pods)
+    table.push([
+      p.name,
+      p.node,
+      p.ready ? 'Ready' : 'not Ready',
+      String(p.restarts),
+      p.image,
+      builtImages.get(p.image) === p.imageID ? `yes (${p.imageID.slice(0, 19)})` : `NO (${p.imageID})`,
+    ]);
   return table.toString();
 }

@@ -18,9 +18,10 @@ export type OperatorDir = keyof typeof chartAliases;
 
 /**
  * `helm dependency build` (offline: file:// dependencies) and `helm upgrade --install` of the
- * umbrella chart, waiting for the operator Deployments (kwok makes their pods Ready).
+ * umbrella chart, waiting for the operator Deployments: their pods Ready on the real node, or made
+ * Ready by kwok. `valuesFile` adds values (e.g. each operator's placement).
  */
-export async function installUmbrella(helm: string, kubeconfig: string): Promise<void> {
+export async function installUmbrella(helm: string, kubeconfig: string, valuesFile?: string): Promise<void> {
   await run(helm, ['dependency', 'build', chartDir, '--skip-refresh']);
   await run(helm, [
     'upgrade',
@@ -35,6 +36,7 @@ export async function installUmbrella(helm: string, kubeconfig: string): Promise
     // The demo cluster has no metal3: the SIP chart brings the BareMetalHost CRD subset.
     '--set',
     'sip.installBareMetalHostCRD=true',
+    ...(valuesFile ? ['-f', valuesFile] : []),
     '--wait',
     '--timeout',
     '5m',

@@ -105,8 +105,8 @@ describe('make demo and a running cluster of the same name', () => {
   });
 });
 
-describe('make demo --exit --replace', () => {
-  it('replaces the running cluster, converges every example within the budget, prints the summary, and leaves nothing running', async () => {
+describe('make demo --exit --replace (the operators as pods on the real node)', () => {
+  it('replaces the running cluster, runs the four operators as Ready pods from the images built here, converges every example within the budget, prints the summary, and leaves nothing running', async () => {
     const { code, out } = await runDemo('--exit', ['--replace']);
     if (code !== 0) console.log(out);
     expect(code).toBe(0);
@@ -131,16 +131,30 @@ describe('make demo --exit --replace', () => {
         new RegExp(`${service} .*│ ${iface} .*│ regionOne .*│ ${url.replace(/[.:/]/g, '\\$&')}`),
       );
     }
+    // One row per operator pod: on the real node, Ready, never restarted, its image the one built here.
+    const podRows = out.split('\n').filter((l) => /│ stackops-[a-z]+-[a-z0-9]+-[a-z0-9]+ /.test(l));
+    expect(podRows.map((l) => l.match(/│ stackops-([a-z]+)-/)?.[1]).sort()).toEqual([
+      'keystone',
+      'networkaddons',
+      'placement',
+      'sip',
+    ]);
+    for (const row of podRows)
+      expect(row).toMatch(
+        /│ real-node +│ Ready +│ 0 +│ ghcr\.io\/stackops\/[a-z-]+-operator:[\d.]+ +│ yes \(sha256:/,
+      );
+    expect(out).not.toMatch(/pid \d+ as stackops-system/); // no operator ran as a local process
     const pids = (out.match(/stopped pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
-    expect(pids.length).toBeGreaterThanOrEqual(9); // 4 operators + etcd, apiserver, KCM, scheduler, kwok
+    // etcd, apiserver, KCM, scheduler, kwok, the node's containerd, kubelet, kube-proxy, CoreDNS, the forwarders, the relay
+    expect(pids.length).toBeGreaterThanOrEqual(12);
     await new Promise((r) => setTimeout(r, 1000));
     expect(pids.filter(alive).map(commandOf), out).toEqual([]);
   });
 });
 
-describe('make demo, stopped with Ctrl-C', () => {
-  it('keeps running after the summary with every operator serving metrics on 127.0.0.1, then SIGINT stops everything it started', async () => {
-    const { code, out, scrapes } = await runDemo('ctrl-c');
+describe('make demo ARGS=--local-operators, stopped with Ctrl-C', () => {
+  it('keeps running after the summary with every local operator serving metrics on 127.0.0.1, then SIGINT stops everything it started', async () => {
+    const { code, out, scrapes } = await runDemo('ctrl-c', ['--local-operators']);
     if (code !== 130) console.log(out);
     expect(out).toContain('The cluster keeps running');
     expect(scrapes.map((s) => new URL(s.url).hostname)).toEqual([
@@ -157,7 +171,7 @@ describe('make demo, stopped with Ctrl-C', () => {
     expect(out).toContain('stopping everything the demo started');
     expect(code).toBe(130);
     const pids = (out.match(/running pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
-    expect(pids.length).toBeGreaterThanOrEqual(9);
+    expect(pids.length).toBeGreaterThanOrEqual(9); // 4 operators + etcd, apiserver, KCM, scheduler, kwok
     await new Promise((r) => setTimeout(r, 1000));
     expect(pids.filter(alive).map(commandOf), out).toEqual([]);
   });
