@@ -77,7 +77,9 @@ test: lint typecheck control-plane
 bench: control-plane
 	@npx nx run-many -t bench --outputStyle=static --parallel=1
 
-demo: control-plane
+# The operators run as pods of the umbrella chart on a real node, from the images built here
+# (ARGS=--local-operators: as local processes, without images or a real node).
+demo: control-plane images
 	@node tools/demo/dist/main.js $(ARGS)
 
 # Against $KUBECONFIG's current context (ARGS=--help for the options).
