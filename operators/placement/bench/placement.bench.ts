@@ -1,4 +1,5 @@
 import { Kinds } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -14,7 +15,6 @@ import {
   newNamespace,
   type Operator,
   startOperator,
-  waitFor,
 } from '../test/support/harness.js';
 
 /**
@@ -51,7 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const ns of namespaces) await client.delete(PlacementAPIKind, { name: 'placement', namespace: ns });
-  await waitFor('PlacementAPIs deleted', async () => {
+  await waitUntil('PlacementAPIs deleted', async () => {
     for (const ns of namespaces) if (await getPlacementAPI(client, ns)) return false;
     return true;
   }).catch(() => undefined);
@@ -67,7 +67,7 @@ describe(`${N} PlacementAPIs`, () => {
     const started = performance.now();
     await Promise.all(namespaces.map((ns) => createPlacementAPI(client, ns)));
     await Promise.all(namespaces.map((ns) => simulateKeystoneRegistration(client, ns)));
-    await waitFor('all Ready', async () => (await Promise.all(namespaces.map(isReady))).every(Boolean), {
+    await waitUntil('all Ready', async () => (await Promise.all(namespaces.map(isReady))).every(Boolean), {
       timeoutMs: 300_000,
       intervalMs: 500,
     });
@@ -92,7 +92,7 @@ describe(`${N} PlacementAPIs`, () => {
         ),
       ),
     );
-    await waitFor(
+    await waitUntil(
       'every object reconciled again',
       async () => (await operator.reconciles()) - steadyReconciles0 >= N,
     );

@@ -3,7 +3,7 @@ import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { runOperator } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_IMAGE_ENV } from './api/constants.js';
 import { defaultsFromEnv } from './config/defaults.js';
-import { registerPlacementApiController } from './controllers/placement-api/controller.js';
+import { registerPlacementApiController } from './controllers/placement-api-controller.js';
 
 await runOperator({
   name: 'placement-operator',

@@ -4,10 +4,11 @@ import {
   chartFullname,
   createHelm,
   findRendered,
-  HARDENED_CONTAINER_SECURITY_CONTEXT,
+  operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
   VALUES_SCHEMA_REFUSAL,
+  waitUntil,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
@@ -25,7 +26,6 @@ import {
   PACKAGE_VERSION,
   startOperator,
   tool,
-  waitFor,
 } from './support/harness.js';
 
 const helm = createHelm(tool('helm'));
@@ -103,9 +103,8 @@ describe('chart: lint and template', () => {
     // The chart's appVersion, kept equal to the package version by tools/release.
     expect(c.image).toBe(`ghcr.io/stackops/placement-operator:${PACKAGE_VERSION}`);
     expect(c.args).toContain('--leader-elect');
-    expect(c.securityContext).toEqual(HARDENED_CONTAINER_SECURITY_CONTEXT);
-    expect(c.livenessProbe).toMatchObject({ httpGet: { path: '/healthz' } });
-    expect(c.readinessProbe).toMatchObject({ httpGet: { path: '/readyz' } });
+    // Hardened securityContext, /healthz and /readyz probes, arguments the operator accepts.
+    expect(operatorContainerProblems(c)).toEqual([]);
     expect(c.env).toContainEqual({
       name: 'RELATED_IMAGE_PLACEMENT_API_IMAGE_URL_DEFAULT',
       value: 'registry.local/placement:1',
@@ -177,7 +176,7 @@ describe('chart: install and converge under its RBAC', () => {
       expect(ready.status?.readyCount).toBe(1);
 
       await client.delete(PlacementAPIKind, { namespace: workNs, name: 'placement' });
-      await waitFor(
+      await waitUntil(
         'PlacementAPI deleted under the chart RBAC',
         async () => !(await client.get(PlacementAPIKind, { namespace: workNs, name: 'placement' })),
       );

@@ -1,6 +1,7 @@
 import { type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KeystoneServer, startKeystoneServer } from '@stackops/keystone-operator/testing';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -10,7 +11,7 @@ import {
   OSP_SECRET,
   waitForCondition,
 } from './support/fixtures.js';
-import { useOperator, waitFor } from './support/harness.js';
+import { useOperator } from './support/harness.js';
 import { type KeystoneOperatorProcess, startKeystoneOperator } from './support/keystone-operator-process.js';
 
 /**
@@ -67,7 +68,7 @@ describe('KeystoneAPI Ready → PlacementAPI Ready, registered in a real Keyston
     const admin = keystone.adminClient();
 
     await createKeystone(namespace);
-    await waitFor(
+    await waitUntil(
       'KeystoneAPI Ready',
       async () => {
         const api = await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name: 'keystone', namespace });
@@ -109,7 +110,7 @@ describe('KeystoneAPI Ready → PlacementAPI Ready, registered in a real Keyston
     );
 
     await client.delete(PlacementAPIKind, { name: 'placement', namespace });
-    await waitFor(
+    await waitUntil(
       'placement unregistered from Keystone',
       async () => {
         const services = await admin.services.list({ name: 'placement' });
@@ -119,7 +120,7 @@ describe('KeystoneAPI Ready → PlacementAPI Ready, registered in a real Keyston
       { timeoutMs: 90_000 },
     );
     expect(await admin.endpoints.list({ service_id: service!.id })).toEqual([]);
-    await waitFor(
+    await waitUntil(
       'keystone children and the PlacementAPI gone',
       async () =>
         !(await client.get(KeystoneKinds.KeystoneService, { name: 'placement', namespace })) &&

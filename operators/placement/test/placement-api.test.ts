@@ -1,5 +1,6 @@
 import { type KeystoneEndpoint, KeystoneKinds, type KeystoneService } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -14,7 +15,7 @@ import {
   simulateKeystoneRegistration,
   waitForCondition,
 } from './support/fixtures.js';
-import { useOperator, waitFor } from './support/harness.js';
+import { useOperator } from './support/harness.js';
 
 /**
  * Upstream placement-operator's functional scenarios on the real control plane, with KeystoneAPI
@@ -85,7 +86,7 @@ describe('a PlacementAPI without its inputs', () => {
         "Input data error occurred field not found in Secret: field 'PlacementPassword' not found in secret/osp-secret, " +
         "field 'PlacementDatabasePassword' not found in secret/osp-secret",
     });
-    const events = await waitFor('the InputError Event', async () => {
+    const events = await waitUntil('the InputError Event', async () => {
       const list = await client.list<KubeObject & { reason: string; message: string }>(Kinds.Event, {
         namespace: ns(0),
       });
@@ -108,7 +109,7 @@ describe('the full reconcile with a Ready KeystoneAPI', () => {
     const dbCreate = await client.get<Job>(Kinds.Job, { name: 'placement-db-create', namespace: n });
     expect(dbCreate?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'PlacementAPI', controller: true });
 
-    const conf = await waitFor('placement.conf', () => configFile(client, n, 'placement.conf'));
+    const conf = await waitUntil('placement.conf', () => configFile(client, n, 'placement.conf'));
     expect(conf).toContain(
       `connection = mysql+pymysql://placement:placement-db-pw@openstack.${n}.svc/placement?read_default_file=/etc/my.cnf`,
     );
@@ -128,7 +129,7 @@ describe('the full reconcile with a Ready KeystoneAPI', () => {
     ).toBeDefined();
 
     for (const endpoint of ['internal', 'public']) {
-      const svc = await waitFor(`Service placement-${endpoint}`, () =>
+      const svc = await waitUntil(`Service placement-${endpoint}`, () =>
         client.get<Service>(Kinds.Service, { name: `placement-${endpoint}`, namespace: n }),
       );
       expect(svc.metadata.labels).toMatchObject({ service: 'placement', owner: 'placement', endpoint });
@@ -139,13 +140,13 @@ describe('the full reconcile with a Ready KeystoneAPI', () => {
     const svcPublic = await client.get(Kinds.Service, { name: 'placement-public', namespace: n });
     expect(svcPublic?.metadata.annotations?.['core.openstack.org/ingress_create']).toBe('true');
 
-    const dbSync = await waitFor('db-sync Job', () =>
+    const dbSync = await waitUntil('db-sync Job', () =>
       client.get<Job>(Kinds.Job, { name: 'placement-db-sync', namespace: n }),
     );
     expect(dbSync.spec.template.spec.containers[0]?.name).toBe('placement-db-sync');
     expect(dbSync.spec.template.spec.serviceAccountName).toBe('placement-placement');
 
-    const deploy = await waitFor('Deployment placement', () =>
+    const deploy = await waitUntil('Deployment placement', () =>
       client.get<Deployment>(Kinds.Deployment, { name: 'placement', namespace: n }),
     );
     expect(deploy.spec.replicas).toBe(1);
@@ -201,8 +202,8 @@ describe('the full reconcile with a Ready KeystoneAPI', () => {
     const client = suite.client;
     const n = ns(1);
     await client.delete(PlacementAPIKind, { name: 'placement', namespace: n });
-    await waitFor('PlacementAPI gone', async () => !(await getPlacementAPI(client, n)));
-    await waitFor(
+    await waitUntil('PlacementAPI gone', async () => !(await getPlacementAPI(client, n)));
+    await waitUntil(
       'children garbage-collected',
       async () =>
         !(await client.get(Kinds.Deployment, { name: 'placement', namespace: n })) &&

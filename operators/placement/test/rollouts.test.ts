@@ -1,5 +1,6 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -14,7 +15,7 @@ import {
   waitForCondition,
   waitForPlacement,
 } from './support/fixtures.js';
-import { useOperator, waitFor } from './support/harness.js';
+import { useOperator } from './support/harness.js';
 
 /**
  * What changes roll the API pods (CONFIG_HASH in the pod template) and what does not re-run: the
@@ -82,7 +83,7 @@ function expectNothingElseReran(before: Snapshot, after: Snapshot) {
 /** Waits for the Deployment to carry a CONFIG_HASH other than `old`, and for Ready again. */
 async function waitForRollout(old: string | undefined): Promise<Snapshot> {
   const namespace = suite.namespaces[0]!;
-  await waitFor('a new CONFIG_HASH', async () => {
+  await waitUntil('a new CONFIG_HASH', async () => {
     const s = await snapshot();
     return s.configHash !== old ? s : undefined;
   });
@@ -118,7 +119,10 @@ describe('changes of a Ready PlacementAPI', () => {
       { metadata: { labels: { poke: '1' } } },
       'merge',
     );
-    await waitFor('a reconcile after the poke', async () => (await operator.reconciles()) > reconcilesBefore);
+    await waitUntil(
+      'a reconcile after the poke',
+      async () => (await operator.reconciles()) > reconcilesBefore,
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(operator.manager.client.requests.writes()).toBe(writesBefore);
   });
@@ -195,7 +199,7 @@ describe('changes of a Ready PlacementAPI', () => {
       { spec: { nodeSelector: { type: 'kwok' } } },
       'merge',
     );
-    await waitFor(
+    await waitUntil(
       'db-sync run again',
       async () => {
         const s = await snapshot();

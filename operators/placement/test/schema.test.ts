@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { runCommand } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { PlacementAPIKind } from '../src/api/kinds.js';
@@ -87,7 +87,7 @@ describe('PlacementAPI schema', () => {
     expect(created.metadata.name).toMatch(/^good-/);
   });
 
-  it('kubectl rejects a misspelt field (strict field validation) and names it', () => {
+  it('kubectl rejects a misspelt field (strict field validation) and names it', async () => {
     const file = join(tmpdir(), `placement-typo-${process.pid}.yaml`);
     writeFileSync(
       file,
@@ -98,15 +98,9 @@ describe('PlacementAPI schema', () => {
         spec: { ...valid, replica: 2 },
       }),
     );
-    let stderr = '';
-    try {
-      execFileSync(tool('kubectl'), ['apply', '-f', file], {
-        env: process.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (err) {
-      stderr = String((err as { stderr?: Buffer }).stderr ?? '');
-    }
-    expect(stderr).toContain('unknown field "spec.replica"');
+    // runCommand's error carries kubectl's stderr.
+    await expect(runCommand(tool('kubectl'), ['apply', '-f', file])).rejects.toThrow(
+      'unknown field "spec.replica"',
+    );
   });
 });

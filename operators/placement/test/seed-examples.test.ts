@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { type KeystoneEndpoint, KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { runCommand, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   conditionOf,
@@ -14,7 +14,7 @@ import {
   waitForCondition,
   waitForPlacement,
 } from './support/fixtures.js';
-import { fixture, readYaml, tool, useOperator, waitFor } from './support/harness.js';
+import { fixture, readYaml, tool, useOperator } from './support/harness.js';
 
 /**
  * The upstream README's examples, applied with kubectl as a user would (strict field validation),
@@ -34,13 +34,9 @@ type Service = KubeObject & { spec: { type: string } };
 const suite = useOperator({ beforeAll, afterAll }, 4);
 const ns = (i: number) => suite.namespaces[i]!;
 
-function kubectlApply(namespace: string, file: string): string {
-  return execFileSync(tool('kubectl'), ['apply', '-n', namespace, '-f', fixture(file)], {
-    encoding: 'utf8',
-    env: process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
+/** `kubectl apply` off the event loop: the operator runs in this process and keeps reconciling. */
+const kubectlApply = (namespace: string, file: string): Promise<string> =>
+  runCommand(tool('kubectl'), ['apply', '-n', namespace, '-f', fixture(file)]);
 
 /** The seed's Secret name, with install_yamls' keys. */
 async function prerequisites(namespace: string) {
@@ -53,7 +49,7 @@ describe('seed README examples, applied unchanged', () => {
   it('API Example: becomes Ready with the given image', async () => {
     const n = ns(0);
     await prerequisites(n);
-    expect(kubectlApply(n, 'seed/placementapi-basic.yaml')).toContain(
+    expect(await kubectlApply(n, 'seed/placementapi-basic.yaml')).toContain(
       'placementapi.placement.openstack.org/placement created',
     );
     await simulateKeystoneRegistration(suite.client, n);
@@ -69,7 +65,7 @@ describe('seed README examples, applied unchanged', () => {
     const n = ns(1);
     const client = suite.client;
     await prerequisites(n);
-    kubectlApply(n, 'seed/placementapi-network-attachments.yaml');
+    await kubectlApply(n, 'seed/placementapi-network-attachments.yaml');
     await waitForCondition(client, n, 'NetworkAttachmentsReady', 'False', {
       message: 'NetworkAttachment resources missing: storage',
       timeoutMs: 90_000,
@@ -80,7 +76,7 @@ describe('seed README examples, applied unchanged', () => {
       ...nad!,
       metadata: { ...nad!.metadata, namespace: n },
     });
-    const deploy = await waitFor(
+    const deploy = await waitUntil(
       'pods attached to storage',
       async () => {
         const d = await client.get<Deployment>(Kinds.Deployment, { name: 'placement', namespace: n });
@@ -100,7 +96,7 @@ describe('seed README examples, applied unchanged', () => {
     });
 
     // What multus reports once the interface is up, on the pod of the attached template.
-    const pod = await waitFor(
+    const pod = await waitUntil(
       'one live pod of the attached template',
       async () => {
         const live = (
@@ -138,7 +134,7 @@ describe('seed README examples, applied unchanged', () => {
     const n = ns(2);
     const client = suite.client;
     await prerequisites(n);
-    kubectlApply(n, 'seed/placementapi-metallb.yaml');
+    await kubectlApply(n, 'seed/placementapi-metallb.yaml');
     const pending = await waitForCondition(client, n, 'CreateServiceReady', 'False', {
       message: 'Create service error occurred placement-internal LoadBalancer IP still pending',
       timeoutMs: 90_000,

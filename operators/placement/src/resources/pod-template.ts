@@ -5,11 +5,11 @@ import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
 import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';
 
 /** The uid/gid of the placement user in the upstream images. */
-export const PLACEMENT_UID = 42482;
+const PLACEMENT_UID = 42482;
 const KOLLA_CONFIG_FILE = '/var/lib/kolla/config_files/config.json';
 const LOG_DIR = '/var/log/placement';
 
-export const Volumes = { config: 'config-data', logs: 'logs' } as const;
+const Volumes = { config: 'config-data', logs: 'logs' } as const;
 
 export function placementVolumes(configSecret: string) {
   return [

@@ -51,7 +51,7 @@ CustomLog /dev/stdout proxy env=forwarded
 </VirtualHost>
 <% } -%>`;
 
-export interface HttpdVhost {
+interface HttpdVhost {
   endpoint: string;
   serverName: string;
 }

@@ -1,9 +1,8 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { waitFor as waitForObject } from '@stackops/lib-common/testing';
+import { waitFor as waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import type { PlacementAPISpecInput } from '../../src/api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../src/api/kinds.js';
-import { waitFor } from './harness.js';
 
 /** install_yamls' osp-secret keys placement reads (values `12345678` there). */
 export const OSP_SECRET = {
@@ -101,7 +100,7 @@ const readyCondition = () => ({
 });
 
 /** What keystone-operator would report once it registered a KeystoneService/KeystoneEndpoint. */
-export async function markKeystoneChildReady(
+async function markKeystoneChildReady(
   client: RestKubeClient,
   kind: typeof KeystoneKinds.KeystoneService,
   namespace: string,
@@ -209,7 +208,7 @@ export async function configFile(client: RestKubeClient, namespace: string, file
 /** Marks the keystone children Ready once they exist (keystone-operator's job in production). */
 export async function simulateKeystoneRegistration(client: RestKubeClient, namespace: string): Promise<void> {
   for (const kind of [KeystoneKinds.KeystoneService, KeystoneKinds.KeystoneEndpoint]) {
-    await waitFor(
+    await waitUntil(
       `${kind.kind} placement created`,
       async () => client.get(kind, { name: 'placement', namespace }),
       {

@@ -12,15 +12,15 @@ import {
 import type { Manager } from '@stackops/lib-common/runtime';
 import {
   createTestNamespace,
-  eventually,
   installCrds as installCrdsFrom,
   loadTestKubeConfig,
   startTestManager,
+  waitUntil,
 } from '@stackops/lib-common/testing';
 import { parseAllDocuments } from 'yaml';
 import { PlacementAPIKind } from '../../src/api/kinds.js';
 import type { PlacementDefaults } from '../../src/config/defaults.js';
-import { registerPlacementApiController } from '../../src/controllers/placement-api/controller.js';
+import { registerPlacementApiController } from '../../src/controllers/placement-api-controller.js';
 
 /**
  * What the integration tests share, on top of lib-common's testing helpers: the CRDs placement
@@ -37,9 +37,8 @@ const FIXTURES = here('../fixtures/');
 
 export const fixture = (name: string): string => join(FIXTURES, name);
 export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin, name);
-export const kubeConfig = loadTestKubeConfig;
 
-export const TEST_DEFAULTS: PlacementDefaults = {
+const TEST_DEFAULTS: PlacementDefaults = {
   apiImage: 'quay.io/podified-antelope-centos9/openstack-placement-api:current-podified',
   mariadbImage: 'quay.io/podified-antelope-centos9/openstack-mariadb:current-podified',
 };
@@ -52,25 +51,6 @@ export function readYaml<T = KubeObject>(path: string): T[] {
   return parseAllDocuments(readFileSync(path, 'utf8'))
     .map((d) => d.toJS() as T)
     .filter((d) => d !== null);
-}
-
-/**
- * Polls `check` until it returns a value (not undefined/false) and resolves with it; on timeout
- * fails naming `what`.
- */
-export function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  opts: { timeoutMs?: number; intervalMs?: number } = {},
-): Promise<T> {
-  return eventually(
-    async () => {
-      const v = await check();
-      if (v === undefined || v === false) throw new Error(`timed out waiting for ${what}`);
-      return v;
-    },
-    { timeoutMs: opts.timeoutMs ?? 60_000, intervalMs: opts.intervalMs ?? 250 },
-  );
 }
 
 /** The placement and keystone CRDs and multus' NetworkAttachmentDefinition CRD, Established. */
@@ -137,7 +117,7 @@ export function useOperator(
   hooks.afterAll(async () => {
     for (const ns of suite.namespaces)
       await suite.client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
-    await waitFor(
+    await waitUntil(
       'PlacementAPIs of the test namespaces deleted',
       async () => {
         for (const ns of suite.namespaces) {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitFor } from './harness.js';
+import { waitUntil } from '@stackops/lib-common/testing';
 
 /**
  * keystone-operator as the separate process it is in production (its own `main.js`, found through
@@ -60,7 +60,7 @@ export async function startKeystoneOperator(namespaces: string[]): Promise<Keyst
     clearTimeout(timer);
   };
   try {
-    await waitFor(
+    await waitUntil(
       'keystone-operator ready',
       async () => {
         if (child.exitCode !== null)

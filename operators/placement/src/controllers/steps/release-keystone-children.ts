@@ -1,7 +1,7 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { isNotFound, type KubeObject } from '@stackops/lib-common/client';
 import { removeFinalizer } from '@stackops/lib-common/runtime';
-import { PLACEMENT_API_FINALIZER, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
+import { PLACEMENT_API_FINALIZER, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import type { PlacementApiPass } from '../context.js';
 
 /**
@@ -10,7 +10,7 @@ import type { PlacementApiPass } from '../context.js';
  * else it created is owned by it and goes with it through garbage collection — including the
  * keystone children, whose own controllers then remove the endpoints, service and user from keystone.
  */
-export async function releaseKeystoneChildrenStep(ctx: PlacementApiPass) {
+export async function releaseKeystoneChildren(ctx: PlacementApiPass) {
   const namespace = ctx.cr.metadata.namespace ?? '';
   for (const kind of [KeystoneKinds.KeystoneEndpoint, KeystoneKinds.KeystoneService]) {
     const child = ctx.cache.get<KubeObject>(kind, { name: PLACEMENT_SERVICE_NAME, namespace });

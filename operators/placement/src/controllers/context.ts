@@ -1,7 +1,7 @@
 import type { Pass } from '@stackops/lib-common/pipeline';
-import type { PlacementAPIStatus } from '../../api/index.js';
-import type { PlacementAPI } from '../../api/kinds.js';
-import type { PlacementDefaults } from '../../config/defaults.js';
+import type { PlacementAPIStatus } from '../api/index.js';
+import type { PlacementAPI } from '../api/kinds.js';
+import type { PlacementDefaults } from '../config/defaults.js';
 
 /** The status a PlacementAPI pass builds (its hash map always present). */
 export type PlacementApiStatus = PlacementAPIStatus & { hash: Record<string, string> };

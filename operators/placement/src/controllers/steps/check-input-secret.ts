@@ -6,13 +6,13 @@ import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** The keys placement needs from `spec.secret`, in a fixed order. */
-export function requiredSecretKeys(ctx: PlacementApiPass): string[] {
+function requiredSecretKeys(ctx: PlacementApiPass): string[] {
   const sel = ctx.cr.spec.passwordSelectors;
   return [sel.service, sel.database, DB_ROOT_PASSWORD_KEY];
 }
 
 /** Upstream's wording, one clause per missing key, so the user sees every key to add at once. */
-export function missingKeysMessage(secretName: string, missing: string[]): string {
+function missingKeysMessage(secretName: string, missing: string[]): string {
   return `field not found in Secret: ${missing.map((k) => `field '${k}' not found in secret/${secretName}`).join(', ')}`;
 }
 
@@ -21,7 +21,7 @@ export function missingKeysMessage(secretName: string, missing: string[]): strin
  * the database root password. Missing Secret: waiting (checked again, and the Secret watch
  * re-triggers). Missing keys: an input error naming each key, not retried until the Secret changes.
  */
-export async function inputSecretStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function checkInputSecret(ctx: PlacementApiPass): Promise<StepResult> {
   const name = ctx.cr.spec.secret;
   const secret = ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace: ctx.cr.metadata.namespace! });
   if (!secret) {

@@ -15,8 +15,8 @@ import {
   PLACEMENT_SERVICE_DESCRIPTION,
   PLACEMENT_SERVICE_NAME,
   PLACEMENT_SERVICE_TYPE,
-} from '../../../api/constants.js';
-import { serviceLabels } from '../../../resources/names.js';
+} from '../../api/constants.js';
+import { serviceLabels } from '../../resources/names.js';
 import type { PlacementApiPass } from '../context.js';
 
 interface SubResource extends KubeObject {
@@ -66,7 +66,7 @@ async function applyAndMirror(
  * keystone) and KeystoneEndpoint `placement` (the internal and public URLs), mirrored into
  * KeystoneServiceReady and KeystoneEndpointReady.
  */
-export async function keystoneRegistrationStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function registerInKeystone(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const labels = serviceLabels(cr.metadata.name!);

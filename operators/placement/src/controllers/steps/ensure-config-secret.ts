@@ -11,9 +11,9 @@ import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-commo
 import { applyOwned, secretHash } from '@stackops/lib-common/objects';
 import { buildConfigSecret, groupLabel, ownerLabels } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
-import { childNames } from '../../../resources/names.js';
-import { renderConfigFiles } from '../../../templates/config-files.js';
+import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
+import { childNames } from '../../resources/names.js';
+import { renderConfigFiles } from '../../templates/config-files.js';
 import type { PlacementApiPass } from '../context.js';
 
 interface KeystoneSettings {
@@ -23,7 +23,7 @@ interface KeystoneSettings {
 }
 
 /** The namespace's KeystoneAPI and what placement.conf needs from its status, or why it is not usable. */
-export function keystoneSettings(apis: KeystoneAPI[], namespace: string): KeystoneSettings | Error {
+function keystoneSettings(apis: KeystoneAPI[], namespace: string): KeystoneSettings | Error {
   try {
     const api = selectKeystoneAPI(apis, namespace);
     return {
@@ -41,7 +41,7 @@ export function keystoneSettings(apis: KeystoneAPI[], namespace: string): Keysto
  * configs, policy.yaml when given) and adds its hash to the inputs. A missing KeystoneAPI or
  * endpoint is reported in ServiceConfigReady; the KeystoneAPI watch brings the reconcile back.
  */
-export async function serviceConfigStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const keystone = keystoneSettings(

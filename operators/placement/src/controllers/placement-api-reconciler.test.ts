@@ -2,10 +2,10 @@ import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
-import { samplePlacementAPI } from '../../../test/fixtures.js';
-import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
-import { defaultsFromEnv } from '../../config/defaults.js';
-import { placementApiReconciler } from './reconciler.js';
+import { samplePlacementAPI } from '../../test/fixtures.js';
+import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
+import { defaultsFromEnv } from '../config/defaults.js';
+import { placementApiReconciler } from './placement-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'placement' };

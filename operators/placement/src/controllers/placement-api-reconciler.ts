@@ -1,34 +1,34 @@
 import { pipeline } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
-import { PLACEMENT_API_FINALIZER } from '../../api/constants.js';
-import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
-import type { PlacementDefaults } from '../../config/defaults.js';
+import { PLACEMENT_API_FINALIZER } from '../api/constants.js';
+import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
+import type { PlacementDefaults } from '../config/defaults.js';
 import { placementConditionTypes } from './conditions.js';
 import type { PlacementApiPass, PlacementApiStatus } from './context.js';
-import { databaseStep } from './steps/database.js';
-import { dbSyncStep } from './steps/db-sync.js';
-import { deploymentStep } from './steps/deployment.js';
-import { inputHashStep } from './steps/input-hash.js';
-import { inputSecretStep } from './steps/input-secret.js';
-import { keystoneRegistrationStep } from './steps/keystone-registration.js';
-import { networkAttachmentsStep } from './steps/network-attachments.js';
-import { rbacStep } from './steps/rbac.js';
-import { releaseKeystoneChildrenStep } from './steps/release-keystone-children.js';
-import { serviceConfigStep } from './steps/service-config.js';
-import { servicesStep } from './steps/services.js';
+import { checkInputSecret } from './steps/check-input-secret.js';
+import { ensureConfigSecret } from './steps/ensure-config-secret.js';
+import { ensureDatabase } from './steps/ensure-database.js';
+import { ensureDeployment } from './steps/ensure-deployment.js';
+import { ensureRbac } from './steps/ensure-rbac.js';
+import { ensureServices } from './steps/ensure-services.js';
+import { recordInputHash } from './steps/record-input-hash.js';
+import { registerInKeystone } from './steps/register-in-keystone.js';
+import { releaseKeystoneChildren } from './steps/release-keystone-children.js';
+import { resolveNetworks } from './steps/resolve-networks.js';
+import { runDbSync } from './steps/run-db-sync.js';
 
 /** The reconcile of a PlacementAPI, in upstream's order; each step may end it. */
 export const PLACEMENT_API_STEPS = [
-  rbacStep,
-  inputSecretStep,
-  databaseStep,
-  serviceConfigStep,
-  inputHashStep,
-  networkAttachmentsStep,
-  servicesStep,
-  dbSyncStep,
-  deploymentStep,
-  keystoneRegistrationStep,
+  ensureRbac,
+  checkInputSecret,
+  ensureDatabase,
+  ensureConfigSecret,
+  recordInputHash,
+  resolveNetworks,
+  ensureServices,
+  runDbSync,
+  ensureDeployment,
+  registerInKeystone,
 ];
 
 /**
@@ -49,6 +49,6 @@ export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<
     context: (pass) =>
       Object.assign(pass, { defaults, inputs: {}, podAnnotations: {}, networkAttachments: [] as string[] }),
     steps: PLACEMENT_API_STEPS,
-    finalizer: { name: PLACEMENT_API_FINALIZER, cleanup: [releaseKeystoneChildrenStep] },
+    finalizer: { name: PLACEMENT_API_FINALIZER, cleanup: [releaseKeystoneChildren] },
   });
 }

@@ -2,15 +2,15 @@ import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { HASH_DBSYNC } from '../../../api/constants.js';
-import { dbSyncJob } from '../../../resources/db-sync-job.js';
+import { HASH_DBSYNC } from '../../api/constants.js';
+import { dbSyncJob } from '../../resources/db-sync-job.js';
 import { apiImage, type PlacementApiPass } from '../context.js';
 
 /**
  * The hash-gated `<name>-db-sync` Job (placement-manage db sync): runs when its pod spec changed
  * since the last success, which is recorded in `status.hash.dbsync`.
  */
-export async function dbSyncStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function runDbSync(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const job = dbSyncJob(cr, apiImage(ctx), ctx.podAnnotations) as JobObject;
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;

@@ -8,19 +8,19 @@ import {
 } from '@stackops/lib-common/database';
 import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { PLACEMENT_DATABASE_NAME } from '../../../api/constants.js';
-import { serviceLabels } from '../../../resources/names.js';
+import { PLACEMENT_DATABASE_NAME } from '../../api/constants.js';
+import { serviceLabels } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** `status.hash` key of the db-create Job. */
-export const HASH_DBCREATE = 'dbcreate';
+const HASH_DBCREATE = 'dbcreate';
 
 /**
  * The placement database and account, created by lib-common's hash-gated db-create Job against the
  * MariaDB Service named by `databaseInstance` (upstream: MariaDBDatabase/MariaDBAccount). The Job
  * runs again only when its pod spec changes: other instance or account, or a database password change.
  */
-export async function databaseStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function ensureDatabase(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const instance = cr.spec.databaseInstance;

@@ -1,9 +1,9 @@
 import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KindRef, Kinds, type ObjectRef } from '@stackops/lib-common/client';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
-import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
-import type { PlacementDefaults } from '../../config/defaults.js';
-import { placementApiReconciler } from './reconciler.js';
+import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
+import type { PlacementDefaults } from '../config/defaults.js';
+import { placementApiReconciler } from './placement-api-reconciler.js';
 
 /** What a PlacementAPI creates, and therefore watches as their controller owner. */
 export const PLACEMENT_API_OWNED_KINDS: readonly KindRef[] = [

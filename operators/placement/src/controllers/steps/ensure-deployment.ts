@@ -8,8 +8,8 @@ import {
   verifyNetworkStatus,
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { placementDeployment } from '../../../resources/deployment.js';
-import { childNames, serviceLabels } from '../../../resources/names.js';
+import { placementDeployment } from '../../resources/deployment.js';
+import { childNames, serviceLabels } from '../../resources/names.js';
 import { apiImage, type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
@@ -26,7 +26,7 @@ const isServingPod = (pod: KubeObject): boolean =>
  * DeploymentReady when every replica is updated and ready. Until then the reconcile ends here; the
  * Deployment watch brings it back.
  */
-export async function deploymentStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function ensureDeployment(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const desired = placementDeployment(cr, {

@@ -4,8 +4,8 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
 import { apiEndpointURL, buildEndpointService, loadBalancerState } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../../api/constants.js';
-import { serviceLabels, serviceName } from '../../../resources/names.js';
+import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
+import { serviceLabels, serviceName } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
@@ -13,7 +13,7 @@ import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
  * and the endpoint URLs (`http://placement-<type>.<ns>.svc:8778`, or the override's endpointURL).
  * A LoadBalancer Service without an address yet is reported and looked at again later.
  */
-export async function servicesStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function ensureServices(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const labels = serviceLabels(cr.metadata.name!);

@@ -3,9 +3,9 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import { FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
-import { defaultsFromEnv } from '../../config/defaults.js';
-import { registerPlacementApiController } from './controller.js';
+import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
+import { defaultsFromEnv } from '../config/defaults.js';
+import { registerPlacementApiController } from './placement-api-controller.js';
 
 const NS = 'openstack';
 const fast = { timeoutMs: 5_000, intervalMs: 10 };

@@ -4,10 +4,7 @@ import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** Requested networks: `networkAttachments` plus the upstream README's misspelt `networkAttachents`. */
-export function requestedNetworks(spec: {
-  networkAttachments?: string[];
-  networkAttachents?: string[];
-}): string[] {
+function requestedNetworks(spec: { networkAttachments?: string[]; networkAttachents?: string[] }): string[] {
   return [...new Set([...(spec.networkAttachments ?? []), ...(spec.networkAttachents ?? [])])];
 }
 
@@ -15,7 +12,7 @@ export function requestedNetworks(spec: {
  * Looks up the requested NetworkAttachmentDefinitions and builds the pods' multus annotation
  * (`[]` when none). A missing NAD is named in NetworkAttachmentsReady and checked again later.
  */
-export async function networkAttachmentsStep(ctx: PlacementApiPass): Promise<StepResult> {
+export async function resolveNetworks(ctx: PlacementApiPass): Promise<StepResult> {
   ctx.networkAttachments = requestedNetworks(ctx.cr.spec);
   const { nads, missing } =
     ctx.networkAttachments.length > 0
