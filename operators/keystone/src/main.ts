@@ -3,9 +3,9 @@ import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { runOperator } from '@stackops/lib-common/runtime';
 import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
 import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
-import { registerKeystoneApiController } from './controllers/keystone-api/controller.js';
-import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/controller.js';
-import { registerKeystoneServiceController } from './controllers/keystone-service/controller.js';
+import { registerKeystoneApiController } from './controllers/keystone-api/keystone-api-controller.js';
+import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/keystone-endpoint-controller.js';
+import { registerKeystoneServiceController } from './controllers/keystone-service/keystone-service-controller.js';
 import { IdentityClientPool } from './identity/client-pool.js';
 
 await runOperator({

@@ -3,7 +3,7 @@ import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
-import { keystoneApiReconciler } from '../src/controllers/keystone-api/reconciler.js';
+import { keystoneApiReconciler } from '../src/controllers/keystone-api/keystone-api-reconciler.js';
 import { countingWrites, getObject, reconcileWith, TEST_DEFAULTS, useOperator } from './support/harness.js';
 import {
   createKeystone,

@@ -5,8 +5,8 @@ import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { keystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/reconciler.js';
-import { keystoneServiceReconciler } from '../src/controllers/keystone-service/reconciler.js';
+import { keystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/keystone-endpoint-reconciler.js';
+import { keystoneServiceReconciler } from '../src/controllers/keystone-service/keystone-service-reconciler.js';
 import { IdentityClientPool } from '../src/identity/client-pool.js';
 import { countingWrites, reconcileWith } from './support/harness.js';
 import {

@@ -1,8 +1,8 @@
 import type { Manager } from '@stackops/lib-common/runtime';
 import { API_VERSION } from '../api/group.js';
 import type { KeystoneAPI } from '../api/keystone-api.js';
-import { registerKeystoneEndpointController } from '../controllers/keystone-endpoint/controller.js';
-import { registerKeystoneServiceController } from '../controllers/keystone-service/controller.js';
+import { registerKeystoneEndpointController } from '../controllers/keystone-endpoint/keystone-endpoint-controller.js';
+import { registerKeystoneServiceController } from '../controllers/keystone-service/keystone-service-controller.js';
 import { IdentityClientPool } from '../identity/client-pool.js';
 import type { KeystoneServer } from './keystone-server.js';
 

@@ -21,7 +21,7 @@ import {
 } from '@stackops/lib-common/testing';
 import { parseAllDocuments } from 'yaml';
 import { defaultsFromEnv } from '../../src/config/defaults.js';
-import { registerKeystoneApiController } from '../../src/controllers/keystone-api/controller.js';
+import { registerKeystoneApiController } from '../../src/controllers/keystone-api/keystone-api-controller.js';
 import { registerKeystoneRegistrationControllers } from '../../src/testing/keystone-registration.js';
 
 /**

@@ -15,9 +15,9 @@ export interface DependantPass<T extends KubeObject, S extends object> extends P
   pool: IdentityClientPool;
   /** What changed in Keystone, in words: each entry is a Normal `KeystoneUpdated` Event (never a password). */
   changes: Changes;
-  /** The namespace's KeystoneAPI, once it is Ready (set by `keystoneApiStep`). */
+  /** The namespace's KeystoneAPI, once it is Ready (set by `checkKeystoneAPI`). */
   api?: KeystoneAPI;
-  /** Keystone as the KeystoneAPI's admin (system scope), and the region to register in (`adminClientStep`). */
+  /** Keystone as the KeystoneAPI's admin (system scope), and the region to register in (`connectAdminClient`). */
   identity?: IdentityClient;
   region?: string;
 }

@@ -1,0 +1,77 @@
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
+import { type ConditionInput, Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import { pipeline, type Step } from '@stackops/lib-common/pipeline';
+import type { Reconciler } from '@stackops/lib-common/runtime';
+import { KeystoneConditionTypes, KeystoneMessages } from '../../api/conditions.js';
+import { isBeingDeleted } from '../../api/helpers.js';
+import type { IdentityClientPool } from '../../identity/client-pool.js';
+import type { DependantPass } from './context.js';
+import { findKeystoneAPI } from './keystone-api-access.js';
+import { checkKeystoneAPI } from './steps/check-keystone-api.js';
+import { connectAdminClient } from './steps/connect-admin-client.js';
+
+/** What differs between the two kinds that register things in Keystone for a KeystoneAPI. */
+export interface DependantDefinition<T extends KubeObject, S extends object, P extends DependantPass<T, S>> {
+  kind: KindRef;
+  /** The object's own finalizer (`openstack.org/keystoneservice` / `…keystoneendpoint`). */
+  finalizer: string;
+  /** The kind's own conditions, initialised (Unknown) at the start of every pass after the shared two. */
+  conditions: readonly ConditionInput[];
+  initialStatus(cr: T, previous: S | undefined): S;
+  /** Whether anything of this object is registered in Keystone (deletion needs no Keystone otherwise). */
+  registered(status: S): boolean;
+  /** The steps of a live object, once Keystone is Ready and an admin client is at hand. */
+  register: readonly Step<P>[];
+  /** On deletion, with Keystone Ready and an admin client: remove what was registered. */
+  unregister: readonly Step<P>[];
+  /** Last on deletion: drop the finalizers this object holds on its parents (KeystoneAPI, KeystoneService). */
+  releaseParents: Step<P>;
+}
+
+/**
+ * The reconciler of a KeystoneService or KeystoneEndpoint on lib-common's pipeline: its own
+ * finalizer, then the namespace's KeystoneAPI Ready, an admin client, and the kind's steps. On
+ * deletion Keystone is only called when something was registered and the KeystoneAPI is not going
+ * away itself (it may be half torn down, and waiting for it would hang a namespace deletion; unlike
+ * upstream, a KeystoneAPI already gone releases the finalizers too); the parents' finalizers are
+ * released last.
+ */
+export function dependantReconciler<T extends KubeObject, S extends object, P extends DependantPass<T, S>>(
+  def: DependantDefinition<T, S, P>,
+  pool: IdentityClientPool,
+): Reconciler<T> {
+  const keystoneNeeded = (ctx: P): boolean => {
+    const api = findKeystoneAPI(ctx.cache, ctx.cr.metadata.namespace ?? '');
+    return api !== undefined && !isBeingDeleted(api) && def.registered(ctx.status);
+  };
+  return pipeline<T, S, P>({
+    kind: def.kind,
+    conditions: [
+      unknownCondition(
+        KeystoneConditionTypes.KeystoneAPIReady,
+        Reason.Init,
+        KeystoneMessages.KeystoneAPIReadyInit,
+      ),
+      unknownCondition(
+        KeystoneConditionTypes.AdminServiceClientReady,
+        Reason.Init,
+        KeystoneMessages.AdminServiceClientReadyInit,
+      ),
+      ...def.conditions,
+    ],
+    initialStatus: def.initialStatus,
+    context: (pass) =>
+      Object.assign(pass, {
+        pool,
+        changes: { push: (change: string) => pass.event('Normal', 'KeystoneUpdated', change) },
+      }) as P,
+    steps: [checkKeystoneAPI, connectAdminClient, ...def.register],
+    finalizer: {
+      name: def.finalizer,
+      cleanup: (ctx) =>
+        keystoneNeeded(ctx)
+          ? [checkKeystoneAPI, connectAdminClient, ...def.unregister, def.releaseParents]
+          : [def.releaseParents],
+    },
+  });
+}

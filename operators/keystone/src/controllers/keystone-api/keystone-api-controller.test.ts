@@ -1,0 +1,67 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import type { Manager } from '@stackops/lib-common/runtime';
+import { FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../../api/group.js';
+import type { KeystoneAPI } from '../../api/keystone-api.js';
+import { defaultsFromEnv } from '../../config/defaults.js';
+import { registerKeystoneApiController } from './keystone-api-controller.js';
+
+const NS = 'openstack';
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const fast = { timeoutMs: 5_000, intervalMs: 10 };
+
+async function reconciles(manager: Manager): Promise<number> {
+  const metric = await manager.registry.getSingleMetric('controller_runtime_reconcile_total')?.get();
+  return (metric?.values ?? [])
+    .filter((v) => v.labels['controller'] === 'keystoneapi')
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+/** The reconcile count once it stopped moving for 200 ms (the writes of the last pass came back). */
+async function settled(manager: Manager): Promise<number> {
+  let last = -1;
+  for (;;) {
+    const now = await reconciles(manager);
+    if (now === last) return now;
+    last = now;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const conditionOf = (fake: FakeKubeClient, type: string) =>
+  fake
+    .peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' })
+    ?.status?.conditions?.find((c) => c.type === type);
+
+describe('KeystoneAPI controller registration (a real manager on a fake API server)', () => {
+  let manager: Manager | undefined;
+  afterEach(async () => manager?.stop());
+
+  it('is woken by the Secret and the database Service its spec names, not by others', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(KeystoneKinds.KeystoneAPI, {
+      metadata: { name: 'keystone', namespace: NS },
+      spec: { secret: 'osp-secret', databaseInstance: 'mariadb' },
+    } as KeystoneAPI);
+    manager = await startFakeManager(fake, (m) => registerKeystoneApiController(m, defaultsFromEnv({})));
+    await waitUntil('InputReady False', () => conditionOf(fake, 'InputReady')?.status === 'False', fast);
+
+    const before = await settled(manager);
+    await fake.create(Kinds.Secret, { metadata: { name: 'unrelated', namespace: NS } } as KubeObject);
+    await fake.create(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
+    expect(await settled(manager)).toBe(before);
+
+    const data = { AdminPassword: b64('a'), KeystoneDatabasePassword: b64('b'), DbRootPassword: b64('c') };
+    await fake.create(Kinds.Secret, { metadata: { name: 'osp-secret', namespace: NS }, data } as KubeObject);
+    await waitUntil('InputReady True', () => conditionOf(fake, 'InputReady')?.status === 'True', fast);
+    expect(conditionOf(fake, 'DBReady')?.message).toContain('mariadb');
+
+    await fake.create(Kinds.Service, { metadata: { name: 'mariadb', namespace: NS } } as KubeObject);
+    await waitUntil(
+      'the db-create Job',
+      () => fake.peek(Kinds.Job, { namespace: NS, name: 'keystone-db-create' }),
+      fast,
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { type KindRef, Kinds } from '@stackops/lib-common/client';
+import type { Manager } from '@stackops/lib-common/runtime';
+import { KeystoneKinds } from '../../api/group.js';
+import type { KeystoneAPI } from '../../api/keystone-api.js';
+import type { KeystoneDefaults } from '../../config/defaults.js';
+import { keystoneApiReconciler } from './keystone-api-reconciler.js';
+
+/** What a KeystoneAPI creates and therefore watches as their controller owner. */
+const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
+  Kinds.Secret,
+  Kinds.ConfigMap,
+  Kinds.Service,
+  Kinds.Job,
+  Kinds.CronJob,
+  Kinds.Deployment,
+  Kinds.ServiceAccount,
+  Kinds.Role,
+  Kinds.RoleBinding,
+];
+
+/**
+ * Registers the KeystoneAPI controller: it owns what it creates, and is woken by its input Secret
+ * and by the database and memcached Services it points at.
+ */
+export function registerKeystoneApiController(manager: Manager, defaults: KeystoneDefaults, concurrency = 2) {
+  let builder = manager.controller<KeystoneAPI>({
+    for: KeystoneKinds.KeystoneAPI,
+    name: 'keystoneapi',
+    concurrency,
+  });
+  for (const kind of KEYSTONE_API_OWNED_KINDS) builder = builder.owns(kind);
+  return builder
+    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret])
+    .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance ?? 'openstack', cr.spec.memcachedInstance])
+    .reconcile(keystoneApiReconciler(defaults));
+}

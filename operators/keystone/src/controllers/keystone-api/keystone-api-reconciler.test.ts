@@ -1,0 +1,196 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../../api/group.js';
+import type { KeystoneAPI } from '../../api/keystone-api.js';
+import { defaultsFromEnv } from '../../config/defaults.js';
+import { keystoneApiReconciler } from './keystone-api-reconciler.js';
+
+const NS = 'openstack';
+const ref = { namespace: NS, name: 'keystone' };
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const NOW = new Date('2026-03-01T12:00:00Z');
+
+function keystoneAPI(spec: Partial<KeystoneAPI['spec']> = {}): KeystoneAPI {
+  return {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneAPI',
+    metadata: { name: 'keystone', namespace: NS },
+    spec: { secret: 'osp-secret', ...spec },
+  };
+}
+
+const ospSecret = (data: Record<string, string> = {}): KubeObject =>
+  ({
+    metadata: { name: 'osp-secret', namespace: NS },
+    data: {
+      AdminPassword: b64('admin-pw'),
+      KeystoneDatabasePassword: b64('db-pw'),
+      DbRootPassword: b64('root-pw'),
+      ...data,
+    },
+  }) as KubeObject;
+
+const databaseService = (): KubeObject =>
+  ({ metadata: { name: 'openstack', namespace: NS }, spec: { ports: [{ port: 3306 }] } }) as KubeObject;
+
+/** What kube-controller-manager would do: every Job completes, every Deployment rolls out. */
+async function runWorkloads(fake: FakeKubeClient): Promise<void> {
+  for (const job of fake.all(Kinds.Job)) {
+    if ((job['status'] as { succeeded?: number } | undefined)?.succeeded) continue;
+    await fake.patch(Kinds.Job, job.metadata as { name: string }, { status: { succeeded: 1 } }, 'merge', {
+      subresource: 'status',
+    });
+  }
+  for (const d of fake.all<KubeObject & { spec: { replicas: number } }>(Kinds.Deployment)) {
+    const n = d.spec.replicas;
+    await fake.patch(
+      Kinds.Deployment,
+      d.metadata as { name: string },
+      {
+        status: {
+          observedGeneration: d.metadata.generation,
+          replicas: n,
+          readyReplicas: n,
+          updatedReplicas: n,
+        },
+      },
+      'merge',
+      { subresource: 'status' },
+    );
+  }
+}
+
+const conditionOf = (fake: FakeKubeClient, type: string) =>
+  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
+
+const reconcile = (fake: FakeKubeClient) =>
+  reconcileOnce<KeystoneAPI>(
+    fake,
+    KeystoneKinds.KeystoneAPI,
+    ref,
+    keystoneApiReconciler(defaultsFromEnv({}), { now: () => NOW }),
+  );
+
+/** Reconciles (letting Jobs and Deployments finish in between) until Ready or `passes` ran out. */
+async function converge(fake: FakeKubeClient, passes = 12) {
+  let last: Awaited<ReturnType<typeof reconcile>> | undefined;
+  for (let i = 0; i < passes; i++) {
+    last = await reconcile(fake);
+    if (conditionOf(fake, 'Ready')?.status === 'True') return last;
+    await runWorkloads(fake);
+  }
+  throw new Error(`not Ready after ${passes} passes: ${JSON.stringify(conditionOf(fake, 'Ready'))}`);
+}
+
+describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
+  it('without its Secret: finalizer, every condition initialised, InputReady False, checked again in 10 s', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
+    const { result } = await reconcile(fake);
+    expect(result).toEqual({ requeueAfterMs: 10_000 });
+    const cr = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref);
+    expect(cr?.metadata.finalizers).toEqual(['openstack.org/keystoneapi']);
+    expect(conditionOf(fake, 'InputReady')).toMatchObject({
+      status: 'False',
+      message: 'Input data resources missing',
+    });
+    expect(conditionOf(fake, 'DBReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
+    expect(conditionOf(fake, 'MemcachedReady')).toBeUndefined();
+    expect(fake.all(Kinds.Job)).toEqual([]);
+  });
+
+  it('an invalid password names its key in an Event, never the value', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
+    fake.seed(Kinds.Secret, ospSecret({ KeystoneDatabasePassword: b64('$(rm -rf)') }));
+    const { events } = await reconcile(fake);
+    expect(conditionOf(fake, 'InputReady')).toMatchObject({
+      status: 'False',
+      message: 'Input data error occurred password does not meet the requirements',
+    });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'InvalidPassword' }));
+    expect(JSON.stringify(events)).not.toContain('rm -rf');
+  });
+
+  it('waits for the database Service, naming it, and creates nothing before', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
+    fake.seed(Kinds.Secret, ospSecret());
+    const { result } = await reconcile(fake);
+    expect(result).toEqual({ requeueAfterMs: 10_000 });
+    expect(conditionOf(fake, 'InputReady')?.status).toBe('True');
+    expect(conditionOf(fake, 'DBReady')?.message).toContain('openstack');
+    expect(fake.all(Kinds.Job)).toEqual([]);
+  });
+
+  it('converges in upstream order to Ready; then a pass writes nothing and comes back at the next rotation', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI({ fernetRotationDays: 2 }));
+    fake.seed(Kinds.Secret, ospSecret());
+    fake.seed(Kinds.Service, databaseService());
+    const { events } = await converge(fake);
+    expect(events).toContainEqual(expect.objectContaining({ type: 'Normal', reason: 'Ready' }));
+    const jobs = fake.all(Kinds.Job).map((j) => j.metadata.name);
+    expect(jobs.sort()).toEqual(['keystone-bootstrap', 'keystone-db-create', 'keystone-db-sync']);
+    expect(fake.peek(Kinds.Deployment, { namespace: NS, name: 'keystone' })).toBeDefined();
+    expect(fake.peek(Kinds.CronJob, { namespace: NS, name: 'keystone-cron' })).toBeDefined();
+    expect(fake.peek(Kinds.ConfigMap, { namespace: NS, name: 'openstack-config' })).toBeDefined();
+    const status = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status;
+    expect(status?.apiEndpoints).toEqual({
+      internal: 'http://keystone-internal.openstack.svc:5000',
+      public: 'http://keystone-public.openstack.svc:5000',
+    });
+    expect(Object.keys(status?.hash ?? {}).sort()).toEqual(['bootstrap', 'dbcreate', 'dbsync', 'input']);
+
+    const writes = fake.writes();
+    const { result, events: quiet } = await reconcile(fake);
+    expect(fake.writes()).toBe(writes);
+    expect(quiet).toEqual([]);
+    expect(result).toEqual({ requeueAfterMs: 2 * 24 * 3600 * 1000 });
+  });
+
+  it('external mode publishes the given endpoints and deploys nothing', async () => {
+    const fake = new FakeKubeClient();
+    const url = (t: string) => ({ endpointURL: `https://keystone-${t}.example.com` });
+    fake.seed(
+      KeystoneKinds.KeystoneAPI,
+      keystoneAPI({
+        externalKeystoneAPI: true,
+        override: { service: { internal: url('internal'), public: url('public') } },
+      }),
+    );
+    fake.seed(Kinds.Secret, ospSecret());
+    await converge(fake, 2);
+    expect(fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.apiEndpoints).toEqual({
+      internal: 'https://keystone-internal.example.com',
+      public: 'https://keystone-public.example.com',
+    });
+    expect(fake.all(Kinds.Deployment)).toEqual([]);
+    expect(fake.all(Kinds.Job)).toEqual([]);
+    expect(fake.peek(Kinds.Secret, { namespace: NS, name: 'openstack-config-secret' })).toBeDefined();
+  });
+
+  it('deletion waits while a KeystoneService holds the KeystoneAPI, then releases it', async () => {
+    const fake = new FakeKubeClient();
+    const held = 'openstack.org/keystoneservice-placement';
+    fake.seed(KeystoneKinds.KeystoneAPI, {
+      ...keystoneAPI(),
+      metadata: { ...keystoneAPI().metadata, finalizers: ['openstack.org/keystoneapi', held] },
+    });
+    await fake.delete(KeystoneKinds.KeystoneAPI, ref);
+    await reconcile(fake);
+    expect(fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.metadata.finalizers).toContain(
+      'openstack.org/keystoneapi',
+    );
+    const cr = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref);
+    await fake.patch(
+      KeystoneKinds.KeystoneAPI,
+      ref,
+      { metadata: { finalizers: cr?.metadata.finalizers?.filter((f) => f !== held) } },
+      'merge',
+    );
+    await reconcile(fake);
+    expect(fake.peek(KeystoneKinds.KeystoneAPI, ref)).toBeUndefined();
+  });
+});

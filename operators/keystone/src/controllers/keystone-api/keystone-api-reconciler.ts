@@ -1,0 +1,80 @@
+import { pipeline } from '@stackops/lib-common/pipeline';
+import type { Reconciler } from '@stackops/lib-common/runtime';
+import { KeystoneFinalizers } from '../../api/finalizers.js';
+import { KeystoneKinds } from '../../api/group.js';
+import type { KeystoneAPI } from '../../api/keystone-api.js';
+import type { KeystoneDefaults } from '../../config/defaults.js';
+import { resolveSpec } from '../../config/spec.js';
+import { initialConditionTypes } from './conditions.js';
+import type { KeystoneApiPass, KeystoneApiStatus } from './context.js';
+import { checkInputSecret } from './steps/check-input-secret.js';
+import { checkMemcached } from './steps/check-memcached.js';
+import { ensureCloudConfig } from './steps/ensure-cloud-config.js';
+import { ensureConfigSecret } from './steps/ensure-config-secret.js';
+import { ensureCronJob } from './steps/ensure-cron-job.js';
+import { ensureDatabase } from './steps/ensure-database.js';
+import { ensureDeployment } from './steps/ensure-deployment.js';
+import { ensureFernetKeys } from './steps/ensure-fernet-keys.js';
+import { ensureRbac } from './steps/ensure-rbac.js';
+import { ensureServices } from './steps/ensure-services.js';
+import { publishExternalEndpoints } from './steps/publish-external-endpoints.js';
+import { recordInputHash } from './steps/record-input-hash.js';
+import { resolveNetworks } from './steps/resolve-networks.js';
+import { runBootstrap } from './steps/run-bootstrap.js';
+import { runDbSync } from './steps/run-db-sync.js';
+import { waitForDependants } from './steps/wait-for-dependants.js';
+
+/**
+ * Upstream's order: input, database, memcached, config, keys, the input hash, networks, RBAC,
+ * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
+ * CronJob, and clients' cloud config. Each step either goes on or ends the pass.
+ */
+const KEYSTONE_API_STEPS = [
+  checkInputSecret,
+  ensureDatabase,
+  checkMemcached,
+  ensureConfigSecret,
+  ensureFernetKeys,
+  recordInputHash,
+  resolveNetworks,
+  ensureRbac,
+  runDbSync,
+  ensureServices,
+  runBootstrap,
+  ensureDeployment,
+  ensureCronJob,
+  ensureCloudConfig,
+];
+
+/** External mode: Keystone runs elsewhere; only its endpoints and the clients' config are published. */
+const EXTERNAL_KEYSTONE_API_STEPS = [checkInputSecret, publishExternalEndpoints, ensureCloudConfig];
+
+/**
+ * The KeystoneAPI reconciler: lib-common's pipeline (conditions initialised every pass, the
+ * finalizer, the steps, Ready, the status written only if it changed) over the steps above. On
+ * deletion it waits until no KeystoneService/KeystoneEndpoint holds the KeystoneAPI; owned objects
+ * then go with it through garbage collection (the database itself is kept, ADR 0005).
+ */
+export function keystoneApiReconciler(
+  defaults: KeystoneDefaults,
+  opts: { now?: () => Date } = {},
+): Reconciler<KeystoneAPI> {
+  return pipeline<KeystoneAPI, KeystoneApiStatus, KeystoneApiPass>({
+    kind: KeystoneKinds.KeystoneAPI,
+    conditions: (cr) => initialConditionTypes(resolveSpec(cr, defaults)),
+    initialStatus: (cr, previous) => {
+      const { conditions: _c, ...rest } = previous ?? {};
+      return {
+        ...rest,
+        hash: { ...previous?.hash },
+        apiEndpoints: { ...previous?.apiEndpoints },
+        networkAttachments: { ...previous?.networkAttachments },
+        observedGeneration: cr.metadata.generation ?? 0,
+      };
+    },
+    context: (pass) => Object.assign(pass, { spec: resolveSpec(pass.cr, defaults), defaults, inputs: {} }),
+    steps: (ctx) => (ctx.spec.externalKeystoneAPI ? EXTERNAL_KEYSTONE_API_STEPS : KEYSTONE_API_STEPS),
+    finalizer: { name: KeystoneFinalizers.KeystoneAPI, cleanup: [waitForDependants] },
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+}

@@ -1,0 +1,57 @@
+import { Kinds } from '@stackops/lib-common/client';
+import { ConditionType } from '@stackops/lib-common/conditions';
+import {
+  MissingSecretKeyError,
+  type SecretObject,
+  stableHash,
+  verifySecret,
+} from '@stackops/lib-common/objects';
+import { passwordProblem } from '@stackops/lib-common/openstack';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { inputSecretKeys } from '../../../config/spec.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
+
+/** How long to wait before looking at a broken input Secret again (its watch usually comes first). */
+const BROKEN_INPUT_RETRY_MS = 30_000;
+
+/**
+ * The input Secret has the admin password, the database password and (for the db-create
+ * Job) the MariaDB root password, and the passwords pass upstream's rule. A missing Secret is a
+ * wait; a missing key or a bad password names the key. External mode needs only the admin password.
+ */
+export async function checkInputSecret(ctx: KeystoneApiPass): Promise<StepResult> {
+  const keys = inputSecretKeys(ctx.spec);
+  const wanted = ctx.spec.externalKeystoneAPI ? [keys.admin] : [keys.admin, keys.database, keys.root];
+  const ref = { name: ctx.spec.secret, namespace: ctx.cr.metadata.namespace ?? '' };
+  let verified: Awaited<ReturnType<typeof verifySecret>>;
+  try {
+    const current = ctx.cache.get<SecretObject>(Kinds.Secret, ref) ?? null;
+    verified = await verifySecret(ctx.client, ref, wanted, current);
+  } catch (err) {
+    if (!(err instanceof MissingSecretKeyError)) throw err;
+    ctx.conditions.markError(ConditionType.InputReady, err.message);
+    return stop(BROKEN_INPUT_RETRY_MS);
+  }
+  if (!verified.found) {
+    ctx.conditions.markFalse(ConditionType.InputReady, 'Error', 'Warning', 'Input data resources missing');
+    return stop(RECHECK_AFTER_MS);
+  }
+  for (const key of [keys.admin, ...(ctx.spec.externalKeystoneAPI ? [] : [keys.database])]) {
+    const problem = passwordProblem(verified.values[key] ?? '');
+    if (problem) {
+      // upstream's exact text in the condition; the Event says which key
+      ctx.conditions.markError(ConditionType.InputReady, problem);
+      ctx.event('Warning', 'InvalidPassword', `key ${key} of Secret ${ref.name}: ${problem}`);
+      return stop(BROKEN_INPUT_RETRY_MS);
+    }
+  }
+  ctx.passwords = {
+    admin: verified.values[keys.admin] ?? '',
+    database: verified.values[keys.database] ?? '',
+    root: verified.values[keys.root] ?? '',
+  };
+  // Only what the pods depend on feeds the input hash (the root password only concerns db-create).
+  ctx.inputs[ctx.spec.secret] = stableHash([ctx.passwords.admin, ctx.passwords.database]);
+  ctx.conditions.markTrue(ConditionType.InputReady);
+  return undefined;
+}

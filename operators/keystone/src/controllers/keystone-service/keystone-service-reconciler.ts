@@ -1,0 +1,39 @@
+import { Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import type { Reconciler } from '@stackops/lib-common/runtime';
+import { KeystoneMessages as M, KeystoneConditionTypes as T } from '../../api/conditions.js';
+import { KeystoneFinalizers } from '../../api/finalizers.js';
+import { KeystoneKinds } from '../../api/group.js';
+import type { KeystoneService, KeystoneServiceStatus } from '../../api/keystone-service.js';
+import type { IdentityClientPool } from '../../identity/client-pool.js';
+import { dependantReconciler } from '../dependants/dependant-reconciler.js';
+import type { KeystoneServicePass } from './context.js';
+import { holdKeystoneAPI } from './steps/hold-keystone-api.js';
+import { registerCatalogService } from './steps/register-catalog-service.js';
+import { registerServiceUser } from './steps/register-service-user.js';
+import { releaseKeystoneAPI } from './steps/release-keystone-api.js';
+import { retireRenamedUser } from './steps/retire-renamed-user.js';
+import { unregisterService } from './steps/unregister-service.js';
+
+/**
+ * KeystoneService: registers the catalog service, and its user in project `service` with roles
+ * admin and service; on deletion removes both, then releases `openstack.org/keystoneservice-<name>`
+ * on the KeystoneAPI and its own finalizer.
+ */
+export function keystoneServiceReconciler(pool: IdentityClientPool): Reconciler<KeystoneService> {
+  return dependantReconciler<KeystoneService, KeystoneServiceStatus, KeystoneServicePass>(
+    {
+      kind: KeystoneKinds.KeystoneService,
+      finalizer: KeystoneFinalizers.KeystoneService,
+      conditions: [
+        unknownCondition(T.KeystoneServiceOSServiceReady, Reason.Init, M.KeystoneServiceOSServiceReadyInit),
+        unknownCondition(T.KeystoneServiceOSUserReady, Reason.Init, M.KeystoneServiceOSUserReadyInit),
+      ],
+      initialStatus: (cr, previous) => ({ ...previous, observedGeneration: cr.metadata.generation ?? 0 }),
+      registered: (status) => Boolean(status.serviceID),
+      register: [holdKeystoneAPI, registerCatalogService, registerServiceUser, retireRenamedUser],
+      unregister: [unregisterService],
+      releaseParents: releaseKeystoneAPI,
+    },
+    pool,
+  );
+}
