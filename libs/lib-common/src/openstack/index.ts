@@ -11,6 +11,7 @@ export {
   observedReadyReplicas,
   withEnv,
 } from './deployment.js';
+export { httpdSslConf } from './httpd-ssl.js';
 export {
   DEFAULT_JOB_TTL_SECONDS,
   decideJobAction,
