@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readOperatorImages } from '@stackops/images';
 import type { KeystoneServer } from '@stackops/keystone-operator/testing';
 import {
   type ControlPlane,
@@ -13,7 +13,9 @@ import { createKubeClient, type KubeClient } from '@stackops/lib-common/client';
 import { stringify } from 'yaml';
 import { applyExamples } from './examples.js';
 import { run } from './exec.js';
+import { type LoadedImage, snapshotOperatorImages } from './image-archives.js';
 import { readCatalogue, runBootstrapJob, startRealKeystone, syncFernetKeys } from './keystone.js';
+import { formatNodeMemory, nodeMemory } from './node-memory.js';
 import { type OperatorPod, operatorPods, setOperatorEnv } from './operator-pods.js';
 import { type RunningOperator, startOperator } from './operators.js';
 import { countOwned } from './owned.js';
@@ -74,22 +76,6 @@ export async function refuseRunningCluster(name: string, replace: boolean): Prom
   );
 }
 
-/** The operator images `make images` built, checked to exist; the demo loads them into the real node. */
-function builtImages(): { archives: string[]; byName: Map<string, string> } {
-  const built = readOperatorImages();
-  const missing = built
-    ? built.images.filter((i) => !existsSync(i.archive)).map((i) => i.archive)
-    : ['build/images'];
-  if (!built || missing.length > 0)
-    throw new Error(
-      `the operator images are missing (${missing.join(', ')}): run \`make images\`, or \`make demo\`, which does`,
-    );
-  return {
-    archives: built.images.map((i) => i.archive),
-    byName: new Map(built.images.map((i) => [i.name, i.configDigest])),
-  };
-}
-
 /** Values that put every operator of the umbrella chart on the real node (see real-node.ts). */
 function realNodeValuesFile(dir: string): string {
   const file = join(dir, 'operators-on-real-node.yaml');
@@ -140,6 +126,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   const steps = new StepPrinter(real ? 9 : 8);
   let keystone: KeystoneServer | undefined;
   let relay: ExposedPort | undefined;
+  let imageDir: string | undefined;
   const keySync = new AbortController();
   const operators: RunningOperator[] = [];
   let cp: ControlPlane | undefined;
@@ -151,6 +138,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
       await relay?.stop();
       await keystone?.stop();
       await cp?.stop({ purge: true });
+      if (imageDir) rmSync(imageDir, { recursive: true, force: true });
     })();
     return stopping;
   };
@@ -169,7 +157,15 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   process.on('SIGTERM', onSignal);
 
   try {
-    const images = real ? builtImages() : undefined;
+    let images: { archives: string[]; byName: Map<string, string> } | undefined;
+    if (real) {
+      imageDir = mkdtempSync(join(tmpdir(), 'stackops-demo-images-'));
+      const loaded: LoadedImage[] = await snapshotOperatorImages(imageDir);
+      images = {
+        archives: loaded.map((i) => i.archive),
+        byName: new Map(loaded.map((i) => [i.name, i.configDigest])),
+      };
+    }
     await steps.run('Check the local control plane binaries', async (note) => {
       const built = await ensureBinaries({ progress: (l: string) => note(l) });
       note(`${built.cached ? 'cached' : 'built'}: ${built.layout.bin}`);
@@ -275,6 +271,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         say('Operator pods (umbrella release, real node)');
         say(podsTable(pods, images!.byName));
         // Still Ready, never restarted: the probes and the work did not kill them.
+        say(formatNodeMemory(await nodeMemory(cp!)));
         const unwell = pods.filter((p) => !p.ready || p.restarts > 0);
         if (unwell.length > 0) {
           say(`Not every operator pod is Ready and unrestarted: ${unwell.map((p) => p.name).join(', ')}`);

@@ -144,6 +144,16 @@ describe('make demo --exit --replace (the operators as pods on the real node)', 
         /│ real-node +│ Ready +│ 0 +│ ghcr\.io\/stackops\/[a-z-]+-operator:[\d.]+ +│ yes \(sha256:/,
       );
     expect(out).not.toMatch(/pid \d+ as stackops-system/); // no operator ran as a local process
+    const memory = out.match(
+      /Real node memory: (\d+) MiB — daemons \(RSS\): (.*); pods \(working set\): (.*)/,
+    );
+    expect(memory, 'the node memory line').not.toBeNull();
+    expect(memory![2]).toMatch(
+      /^containerd [1-9]\d* MiB, kubelet [1-9]\d* MiB, kube-proxy [1-9]\d* MiB, coredns [1-9]\d* MiB$/,
+    );
+    expect(
+      (memory![3] ?? '').split(', ').filter((p) => /^stackops-[a-z]+-\S+ [1-9]\d* MiB$/.test(p)),
+    ).toHaveLength(4);
     const pids = (out.match(/stopped pids: ([\d ]+)/)?.[1] ?? '').trim().split(/\s+/).map(Number);
     // etcd, apiserver, KCM, scheduler, kwok, the node's containerd, kubelet, kube-proxy, CoreDNS, the forwarders, the relay
     expect(pids.length).toBeGreaterThanOrEqual(12);

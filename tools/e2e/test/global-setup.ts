@@ -1,16 +1,11 @@
-import { existsSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type LoadedImage, snapshotOperatorImages } from '@stackops/demo/image-archives';
 import { keepWorkloadsOnKwok } from '@stackops/demo/real-node';
-import { readOperatorImages } from '@stackops/images';
 import { startControlPlane } from '@stackops/kube-env';
 import { createKubeClient } from '@stackops/lib-common/client';
 import type { TestProject } from 'vitest/node';
-
-/** One image as the tests check it: what the chart names, and the config digest the kubelet reports. */
-export interface LoadedImage {
-  operator: string;
-  name: string;
-  configDigest: string;
-}
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -31,10 +26,10 @@ declare module 'vitest' {
  * `stackops-e2e`); `E2E_REUSE=1` keeps it running between runs for a fast inner loop.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const built = readOperatorImages();
-  if (!built) throw new Error('no operator images under build/images: run `make images` first');
-  const archives = built.images.map((i) => i.archive);
-  for (const a of archives) if (!existsSync(a)) throw new Error(`${a} is missing: run \`make images\``);
+  // Copies: build/images is rewritten by any later build; the tests compare with what was loaded.
+  const imageDir = mkdtempSync(join(tmpdir(), 'e2e-images-'));
+  const images = await snapshotOperatorImages(imageDir);
+  const archives = images.map((i) => i.archive);
 
   const name = process.env['E2E_CLUSTER'] ?? 'stackops-e2e';
   const reuse = process.env['E2E_REUSE'] === '1';
@@ -62,11 +57,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('kubectl', cp.kubectl);
   project.provide('helm', cp.helm);
   project.provide('netnsPath', cp.realNode.netnsPath);
-  project.provide(
-    'images',
-    built.images.map((i) => ({ operator: i.operator, name: i.name, configDigest: i.configDigest })),
-  );
+  project.provide('images', images);
   return async () => {
     if (!reuse) await cp.stop({ purge: true });
+    rmSync(imageDir, { recursive: true, force: true });
   };
 }

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import type { ControlPlane } from '@stackops/kube-env';
+import { run } from './exec.js';
+
+/** What the real node costs: its daemons' RSS and, per pod, the working set the kubelet reports. */
+export interface NodeMemory {
+  daemons: { name: string; mib: number }[];
+  pods: { name: string; mib: number }[];
+  totalMib: number;
+}
+
+const nodeDaemons = ['containerd', 'kubelet', 'kube-proxy', 'coredns'] as const;
+const mib = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+function rssMib(pid: number): number {
+  const m = readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m);
+  return m ? Math.round(Number(m[1]) / 1024) : 0;
+}
+
+interface StatsSummary {
+  pods?: { podRef: { name: string }; memory?: { workingSetBytes?: number } }[];
+}
+
+/** Daemons from the cluster's state (`/proc/<pid>/status`), pods from the kubelet's `/stats/summary`. */
+export async function nodeMemory(cp: ControlPlane): Promise<NodeMemory> {
+  const node = cp.realNode?.name;
+  if (!node) throw new Error(`cluster ${cp.name} has no real node`);
+  const daemons = nodeDaemons.flatMap((name) => {
+    const pid = cp.handle.state.components[name]?.pid;
+    return pid ? [{ name, mib: rssMib(pid) }] : [];
+  });
+  const raw = await run(cp.kubectl, [
+    '--kubeconfig',
+    cp.kubeconfigPath,
+    'get',
+    '--raw',
+    `/api/v1/nodes/${node}/proxy/stats/summary`,
+  ]);
+  const pods = ((JSON.parse(raw) as StatsSummary).pods ?? [])
+    .map((p) => ({ name: p.podRef.name, mib: mib(p.memory?.workingSetBytes ?? 0) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const totalMib = [...daemons, ...pods].reduce((sum, x) => sum + x.mib, 0);
+  return { daemons, pods, totalMib };
+}
+
+export function formatNodeMemory(m: NodeMemory): string {
+  const list = (xs: { name: string; mib: number }[]) => xs.map((x) => `${x.name} ${x.mib} MiB`).join(', ');
+  return `Real node memory: ${m.totalMib} MiB — daemons (RSS): ${list(m.daemons)}; pods (working set): ${list(m.pods)}`;
+}
