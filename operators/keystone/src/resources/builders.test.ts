@@ -53,6 +53,20 @@ describe('config files', () => {
     expect(files['policy.yaml']).toBe('x: y');
   });
 
+  it("ships ssl.conf over mod_ssl's, whose default vhost needs a certificate no container has", () => {
+    expect(files['ssl.conf']).toContain('SSLProtocol all -SSLv2 -SSLv3 -TLSv1 -TLSv1.1');
+    expect(files['ssl.conf']).not.toMatch(/VirtualHost|SSLCertificateFile|Listen/);
+    const kolla = JSON.parse(files['keystone-api-config.json'] ?? '{}') as {
+      config_files: { source: string; dest: string }[];
+    };
+    expect(kolla.config_files).toContainEqual(
+      expect.objectContaining({
+        source: '/var/lib/config-data/default/ssl.conf',
+        dest: '/etc/httpd/conf.d/ssl.conf',
+      }),
+    );
+  });
+
   it('turns caching off without memcached', () => {
     const off = configFiles(spec, { ...data, memcachedServers: '' });
     expect(off['keystone.conf']).toContain('[cache]\nenabled=false\n');

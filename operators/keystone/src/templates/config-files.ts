@@ -1,5 +1,5 @@
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
-import { renderCustomData, renderString } from '@stackops/lib-common/openstack';
+import { httpdSslConf, renderCustomData, renderString } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import { databaseUser, type ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_DATABASE, KeystoneNames } from '../resources/names.js';
@@ -75,7 +75,7 @@ function customDataParameters(d: KeystoneConfigData): Record<string, string | nu
 }
 
 /**
- * The files of `<cr>-config-data`: keystone.conf, httpd.conf, the kolla config, custom.conf (from
+ * The files of `<cr>-config-data`: keystone.conf, httpd.conf, ssl.conf, the kolla config, custom.conf (from
  * customServiceConfig, with upstream's `{{ .Param }}` substitution), my.cnf, then `defaultConfigOverwrite`
  * entries, which win over generated files of the same name (as upstream's CustomData does).
  */
@@ -83,6 +83,7 @@ export function configFiles(spec: ResolvedSpec, data: KeystoneConfigData): Recor
   return {
     'keystone.conf': renderString(keystoneConfTemplate, data, 'keystone.conf'),
     'httpd.conf': renderString(httpdConfTemplate, data, 'httpd.conf'),
+    'ssl.conf': httpdSslConf,
     'keystone-api-config.json': keystoneApiKollaConfig(),
     ...renderCustomData({ 'custom.conf': spec.customServiceConfig ?? '' }, customDataParameters(data)),
     'my.cnf': databaseClientConfig(),

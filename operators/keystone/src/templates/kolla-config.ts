@@ -17,6 +17,10 @@ export function keystoneApiKollaConfig(): string {
           ...file('/var/lib/config-data/default/httpd.conf', '/etc/httpd/conf/httpd.conf', '0644'),
           owner: 'apache',
         },
+        {
+          ...file('/var/lib/config-data/default/ssl.conf', '/etc/httpd/conf.d/ssl.conf', '0644'),
+          owner: 'apache',
+        },
         file('/var/lib/config-data/default/my.cnf', '/etc/my.cnf', '0644'),
       ],
       permissions: [{ path: '/etc/keystone', owner: 'keystone:keystone', recurse: true }],
