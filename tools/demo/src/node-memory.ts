@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ControlPlane } from '@stackops/kube-env';
 import { run } from './exec.js';
 
@@ -29,16 +30,24 @@ export async function nodeMemory(cp: ControlPlane): Promise<NodeMemory> {
     const pid = cp.handle.state.components[name]?.pid;
     return pid ? [{ name, mib: rssMib(pid) }] : [];
   });
-  const raw = await run(cp.kubectl, [
-    '--kubeconfig',
-    cp.kubeconfigPath,
-    'get',
-    '--raw',
-    `/api/v1/nodes/${node}/proxy/stats/summary`,
-  ]);
-  const pods = ((JSON.parse(raw) as StatsSummary).pods ?? [])
-    .map((p) => ({ name: p.podRef.name, mib: mib(p.memory?.workingSetBytes ?? 0) }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const readPods = async () => {
+    const raw = await run(cp.kubectl, [
+      '--kubeconfig',
+      cp.kubeconfigPath,
+      'get',
+      '--raw',
+      `/api/v1/nodes/${node}/proxy/stats/summary`,
+    ]);
+    return ((JSON.parse(raw) as StatsSummary).pods ?? [])
+      .map((p) => ({ name: p.podRef.name, mib: mib(p.memory?.workingSetBytes ?? 0) }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  };
+  // The kubelet samples a new pod's cgroup some seconds after it starts; until then it reports 0.
+  let pods = await readPods();
+  for (let i = 0; i < 30 && pods.some((p) => p.mib === 0); i++) {
+    await sleep(1000);
+    pods = await readPods();
+  }
   const totalMib = [...daemons, ...pods].reduce((sum, x) => sum + x.mib, 0);
   return { daemons, pods, totalMib };
 }
