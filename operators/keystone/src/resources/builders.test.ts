@@ -67,6 +67,15 @@ describe('config files', () => {
     );
   });
 
+  it('lets httpd, running as keystone, write its pid file under /etc/httpd/run', () => {
+    const kolla = JSON.parse(files['keystone-api-config.json'] ?? '{}') as {
+      permissions: { path: string; owner: string }[];
+    };
+    expect(kolla.permissions).toContainEqual(
+      expect.objectContaining({ path: '/etc/httpd/run/', owner: 'keystone:apache' }),
+    );
+  });
+
   it('turns caching off without memcached', () => {
     const off = configFiles(spec, { ...data, memcachedServers: '' });
     expect(off['keystone.conf']).toContain('[cache]\nenabled=false\n');

@@ -23,7 +23,11 @@ export function keystoneApiKollaConfig(): string {
         },
         file('/var/lib/config-data/default/my.cnf', '/etc/my.cnf', '0644'),
       ],
-      permissions: [{ path: '/etc/keystone', owner: 'keystone:keystone', recurse: true }],
+      // httpd runs as keystone: its pid file goes to /etc/httpd/run (/run/httpd, root's in the image).
+      permissions: [
+        { path: '/etc/keystone', owner: 'keystone:keystone', recurse: true },
+        { path: '/etc/httpd/run/', owner: 'keystone:apache', recurse: true },
+      ],
     },
     null,
     2,
