@@ -102,6 +102,8 @@ describe('dbSyncJob', () => {
       expect.objectContaining({ subPath: 'placement-dbsync-config.json' }),
     );
     expect(pod.containers[0]!.securityContext.runAsUser).toBe(42482);
+    // kolla_start copies the config through sudo: no_new_privs would refuse it
+    expect(pod.containers[0]!.securityContext).not.toHaveProperty('allowPrivilegeEscalation', false);
   });
 
   it('does not depend on the config (no CONFIG_HASH): config changes do not re-run it', () => {

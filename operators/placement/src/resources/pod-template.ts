@@ -27,10 +27,13 @@ export function placementVolumeMounts(kollaFile: string) {
   ];
 }
 
+/**
+ * No allowPrivilegeEscalation: false: kolla_start, run as placement, copies the config files
+ * through sudo, which the no_new_privs flag that setting sets refuses.
+ */
 export const placementSecurityContext = () => ({
   runAsUser: PLACEMENT_UID,
   runAsGroup: PLACEMENT_UID,
-  allowPrivilegeEscalation: false,
   capabilities: { drop: ['MKNOD'] },
 });
 

@@ -85,6 +85,14 @@ describe('renderConfigFiles', () => {
     const dbSync = JSON.parse(files[ConfigFiles.dbSyncKolla]!) as { command: string };
     expect(api.command).toBe('/usr/sbin/httpd -DFOREGROUND');
     expect(api.config_files.map((f) => f.dest)).toContain('/etc/httpd/conf/httpd.conf');
+    expect(api.config_files).toContainEqual(
+      expect.objectContaining({
+        source: expect.stringMatching(/\/ssl\.conf$/),
+        dest: '/etc/httpd/conf.d/ssl.conf',
+      }),
+    );
+    expect(files[ConfigFiles.sslConf]).toContain('SSLProtocol');
+    expect(files[ConfigFiles.sslConf]).not.toMatch(/VirtualHost|SSLCertificateFile/);
     expect(dbSync.command).toBe('placement-manage db sync');
   });
 

@@ -1,4 +1,4 @@
-import { renderCustomData, renderString } from '@stackops/lib-common/openstack';
+import { httpdSslConf, renderCustomData, renderString } from '@stackops/lib-common/openstack';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 import { type HttpdConfParams, httpdConfTemplate } from './httpd-conf.js';
 import { apiKollaConfig, dbSyncKollaConfig } from './kolla-config.js';
@@ -13,6 +13,7 @@ export const ConfigFiles = {
   placementConf: 'placement.conf',
   customConf: 'custom.conf',
   httpdConf: 'httpd.conf',
+  sslConf: 'ssl.conf',
   myCnf: 'my.cnf',
   policy: 'policy.yaml',
   apiKolla: 'placement-api-config.json',
@@ -61,6 +62,7 @@ export function renderConfigFiles(inputs: ConfigInputs): Record<string, string> 
   const files: Record<string, string> = {
     [ConfigFiles.placementConf]: renderString(placementConfTemplate, conf, ConfigFiles.placementConf),
     [ConfigFiles.httpdConf]: renderString(httpdConfTemplate, httpd, ConfigFiles.httpdConf),
+    [ConfigFiles.sslConf]: httpdSslConf,
     ...renderCustomData({ [ConfigFiles.customConf]: inputs.customServiceConfig ?? '' }, conf),
     [ConfigFiles.myCnf]: inputs.databaseClientConfig,
     [ConfigFiles.apiKolla]: `${JSON.stringify(apiKollaConfig(), null, 2)}\n`,

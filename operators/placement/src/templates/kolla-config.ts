@@ -41,7 +41,12 @@ const logPermissions = [{ path: '/var/log/placement', owner: 'placement:apache',
 export function apiKollaConfig(): KollaConfig {
   return {
     command: '/usr/sbin/httpd -DFOREGROUND',
-    config_files: [...serviceFiles(), file('httpd.conf', '/etc/httpd/conf/httpd.conf', 'apache', '0644')],
+    config_files: [
+      ...serviceFiles(),
+      file('httpd.conf', '/etc/httpd/conf/httpd.conf', 'apache', '0644'),
+      // over mod_ssl's, whose default vhost names a certificate no container has
+      file('ssl.conf', '/etc/httpd/conf.d/ssl.conf', 'apache', '0644'),
+    ],
     permissions: [...logPermissions, { path: '/etc/httpd/run/', owner: 'placement:apache', recurse: true }],
   };
 }
