@@ -1,5 +1,5 @@
 import { Kinds } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -13,7 +13,6 @@ import {
   placementEndpoint,
   placementService,
   useKeystoneSuite,
-  waitForGone,
   waitForObject,
 } from './support/keystone-server/operator.js';
 
@@ -147,7 +146,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     expect(ids).toHaveLength(2);
 
     await client.delete(KE, { namespace: ns, name: 'placement-del' });
-    await waitForGone(client, KE, ns, 'placement-del');
+    await waitForDeletion(client, KE, { namespace: ns, name: 'placement-del' }, { timeoutMs: 60_000 });
     expect(await catalogOf(serviceID)).toEqual([]);
     for (const id of ids) expect(await admin.endpoints.get(id)).toBeUndefined();
     expect(await finalizersOf(KS, ns, 'placement-del')).toEqual(['openstack.org/keystoneservice']);
@@ -200,8 +199,8 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-both', 'Ready', isReadyObject);
     await client.delete(KS, { namespace: ns, name: 'placement-both' });
     await client.delete(KE, { namespace: ns, name: 'placement-both' });
-    await waitForGone(client, KE, ns, 'placement-both');
-    await waitForGone(client, KS, ns, 'placement-both');
+    await waitForDeletion(client, KE, { namespace: ns, name: 'placement-both' }, { timeoutMs: 60_000 });
+    await waitForDeletion(client, KS, { namespace: ns, name: 'placement-both' }, { timeoutMs: 60_000 });
     expect(await admin.services.get(serviceID)).toBeUndefined();
     expect(await catalogOf(serviceID)).toEqual([]);
     expect(await finalizersOf(KeystoneKinds.KeystoneAPI, ns, 'keystone')).toEqual([

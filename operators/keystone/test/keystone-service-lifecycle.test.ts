@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -12,7 +12,6 @@ import {
   PLACEMENT_PASSWORD,
   placementService,
   useKeystoneSuite,
-  waitForGone,
   waitForObject,
 } from './support/keystone-server/operator.js';
 
@@ -170,7 +169,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(user).toBeDefined();
 
     await client.delete(KS, { namespace: ns, name: 'placement-del' });
-    await waitForGone(client, KS, ns, 'placement-del');
+    await waitForDeletion(client, KS, { namespace: ns, name: 'placement-del' }, { timeoutMs: 60_000 });
     expect(await admin.services.get(serviceID)).toBeUndefined();
     expect(await userNamed('placement-del')).toBeUndefined();
     expect(await admin.users.get(user?.id ?? '')).toBeUndefined();
@@ -285,7 +284,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(conditionOf(cr, 'Ready')?.status).toBe('False');
     expect(cr.metadata.finalizers).toEqual(['openstack.org/keystoneservice']);
     await client.delete(KS, { namespace: ns, name: 'orphan' });
-    await waitForGone(client, KS, ns, 'orphan');
+    await waitForDeletion(client, KS, { namespace: ns, name: 'orphan' }, { timeoutMs: 60_000 });
     expect(await admin.services.list({ name: 'orphan' })).toEqual([]);
   });
 
@@ -309,8 +308,13 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement-fin');
 
     await client.delete(KS, { namespace: ns, name: 'placement-fin' });
-    await waitForGone(client, KS, ns, 'placement-fin');
-    await waitForGone(client, KeystoneKinds.KeystoneAPI, ns, 'keystone');
+    await waitForDeletion(client, KS, { namespace: ns, name: 'placement-fin' }, { timeoutMs: 60_000 });
+    await waitForDeletion(
+      client,
+      KeystoneKinds.KeystoneAPI,
+      { namespace: ns, name: 'keystone' },
+      { timeoutMs: 60_000 },
+    );
     // Upstream's rule: nothing is unregistered when keystone itself goes away.
     expect(await admin.services.get(serviceID)).toBeDefined();
     await admin.services.delete(serviceID);

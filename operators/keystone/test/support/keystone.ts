@@ -1,5 +1,5 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { waitFor } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
 import { fixture, readYaml } from './harness.js';
@@ -50,34 +50,29 @@ export async function createKeystoneFromFixture(
   return client.create(KeystoneKinds.KeystoneAPI, { ...cr, metadata: { ...cr.metadata, namespace: ns } });
 }
 
-const getKeystone = (client: KubeClient, ns: string, name = 'keystone') =>
-  client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name, namespace: ns });
-
 export const conditionOf = (cr: KeystoneAPI | undefined, type: string) =>
   cr?.status?.conditions?.find((c) => c.type === type);
 
-const summary = (cr: KeystoneAPI | undefined) => ({
-  generation: cr?.metadata.generation,
-  finalizers: cr?.metadata.finalizers,
-  status: cr?.status,
-});
-
-/** Waits until `check(cr)` holds, printing the KeystoneAPI's status on timeout. */
-export function waitForKeystone(
+/** Waits until `check(cr)` holds (lib-common's `waitFor`: on timeout it shows the KeystoneAPI and its conditions). */
+export async function waitForKeystone(
   client: KubeClient,
   ns: string,
   what: string,
   check: (cr: KeystoneAPI) => boolean,
   opts: { timeoutMs?: number; name?: string } = {},
 ): Promise<KeystoneAPI> {
-  return waitUntil(
-    what,
-    async () => {
-      const cr = await getKeystone(client, ns, opts.name);
-      return cr && check(cr) ? cr : undefined;
+  const ref = { namespace: ns, name: opts.name ?? 'keystone' };
+  const found = await waitFor<KeystoneAPI>(
+    client,
+    KeystoneKinds.KeystoneAPI,
+    ref,
+    (cr) => cr !== undefined && check(cr),
+    {
+      description: what,
+      timeoutMs: opts.timeoutMs ?? 60_000,
     },
-    { ...opts, describe: async () => summary(await getKeystone(client, ns, opts.name)) },
   );
+  return found as KeystoneAPI;
 }
 
 export const isReady = (cr: KeystoneAPI): boolean =>

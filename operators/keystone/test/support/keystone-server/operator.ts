@@ -1,5 +1,5 @@
 import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { waitFor } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';
 import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
@@ -99,8 +99,8 @@ export const conditionOf = (obj: WithConditions | undefined, type: string) =>
 export const isReadyObject = (obj: WithConditions | undefined): boolean =>
   conditionOf(obj, 'Ready')?.status === 'True';
 
-/** Waits until `check(obj)` holds; on timeout prints the object's finalizers and status. */
-export function waitForObject<T extends KubeObject>(
+/** Waits until `check(obj)` holds (lib-common's `waitFor`: on timeout it shows the object and its conditions). */
+export async function waitForObject<T extends KubeObject>(
   client: KubeClient,
   kind: KindRef,
   ns: string,
@@ -109,36 +109,12 @@ export function waitForObject<T extends KubeObject>(
   check: (obj: T) => boolean,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const read = () => client.get<T>(kind, { namespace: ns, name });
-  return waitUntil(
-    `${kind.kind} ${ns}/${name}: ${what}`,
-    async () => {
-      const obj = await read();
-      return obj && check(obj) ? obj : undefined;
-    },
-    {
-      timeoutMs,
-      describe: async () => {
-        const obj = await read();
-        return obj ? { finalizers: obj.metadata.finalizers, status: obj['status'] } : 'absent';
-      },
-    },
-  );
-}
-
-/** Waits until the object is gone from the API server. */
-export function waitForGone(client: KubeClient, kind: KindRef, ns: string, name: string, timeoutMs = 60_000) {
-  return waitUntil(
-    `${kind.kind} ${ns}/${name} deleted`,
-    async () => (await client.get(kind, { namespace: ns, name })) === undefined,
-    {
-      timeoutMs,
-      describe: async () => {
-        const obj = await client.get(kind, { namespace: ns, name });
-        return obj ? { finalizers: obj.metadata.finalizers, status: obj['status'] } : 'absent';
-      },
-    },
-  );
+  const ref = { namespace: ns, name };
+  const found = await waitFor<T>(client, kind, ref, (o) => o !== undefined && check(o), {
+    description: what,
+    timeoutMs,
+  });
+  return found as T;
 }
 
 export interface KeystoneSuite {
