@@ -16,7 +16,7 @@ export const KEYSTONE_API_DEFAULT_IMAGE =
   'quay.io/podified-antelope-centos9/openstack-keystone:current-podified';
 export const KEYSTONE_API_IMAGE_ENV = 'RELATED_IMAGE_KEYSTONE_API_IMAGE_URL_DEFAULT';
 /** The key of `spec.secret` holding the MariaDB root password (used by the db-create Job). */
-export const DB_ROOT_PASSWORD_KEY = 'DbRootPassword';
+export { DB_ROOT_PASSWORD_KEY } from '@stackops/lib-common/database';
 
 const celUrlWithScheme = (ep: string) =>
   `self.override.service['${ep}'].endpointURL.matches('^[a-zA-Z][a-zA-Z0-9+.-]*://.+')`;

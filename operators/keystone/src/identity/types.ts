@@ -1,9 +1,9 @@
+import type { EndpointInterface } from '../api/keystone-endpoint.js';
+
 /**
  * Identity v3 resources as Keystone sends and accepts them. Field names are Keystone's own (snake_case),
  * so a payload reads exactly like the API reference.
  */
-
-export type EndpointInterface = 'public' | 'internal' | 'admin';
 
 export interface Service {
   id: string;

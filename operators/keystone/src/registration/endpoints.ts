@@ -1,9 +1,9 @@
-import type { EndpointStatus } from '../api/keystone-endpoint.js';
+import { type EndpointInterface, EndpointInterfaces, type EndpointStatus } from '../api/keystone-endpoint.js';
 import type { IdentityClient } from '../identity/client.js';
-import type { Endpoint, EndpointInterface } from '../identity/types.js';
+import type { Endpoint } from '../identity/types.js';
 import type { Changes } from './service.js';
 
-const KNOWN_INTERFACES: readonly string[] = ['admin', 'internal', 'public'];
+const KNOWN_INTERFACES: readonly string[] = EndpointInterfaces;
 
 function asInterface(name: string): EndpointInterface {
   if (!KNOWN_INTERFACES.includes(name)) throw new Error(`endpoint interface ${name} not known`);

@@ -1,6 +1,6 @@
 import type { PlacementAPI } from '../api/kinds.js';
 import { ConfigFiles } from '../templates/config-files.js';
-import { childNames, serviceLabels } from './names.js';
+import { childNames, placementServiceLabels } from './names.js';
 import { placementSecurityContext, placementVolumeMounts, placementVolumes } from './pod-template.js';
 
 /**
@@ -9,7 +9,7 @@ import { placementSecurityContext, placementVolumeMounts, placementVolumes } fro
  */
 export function dbSyncJob(cr: PlacementAPI, image: string, podAnnotations: Record<string, string>) {
   const names = childNames(cr.metadata.name!);
-  const labels = serviceLabels(cr.metadata.name!);
+  const labels = placementServiceLabels(cr.metadata.name!);
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',

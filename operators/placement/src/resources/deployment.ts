@@ -1,10 +1,10 @@
 import type { KubeObject } from '@stackops/lib-common/client';
 import { buildDeployment } from '@stackops/lib-common/openstack';
 import type { PlacementAPI } from '../api/kinds.js';
-import { childNames, serviceLabels } from './names.js';
+import { childNames, placementServiceLabels } from './names.js';
 import { apiContainers, placementVolumes } from './pod-template.js';
 
-export interface DeploymentInput {
+export interface PlacementDeploymentInput {
   image: string;
   configHash: string;
   /** Pod annotations, e.g. the multus networks annotation. */
@@ -15,12 +15,12 @@ export interface DeploymentInput {
  * The placement Deployment `<name>`: pods labelled `{service: placement, owner: <name>}`, spread
  * over nodes, running as `placement-<name>` (owner reference added when applied).
  */
-export function placementDeployment(cr: PlacementAPI, input: DeploymentInput): KubeObject {
+export function placementDeployment(cr: PlacementAPI, input: PlacementDeploymentInput): KubeObject {
   const names = childNames(cr.metadata.name!);
   return buildDeployment({
     name: names.deployment,
     namespace: cr.metadata.namespace!,
-    selector: serviceLabels(cr.metadata.name!),
+    selector: placementServiceLabels(cr.metadata.name!),
     podAnnotations: input.podAnnotations,
     replicas: cr.spec.replicas,
     serviceAccountName: names.serviceAccount,

@@ -1,5 +1,5 @@
 import type { ServiceEndpointType } from '@stackops/keystone-operator';
-import { serviceLabels as commonServiceLabels } from '@stackops/lib-common/openstack';
+import { serviceLabels } from '@stackops/lib-common/openstack';
 import { PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 
 /** Names of what a PlacementAPI creates (upstream's choices: some from the CR name, some constant). */
@@ -19,5 +19,5 @@ export const childNames = (crName: string) => ({
 export const serviceName = (endpoint: ServiceEndpointType): string => `${PLACEMENT_SERVICE_NAME}-${endpoint}`;
 
 /** Labels of every pod, Job and Service: `{service: placement, owner: <cr name>}`. */
-export const serviceLabels = (crName: string): Record<string, string> =>
-  commonServiceLabels(PLACEMENT_SERVICE_NAME, crName);
+export const placementServiceLabels = (crName: string): Record<string, string> =>
+  serviceLabels(PLACEMENT_SERVICE_NAME, crName);

@@ -9,7 +9,7 @@ import {
 import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME } from '../../api/constants.js';
-import { serviceLabels } from '../../resources/names.js';
+import { placementServiceLabels } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** `status.hash` key of the db-create Job. */
@@ -37,7 +37,7 @@ export async function ensureDatabase(ctx: PlacementApiPass): Promise<StepResult>
     passwordKey: cr.spec.passwordSelectors.database,
     secretHash: ctx.dbSecretHash ?? '',
     image: ctx.defaults.mariadbImage,
-    labels: serviceLabels(cr.metadata.name!),
+    labels: placementServiceLabels(cr.metadata.name!),
     ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
   }) as JobObject;
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;

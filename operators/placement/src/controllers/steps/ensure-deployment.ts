@@ -9,7 +9,7 @@ import {
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { placementDeployment } from '../../resources/deployment.js';
-import { childNames, serviceLabels } from '../../resources/names.js';
+import { childNames, placementServiceLabels } from '../../resources/names.js';
 import { apiImage, type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
@@ -57,7 +57,7 @@ export async function ensureDeployment(ctx: PlacementApiPass): Promise<StepResul
         ? (
             await ctx.client.list(Kinds.Pod, {
               namespace,
-              labelSelector: labelSelector(serviceLabels(cr.metadata.name!)),
+              labelSelector: labelSelector(placementServiceLabels(cr.metadata.name!)),
             })
           ).items.filter(isServingPod)
         : [],

@@ -5,7 +5,7 @@ import { applyOwned } from '@stackops/lib-common/objects';
 import { apiEndpointURL, buildEndpointService, loadBalancerState } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
-import { serviceLabels, serviceName } from '../../resources/names.js';
+import { placementServiceLabels, serviceName } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
@@ -16,7 +16,7 @@ import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 export async function ensureServices(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
-  const labels = serviceLabels(cr.metadata.name!);
+  const labels = placementServiceLabels(cr.metadata.name!);
   const apiEndpoints: Record<string, string> = {};
   for (const endpoint of [...ServiceEndpointTypes].sort()) {
     const override = cr.spec.override?.service?.[endpoint];

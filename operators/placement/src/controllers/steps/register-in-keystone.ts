@@ -16,7 +16,7 @@ import {
   PLACEMENT_SERVICE_NAME,
   PLACEMENT_SERVICE_TYPE,
 } from '../../api/constants.js';
-import { serviceLabels } from '../../resources/names.js';
+import { placementServiceLabels } from '../../resources/names.js';
 import type { PlacementApiPass } from '../context.js';
 
 interface SubResource extends KubeObject {
@@ -69,7 +69,7 @@ async function applyAndMirror(
 export async function registerInKeystone(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
-  const labels = serviceLabels(cr.metadata.name!);
+  const labels = placementServiceLabels(cr.metadata.name!);
   const service: KeystoneService = desiredKeystoneService({
     name: PLACEMENT_SERVICE_NAME,
     namespace,
