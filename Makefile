@@ -53,7 +53,8 @@ images: build
 	@echo "==> images"
 	@npx nx run @stackops/images:images --outputStyle=static
 
-lint: deps
+# knip loads every package's vitest config, which imports kube-env's built setup: build first.
+lint: build
 	@echo "==> lint (biome)"
 	@npx biome ci .
 	@echo "==> dead code (knip: unused files, exports, dependencies)"
