@@ -1,5 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -149,6 +159,11 @@ export class Node {
   ): Promise<{ status: number; body: string }> {
     const args = ['-s', '-o', '-', '-w', '\n%{http_code}', '--max-time', String(opts.timeoutSeconds ?? 60)];
     for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}: ${v}`);
+    // curl runs on the host: the containers' host names are given to it as they are to them
+    const target = new URL(url);
+    if (this.hosts.includes(target.hostname)) {
+      args.push('--resolve', `${target.hostname}:${target.port || 80}:127.0.0.1`);
+    }
     const out = await new Promise<string>((resolve) => {
       const child = spawn('nsenter', [`--net=${this.netns}`, '--', 'curl', ...args, url]);
       const chunks: Buffer[] = [];
@@ -221,14 +236,16 @@ export class Node {
     const script = join(dir, 'start.sh');
     writeFileSync(script, `${lines.join('\n')}\n`);
     chmodSync(script, 0o755);
+    // stdout and stderr go to a file, as a runtime's do (through a FIFO to its log): a process may
+    // reopen them by name (httpd's `ErrorLog /dev/stdout`), which a socket would not allow.
+    const log = join(dir, 'output.log');
+    const fd = openSync(log, 'a');
     const child = spawn(
       'nsenter',
       [`--net=${this.netns}`, '--', 'unshare', '--mount', '--pid', '--uts', '--fork', '--', 'bash', script],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      { stdio: ['ignore', fd, fd] },
     );
-    const chunks: Buffer[] = [];
-    child.stdout?.on('data', (b: Buffer) => chunks.push(b));
-    child.stderr?.on('data', (b: Buffer) => chunks.push(b));
+    closeSync(fd);
     const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 128)));
     const hostPid = () => {
       try {
@@ -244,7 +261,7 @@ export class Node {
     const process: Process = {
       name: spec.name,
       hostPid,
-      output: () => Buffer.concat(chunks).toString('utf8'),
+      output: () => (existsSync(log) ? readFileSync(log, 'utf8') : ''),
       exited,
       // The container's PID 1 ends its PID namespace, and with it every process of the container.
       stop: async () => {
