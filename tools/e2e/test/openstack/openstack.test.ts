@@ -1,0 +1,485 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { examplesDir } from '@stackops/demo/examples';
+import { keepWorkloadsOnKwok } from '@stackops/demo/real-node';
+import {
+  KeystoneAPIKind,
+  KeystoneEndpointKind,
+  KeystoneServiceKind,
+  OPENSTACK_NAMESPACE,
+  PlacementAPIKind,
+} from '@stackops/demo/targets';
+import type { WorkloadImageName } from '@stackops/images/workloads';
+import { realNodeLabels, realNodeName } from '@stackops/kube-env';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import {
+  adminClient,
+  applyExample,
+  cleanUp,
+  deleteNamespaces,
+  helmInstall,
+  type PodShape,
+  waitForCondition,
+} from '../support.js';
+import { kubectl, loadWorkloadImages, podsReady, until, workloadsOnRealNode } from './support.js';
+
+/**
+ * What the operators deploy, run for real: MariaDB, Keystone and Placement from the stand-in TCIB
+ * images, on the real node, started by keystone-operator and placement-operator running in-cluster
+ * from their charts. kwok marks nothing Ready here: Jobs succeed because keystone-manage and the
+ * MariaDB client did their work, pods are Ready because kubelet's probes got answers from httpd.
+ */
+const ns = OPENSTACK_NAMESPACE;
+const client = adminClient();
+const keystone = { kind: KeystoneAPIKind, namespace: ns, name: 'keystone' };
+const placement = { kind: PlacementAPIKind, namespace: ns, name: 'placement' };
+const releases = [
+  { release: 'keystone-operator', namespace: 'stackops-system' },
+  { release: 'placement-operator', namespace: 'stackops-system' },
+];
+const timings: Record<string, string> = {};
+let images: Record<WorkloadImageName, string>;
+const keystonePods = 'service=keystone,!job-name';
+
+/** A seed example without its `containerImage`, so that the operator's default (the chart's relatedImages) applies. */
+function seedWithoutImage(file: string): KubeObject {
+  const obj = parse(readFileSync(join(examplesDir, file), 'utf8')) as KubeObject & {
+    spec: Record<string, unknown>;
+  };
+  delete obj.spec['containerImage'];
+  return { ...obj, metadata: { ...obj.metadata, namespace: ns } };
+}
+
+async function apply(obj: KubeObject): Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'e2e-openstack-')), 'object.yaml');
+  writeFileSync(file, stringify(obj));
+  await kubectl(['apply', '--server-side', '-f', file]);
+}
+
+/** `openstack …` in the openstackclient pod (clouds.yaml and secure.yaml from the operator). */
+const openstack = (args: string) =>
+  kubectl(['exec', '-n', ns, 'openstackclient', '--', 'bash', '-c', `openstack ${args}`], 120_000);
+
+beforeAll(async () => {
+  const t0 = Date.now();
+  images = await loadWorkloadImages(inject('e2eCluster'));
+  timings['workload images built and loaded'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  await workloadsOnRealNode(client);
+  await applyExample('00-openstack-prereqs.yaml', ns);
+  await apply({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'mariadb', namespace: ns, labels: { app: 'mariadb' } },
+    spec: {
+      securityContext: { fsGroup: 42434 },
+      containers: [
+        {
+          name: 'mariadb',
+          image: images.mariadb,
+          imagePullPolicy: 'Never',
+          env: [
+            {
+              name: 'DB_ROOT_PASSWORD',
+              valueFrom: { secretKeyRef: { name: 'osp-secret', key: 'DbRootPassword' } },
+            },
+          ],
+          ports: [{ containerPort: 3306, name: 'mysql' }],
+          readinessProbe: { tcpSocket: { port: 3306 }, periodSeconds: 2 },
+          volumeMounts: [{ name: 'data', mountPath: '/var/lib/mysql' }],
+        },
+      ],
+      volumes: [{ name: 'data', emptyDir: {} }],
+    },
+  } as KubeObject);
+  const onRealNode = { nodeSelector: { ...realNodeLabels } };
+  await helmInstall('keystone-operator', 'keystone-operator', 'stackops-system', {
+    ...onRealNode,
+    relatedImages: { keystoneAPI: images.keystone, mariadb: images.mariadb },
+  });
+  await helmInstall('placement-operator', 'placement-operator', 'stackops-system', {
+    ...onRealNode,
+    relatedImages: { placementAPI: images.placement, mariadb: images.mariadb },
+  });
+  await podsReady(client, ns, 'app=mariadb', 1, 120_000);
+});
+
+afterAll(async () => {
+  process.stderr.write(`[openstack e2e] timings: ${JSON.stringify(timings)}\n`);
+  await cleanUp(client, [placement, keystone], releases);
+  await deleteNamespaces(client, [ns]);
+  await keepWorkloadsOnKwok(client);
+  client.close();
+});
+
+type JobShape = KubeObject & { status?: { succeeded?: number; startTime?: string; completionTime?: string } };
+
+describe('Keystone from the seed KeystoneAPI', () => {
+  it('runs db-create, db-sync and bootstrap for real and serves /v3 from Ready pods on the real node', async () => {
+    const t0 = Date.now();
+    await apply(seedWithoutImage('10-keystoneapi.yaml'));
+    const cr = await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 420_000);
+    timings['KeystoneAPI Ready'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    for (const name of ['keystone-db-create', 'keystone-db-sync', 'keystone-bootstrap']) {
+      const job = await client.get<JobShape>(Kinds.Job, { namespace: ns, name });
+      expect(job?.status?.succeeded, name).toBe(1);
+      const s = job?.status;
+      if (s?.startTime && s.completionTime)
+        timings[name] = `${(Date.parse(s.completionTime) - Date.parse(s.startTime)) / 1000}s`;
+    }
+    const pods = await podsReady(client, ns, keystonePods, 1);
+    const pod = pods[0] as PodShape;
+    expect(pod.spec.nodeName).toBe(realNodeName);
+    expect(pod.spec.containers[0]?.image).toBe(images.keystone);
+    expect(pod.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+    expect((cr['status'] as { readyCount?: number }).readyCount).toBe(1);
+    // The readiness probe is kubelet's GET /v3 on the pod IP; the same request through the Service:
+    const v3 = await kubectl([
+      'exec',
+      '-n',
+      ns,
+      'mariadb',
+      '--',
+      'bash',
+      '-c',
+      'exec 3<>/dev/tcp/keystone-internal.openstack.svc/5000 && printf "GET /v3 HTTP/1.0\\r\\nHost: keystone\\r\\n\\r\\n" >&3 && cat <&3',
+    ]);
+    expect(v3).toMatch(/^HTTP\/1\.1 200/);
+    expect(v3).toContain('"id": "v3.');
+  });
+
+  it('issues a token and lists keystone endpoints from an openstackclient pod using openstack-config', async () => {
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'openstackclient', namespace: ns },
+      spec: {
+        containers: [
+          {
+            name: 'openstackclient',
+            image: images.openstackclient,
+            imagePullPolicy: 'Never',
+            command: ['/bin/sleep', 'infinity'],
+            env: [
+              {
+                name: 'OS_CLOUD',
+                valueFrom: { configMapKeyRef: { name: 'openstack-config', key: 'OS_CLOUD' } },
+              },
+            ],
+            volumeMounts: [
+              {
+                name: 'clouds',
+                mountPath: '/home/cloud-admin/.config/openstack/clouds.yaml',
+                subPath: 'clouds.yaml',
+              },
+              {
+                name: 'secure',
+                mountPath: '/home/cloud-admin/.config/openstack/secure.yaml',
+                subPath: 'secure.yaml',
+              },
+            ],
+          },
+        ],
+        volumes: [
+          { name: 'clouds', configMap: { name: 'openstack-config' } },
+          { name: 'secure', secret: { secretName: 'openstack-config-secret' } },
+        ],
+      },
+    } as KubeObject);
+    await until('openstackclient running', async () => {
+      const p = await client.get<PodShape>(Kinds.Pod, { namespace: ns, name: 'openstackclient' });
+      return p?.status?.phase === 'Running' ? p : undefined;
+    });
+    const token = JSON.parse(await openstack('token issue -f json')) as { id?: string; expires?: string };
+    expect(token.id).toMatch(/^gAAAAA/);
+    const endpoints = JSON.parse(await openstack('endpoint list -f json')) as {
+      'Service Name': string;
+      Interface: string;
+      URL: string;
+    }[];
+    const ks = endpoints.filter((e) => e['Service Name'] === 'keystone');
+    expect(ks.map((e) => [e.Interface, e.URL]).sort()).toEqual([
+      ['internal', 'http://keystone-internal.openstack.svc:5000'],
+      ['public', 'http://keystone-public.openstack.svc:5000'],
+    ]);
+  });
+});
+
+/**
+ * An HTTP request from the openstackclient pod with a fresh admin token (and `headers`): the
+ * status code and body, whatever the status.
+ */
+async function requestAsAdmin(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
+  const script = [
+    'import json, sys, urllib.request, urllib.error',
+    'url, token, extra = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])',
+    'req = urllib.request.Request(url, headers={"X-Auth-Token": token, **extra})',
+    'try:',
+    '    r = urllib.request.urlopen(req, timeout=30); print(json.dumps({"status": r.status, "body": r.read().decode()}))',
+    'except urllib.error.HTTPError as e:',
+    '    print(json.dumps({"status": e.code, "body": e.read().decode()}))',
+  ].join('\n');
+  const out = await kubectl(
+    [
+      'exec',
+      '-n',
+      ns,
+      'openstackclient',
+      '--',
+      'bash',
+      '-c',
+      'python3 -c "$1" "$2" "$(openstack token issue -f value -c id)" "$3"',
+      'request',
+      script,
+      url,
+      JSON.stringify(headers),
+    ],
+    120_000,
+  );
+  return JSON.parse(out) as { status: number; body: string };
+}
+
+const keystoneApi = () =>
+  client.get<KubeObject & { status?: { readyCount?: number; hash?: Record<string, string> } }>(
+    KeystoneAPIKind,
+    keystone,
+  );
+
+describe('Placement from the seed PlacementAPI', () => {
+  it('runs real placement pods, registers placement in Keystone and answers an authenticated GET /resource_providers', async () => {
+    const t0 = Date.now();
+    await apply(seedWithoutImage('20-placementapi.yaml'));
+    await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 420_000);
+    timings['PlacementAPI Ready'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    const pods = await podsReady(client, ns, 'service=placement,!job-name', 1);
+    expect(pods[0]?.spec.nodeName).toBe(realNodeName);
+    expect(pods[0]?.spec.containers.map((c) => c.image)).toContain(images.placement);
+    await waitForCondition(
+      client,
+      KeystoneServiceKind,
+      { namespace: ns, name: 'placement' },
+      'Ready',
+      'True',
+    );
+    await waitForCondition(
+      client,
+      KeystoneEndpointKind,
+      { namespace: ns, name: 'placement' },
+      'Ready',
+      'True',
+    );
+    const endpoints = JSON.parse(await openstack('endpoint list --service placement -f json')) as {
+      Interface: string;
+      URL: string;
+    }[];
+    expect(endpoints.map((e) => [e.Interface, e.URL]).sort()).toEqual([
+      ['internal', 'http://placement-internal.openstack.svc:8778'],
+      ['public', 'http://placement-public.openstack.svc:8778'],
+    ]);
+    const rp = await requestAsAdmin('http://placement-internal.openstack.svc:8778/resource_providers');
+    expect(rp.status).toBe(200);
+    expect(JSON.parse(rp.body)).toEqual({ resource_providers: [] });
+  });
+});
+
+type SecretShape = KubeObject & { data?: Record<string, string> };
+const ROTATED_AT = 'keystone.openstack.org/rotatedat';
+
+/** Asks the operator for one fernet rotation now (rotatedat in the past) and waits until it rotated. */
+async function rotateFernetKeys(): Promise<void> {
+  const before = await client.get<SecretShape>(Kinds.Secret, { namespace: ns, name: 'keystone' });
+  const past = '2000-01-01T00:00:00Z';
+  await client.patch(
+    Kinds.Secret,
+    { namespace: ns, name: 'keystone' },
+    { metadata: { annotations: { [ROTATED_AT]: past } } },
+    'merge',
+  );
+  await until(
+    'a fernet rotation',
+    async () => {
+      const s = await client.get<SecretShape>(Kinds.Secret, { namespace: ns, name: 'keystone' });
+      const at = s?.metadata.annotations?.[ROTATED_AT];
+      return at && at !== past && s?.data?.['FernetKeys0'] !== before?.data?.['FernetKeys0'] ? s : undefined;
+    },
+    60_000,
+    500,
+  );
+}
+
+/** Waits until every Keystone pod reads the keys the Secret holds now (kubelet refreshes the mount in place). */
+async function keysReachPods(pods: string[]): Promise<void> {
+  const s = await client.get<SecretShape>(Kinds.Secret, { namespace: ns, name: 'keystone' });
+  const want = Buffer.from(s?.data?.['FernetKeys0'] ?? '', 'base64').toString();
+  for (const pod of pods)
+    await until(
+      `the new keys in ${pod}`,
+      async () => {
+        const got = await kubectl(['exec', '-n', ns, pod, '--', 'cat', '/etc/keystone/fernet-keys/0']);
+        return got.trim() === want.trim() ? true : undefined;
+      },
+      240_000,
+      3000,
+    );
+}
+
+const podNames = async (selector: string) =>
+  (await client.list<PodShape>(Kinds.Pod, { namespace: ns, labelSelector: selector })).items.map((p) => ({
+    name: p.metadata.name ?? '',
+    restarts: p.status?.containerStatuses?.reduce((n, c) => n + c.restartCount, 0) ?? 0,
+  }));
+
+describe('Keystone behaviours on real pods', () => {
+  it('a token outlives one fernet rotation and is refused after fernetMaxActiveKeys rotations, with no pod restart', async () => {
+    const t0 = Date.now();
+    const pods = await podNames(keystonePods);
+    const token = (await openstack('token issue -f value -c id')).trim();
+    const validate = () =>
+      requestAsAdmin('http://keystone-internal.openstack.svc:5000/v3/auth/tokens', {
+        'X-Subject-Token': token,
+      });
+    expect((await validate()).status).toBe(200);
+    await rotateFernetKeys();
+    await keysReachPods(pods.map((p) => p.name));
+    expect((await validate()).status).toBe(200);
+    for (let i = 1; i < 5; i++) await rotateFernetKeys();
+    await keysReachPods(pods.map((p) => p.name));
+    const refused = await validate();
+    expect(refused.status).toBe(404);
+    expect(refused.body).toContain('Could not recognize Fernet token');
+    expect(await podNames(keystonePods)).toEqual(pods.map((p) => ({ ...p, restarts: 0 })));
+    timings['fernet rotations'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it('customServiceConfig debug = true rolls the pods and Keystone logs DEBUG lines; removing it rolls them back without', async () => {
+    const t0 = Date.now();
+    const logsAfterRoll = async (before: string[]) => {
+      const pods = await until(
+        'the rolled Keystone pod',
+        async () => {
+          const ready = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
+          return ready && !before.includes(ready[0]?.metadata.name ?? '') ? ready : undefined;
+        },
+        300_000,
+      );
+      const name = pods[0]?.metadata.name ?? '';
+      await openstack('token issue -f value -c id');
+      return { name, logs: await kubectl(['logs', '-n', ns, name]) };
+    };
+    const first = (await podNames(keystonePods)).map((p) => p.name);
+    await client.patch(
+      KeystoneAPIKind,
+      keystone,
+      { spec: { customServiceConfig: '[DEFAULT]\ndebug = true' } },
+      'merge',
+    );
+    const debug = await logsAfterRoll(first);
+    expect(debug.logs).toMatch(/ DEBUG /);
+    await client.patch(KeystoneAPIKind, keystone, { spec: { customServiceConfig: null } }, 'merge');
+    const quiet = await logsAfterRoll([...first, debug.name]);
+    expect(quiet.logs).not.toMatch(/ DEBUG /);
+    expect(quiet.logs).toMatch(/POST \/v3\/auth\/tokens/);
+    timings['debug on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it("a new database password in the input Secret reaches keystone's account and Keystone keeps working", async () => {
+    const t0 = Date.now();
+    const before = (await podNames(keystonePods)).map((p) => p.name);
+    const sql = (password: string) =>
+      kubectl([
+        'exec',
+        '-n',
+        ns,
+        'mariadb',
+        '--',
+        'env',
+        `MYSQL_PWD=${password}`,
+        'mariadb',
+        '--no-defaults',
+        '-h',
+        '127.0.0.1',
+        '-u',
+        'keystone',
+        '-N',
+        '-e',
+        'SELECT 1',
+      ]);
+    await sql('demo-keystone-db-password');
+    await client.patch(
+      Kinds.Secret,
+      { namespace: ns, name: 'osp-secret' },
+      { stringData: { KeystoneDatabasePassword: 'rotated-keystone-db-password' } },
+      'merge',
+    );
+    await until(
+      'the new password on the account',
+      async () => ((await sql('rotated-keystone-db-password')).trim() === '1' ? true : undefined),
+      180_000,
+    );
+    await expect(sql('demo-keystone-db-password')).rejects.toThrow(/Access denied/);
+    await until(
+      'rolled Keystone pods',
+      async () => {
+        const ready = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
+        return ready && !before.includes(ready[0]?.metadata.name ?? '') ? ready : undefined;
+      },
+      300_000,
+    );
+    await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True');
+    expect((await openstack('token issue -f value -c id')).trim()).toMatch(/^gAAAAA/);
+    timings['database password change'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it('replicas 3 → 1 → 0: real pods follow and readyCount with them', async () => {
+    const t0 = Date.now();
+    for (const replicas of [3, 1, 0]) {
+      await client.patch(KeystoneAPIKind, keystone, { spec: { replicas } }, 'merge');
+      await podsReady(client, ns, keystonePods, replicas, 300_000);
+      await until(
+        `readyCount ${replicas}`,
+        async () => ((await keystoneApi())?.status?.readyCount === replicas ? true : undefined),
+        60_000,
+        1000,
+      );
+      timings[`replicas ${replicas}`] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    }
+  });
+
+  it('deleting the KeystoneAPI (after the PlacementAPI) leaves no pod, Job or Service of either', async () => {
+    await client.delete(PlacementAPIKind, placement);
+    await until(
+      'PlacementAPI gone',
+      async () => ((await client.get(PlacementAPIKind, placement)) ? undefined : true),
+      120_000,
+    );
+    await client.delete(KeystoneAPIKind, keystone);
+    await until(
+      'KeystoneAPI gone',
+      async () => ((await client.get(KeystoneAPIKind, keystone)) ? undefined : true),
+      120_000,
+    );
+    await until(
+      'their pods, Jobs and Services gone',
+      async () => {
+        const pods = (await client.list<PodShape>(Kinds.Pod, { namespace: ns })).items
+          .map((p) => p.metadata.name)
+          .sort();
+        const jobs = (await client.list(Kinds.Job, { namespace: ns })).items;
+        const services = (await client.list(Kinds.Service, { namespace: ns })).items.map(
+          (s) => s.metadata.name,
+        );
+        return JSON.stringify(pods) === '["mariadb","openstackclient"]' &&
+          jobs.length === 0 &&
+          JSON.stringify(services) === '["openstack"]'
+          ? true
+          : undefined;
+      },
+      120_000,
+    );
+  });
+});
