@@ -70,7 +70,7 @@ export async function workloadsOnRealNode(client: RestKubeClient): Promise<void>
   }
 }
 
-export const isPodReady = (p: PodShape) =>
+const isPodReady = (p: PodShape) =>
   p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** Pods matching `selector` once exactly `count` of them exist and are Ready (none terminating). */
