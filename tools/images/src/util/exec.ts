@@ -13,7 +13,7 @@ function shellWords(argv: readonly string[]): string {
 }
 
 /** A program that exited non-zero: the message has the command line and the end of its output. */
-export class ExecError extends Error {
+class ExecError extends Error {
   override name = 'ExecError';
   constructor(
     readonly argv: readonly string[],

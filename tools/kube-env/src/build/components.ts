@@ -23,7 +23,7 @@ import {
   toolsGo,
 } from './recipes.js';
 
-export interface BuildContext {
+interface BuildContext {
   readonly layout: CacheLayout;
   readonly logFile: string;
 }

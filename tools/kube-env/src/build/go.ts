@@ -13,7 +13,7 @@ export function goEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   };
 }
 
-export class GoToolchainError extends Error {
+class GoToolchainError extends Error {
   override name = 'GoToolchainError';
 }
 

@@ -112,7 +112,7 @@ export function craneLdflags(craneVersion: string): string {
 }
 
 /** The CoreDNS plugins the real node's Corefile uses; the others (cloud DNS back ends, …) are left out of the build. */
-export const corednsPlugins = [
+const corednsPlugins = [
   'bind',
   'cache',
   'errors',

@@ -22,7 +22,7 @@ export interface CommandInputs {
   realNode?: RealNodeApiserverInputs;
 }
 
-export interface RealNodeApiserverInputs {
+interface RealNodeApiserverInputs {
   /** The node's IP: the API server's advertised address, so the `kubernetes` Service points at it. */
   nodeIp: string;
   /** The API server's client certificate towards the kubelet (logs, exec, port-forward). */
@@ -32,8 +32,8 @@ export interface RealNodeApiserverInputs {
 
 /** The annotation kwok selects its nodes by (so kwok never touches a node it did not get from us). */
 export const fakeNodeAnnotation = { key: 'kwok.x-k8s.io/node', value: 'fake' } as const;
-export const serviceClusterIpRange = '10.96.0.0/16';
-export const podCidr = '10.244.0.0/16';
+const serviceClusterIpRange = '10.96.0.0/16';
+const podCidr = '10.244.0.0/16';
 
 const loopback = '127.0.0.1';
 

@@ -421,7 +421,7 @@ async function waitUntil({ proc, what, probe, processes, deadline, signal }: Wai
 }
 
 /** The components a cluster started with this state should have running. */
-export function expectedComponents(state: ClusterState): ComponentName[] {
+function expectedComponents(state: ClusterState): ComponentName[] {
   return [...controlPlaneComponents, ...(state.realNode ? realNodeComponents : [])];
 }
 
@@ -443,7 +443,7 @@ export function runningComponents(layout: ClusterLayout): ComponentName[] {
  * node's teardown (containers, mounts, namespace, cgroups, files, kernel values). Returns what the
  * teardown could not undo.
  */
-export async function stopComponents(layout: ClusterLayout): Promise<string[]> {
+async function stopComponents(layout: ClusterLayout): Promise<string[]> {
   const state = readState(layout);
   const stop = (component: ComponentName) => {
     const executable = state?.components[component]?.command[0] ?? join(state?.binDir ?? '', component);

@@ -5,7 +5,7 @@ import type { TlsClient } from './http.js';
 const b64 = (pem: string) => Buffer.from(pem, 'utf8').toString('base64');
 
 /** An admin kubeconfig with the certificates embedded, so it stays valid wherever it is copied. */
-export function kubeconfigYaml(clusterName: string, server: string, tls: TlsClient): string {
+function kubeconfigYaml(clusterName: string, server: string, tls: TlsClient): string {
   const name = `kube-env-${clusterName}`;
   return stringify({
     apiVersion: 'v1',

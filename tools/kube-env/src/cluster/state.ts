@@ -18,7 +18,7 @@ export interface ClusterState {
   realNode?: RealNodeState;
 }
 
-export interface ComponentState {
+interface ComponentState {
   pid: number;
   command: string[];
   /** What ran the command in the node's network namespace (`nsenter --net=… --`), if anything. */

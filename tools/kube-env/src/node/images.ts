@@ -20,7 +20,7 @@ import { versions } from '../versions.js';
 import { pauseImage } from './config.js';
 
 /** One entry of a single-layer image: a file (copied from `source`, with `mode`) or a symbolic link. */
-export type ImageFile = { path: string; source: string; mode: number } | { path: string; symlink: string };
+type ImageFile = { path: string; source: string; mode: number } | { path: string; symlink: string };
 
 export interface SingleLayerImage {
   /** The full reference containerd will know it by, e.g. `registry.k8s.io/pause:3.10.1`. */

@@ -38,7 +38,7 @@ export async function configureNetworkNamespace(cluster: string): Promise<void> 
 }
 
 /** cgroup v1 hierarchies and the cgroup2 one, as mounted (this machine mounts both). */
-export function cgroupHierarchies(): string[] {
+function cgroupHierarchies(): string[] {
   return mountPoints(readFileSync('/proc/self/mountinfo', 'utf8'))
     .filter((m) => m.fstype === 'cgroup' || m.fstype === 'cgroup2')
     .map((m) => m.path);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { run } from '../util/run.js';
 
 /** The Debian packages the real node runs on, and a file that shows each is installed. */
-export const nodePackages = [
+const nodePackages = [
   { name: 'containerd', file: '/usr/bin/containerd' },
   { name: 'containerd', file: '/usr/bin/ctr' },
   { name: 'runc', file: '/usr/sbin/runc' },

@@ -62,7 +62,7 @@ export type RealNodeComponent = Extract<
   'port-forward' | 'port-forward-netns' | 'containerd' | 'kubelet' | 'kube-proxy' | 'coredns'
 >;
 
-export interface NodeCommand {
+interface NodeCommand {
   command: string[];
   /** Prefix that enters the namespace (absent: the process stays on the host). */
   launcher?: string[];

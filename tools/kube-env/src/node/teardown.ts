@@ -88,6 +88,7 @@ const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
 /**
  * The process exists and has not exited (a zombie counts as gone). The same test as
  * util/process-alive.ts, repeated because this module may only import Node's own modules.
+ * @public loaded by cluster/watchdog.ts through a dynamic import knip cannot follow.
  */
 export function alive(pid: number): boolean {
   try {

@@ -10,7 +10,7 @@ function encodeLength(length: number): Buffer {
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-export function tlv(tag: number, value: Buffer): Buffer {
+function tlv(tag: number, value: Buffer): Buffer {
   return Buffer.concat([Buffer.from([tag]), encodeLength(value.length), value]);
 }
 

@@ -23,8 +23,8 @@ export interface DistinguishedName {
   organizations?: readonly string[];
 }
 
-export type KeyUsage = 'digitalSignature' | 'keyEncipherment' | 'keyCertSign' | 'cRLSign';
-export type ExtendedKeyUsage = 'serverAuth' | 'clientAuth';
+type KeyUsage = 'digitalSignature' | 'keyEncipherment' | 'keyCertSign' | 'cRLSign';
+type ExtendedKeyUsage = 'serverAuth' | 'clientAuth';
 
 export interface CertificateRequest {
   subject: DistinguishedName;
@@ -92,7 +92,7 @@ function ipBytes(ip: string): Buffer {
 }
 
 /** RFC 5280 method 1: SHA-1 of the subjectPublicKey bits (the part of the SPKI after the algorithm). */
-export function keyIdentifier(publicKey: KeyObject): Buffer {
+function keyIdentifier(publicKey: KeyObject): Buffer {
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   // For P-256 the uncompressed point is the last 65 bytes of the SPKI.
   return createHash('sha1')

@@ -14,7 +14,7 @@ export interface RunResult {
 }
 
 /** A command that exited non-zero; the message names the command and ends with its output. */
-export class CommandError extends Error {
+class CommandError extends Error {
   constructor(
     readonly command: readonly string[],
     readonly exitCode: number | null,
@@ -62,7 +62,7 @@ export function run(command: readonly string[], options: RunOptions = {}): Promi
   });
 }
 
-export function lastLines(text: string, count: number): string {
+function lastLines(text: string, count: number): string {
   const lines = text.replace(/\n+$/, '').split('\n');
   return lines.slice(-count).join('\n');
 }
