@@ -47,7 +47,7 @@ interface EnvVar {
   };
 }
 
-export interface Container {
+interface Container {
   name: string;
   image: string;
   command?: string[];
