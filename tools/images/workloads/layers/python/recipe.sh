@@ -10,5 +10,6 @@ PYTHONDONTWRITEBYTECODE=1 python3 "$pip_wheel/pip" install --no-index --find-lin
 find /usr/local/lib/python3.11/dist-packages -mindepth 2 -maxdepth 2 -type d -name tests -exec rm -rf {} +
 rm -rf /usr/include/python3.11 /usr/local/include
 # Byte-compile once, reproducibly (hash-based .pyc), so services do not compile at every start.
-python3 -m compileall -q -j 0 --invalidation-mode checked-hash /usr/local/lib/python3.11/dist-packages
+# (-f: python3 itself has already imported, and cached, what distutils-precedence.pth loads)
+PYTHONDONTWRITEBYTECODE=1 python3 -m compileall -f -q -j 0 --invalidation-mode checked-hash /usr/local/lib/python3.11/dist-packages
 PYTHONDONTWRITEBYTECODE=1 python3 -c 'import keystone.server.wsgi, placement.wsgi, openstackclient.shell, pymysql, memcache'
