@@ -252,7 +252,7 @@ describe('a real node', () => {
       const tlsOptions = cert
         ? `cert: fs.readFileSync('${pki}/${cert}.crt'), key: fs.readFileSync('${pki}/${cert}.key'),`
         : '';
-      const script = `const fs = require('fs'); require('https').get({ host: '${realNodeNetwork.nodeIp}', port: ${realNodeNetwork.kubeletPort}, path: '/pods', ca: fs.readFileSync('${layout.pki}/ca.crt'), ${tlsOptions} }, (res) => { console.log(res.statusCode); res.resume() }).on('error', (e) => console.log(e.message))`;
+      const script = `const fs = require('fs'); require('https').get({ host: '${realNodeNetwork.nodeIp}', port: ${realNodeNetwork.kubeletPort}, path: '/pods', ca: fs.readFileSync('${layout.pki}/ca.crt'), ${tlsOptions} }, (res) => { console.log(String(res.statusCode)); res.resume() }).on('error', (e) => console.log(e.message))`;
       return (await cp.realNode?.run([process.execPath, '-e', script]))?.stdout.trim();
     };
     expect(await get()).toBe('401');
