@@ -1,9 +1,10 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { ConditionType, messagesOf, Reason, Severity } from '@stackops/lib-common/conditions';
+import { ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
 import {
   isDeploymentReady,
   labelSelector,
+  markNetworkAttachmentsCondition,
   observedReadyReplicas,
   verifyNetworkStatus,
 } from '@stackops/lib-common/openstack';
@@ -64,18 +65,9 @@ export async function ensureDeployment(ctx: PlacementApiPass): Promise<StepResul
     readyCount: ctx.status.readyCount ?? 0,
   });
   ctx.status.networkAttachments = network.networkAttachments;
-  if (!network.ready) {
-    ctx.conditions.markFalse(
-      ConditionType.NetworkAttachmentsReady,
-      Reason.Error,
-      Severity.Warning,
-      messagesOf(ConditionType.NetworkAttachmentsReady)?.notAllPods ?? '%s',
-      `[${network.missing.join(' ')}]`,
-    );
-    // Pods are not watched: multus may report their addresses after they became ready.
-    return stop(RECHECK_AFTER_MS);
-  }
-  ctx.conditions.markTrue(ConditionType.NetworkAttachmentsReady);
+  markNetworkAttachmentsCondition(ctx.conditions, network);
+  // Pods are not watched: multus may report their addresses after they became ready.
+  if (!network.ready) return stop(RECHECK_AFTER_MS);
 
   if (!isDeploymentReady(live)) {
     ctx.conditions.markRequested(ConditionType.DeploymentReady);

@@ -2,6 +2,7 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
   labelSelector,
+  markNetworkAttachmentsCondition,
   type NetworkAttachmentDefinition,
   networksAnnotation,
   verifyNetworkStatus,
@@ -72,17 +73,7 @@ export async function verifyNetworks(ctx: KeystoneApiPass): Promise<StepResult> 
     readyCount: ctx.status.readyCount ?? 0,
   });
   ctx.status.networkAttachments = verdict.networkAttachments;
-  if (!verdict.ready) {
-    ctx.conditions.markFalse(
-      ConditionType.NetworkAttachmentsReady,
-      'Error',
-      'Warning',
-      'NetworkAttachments error occurred not all pods have interfaces with ips as configured in NetworkAttachments: %s',
-      `[${verdict.missing.join(' ')}]`,
-    );
-    // pods are not owned by the KeystoneAPI, so their updates do not wake it: look again soon
-    return stop(RECHECK_AFTER_MS);
-  }
-  ctx.conditions.markTrue(ConditionType.NetworkAttachmentsReady);
-  return undefined;
+  markNetworkAttachmentsCondition(ctx.conditions, verdict);
+  // pods are not owned by the KeystoneAPI, so their updates do not wake it: look again soon
+  return verdict.ready ? undefined : stop(RECHECK_AFTER_MS);
 }
