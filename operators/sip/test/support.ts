@@ -1,6 +1,5 @@
 /** Integration test support: a client on the real control plane, namespaces, CRDs, fixtures, the operator in-process. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cacheLayout } from '@stackops/kube-env';
 import {
@@ -13,6 +12,7 @@ import type { Manager } from '@stackops/lib-common/runtime';
 import {
   installCrds,
   loadTestKubeConfig,
+  readCrds,
   startTestManager,
   type TestNamespace,
   waitUntil,
@@ -49,24 +49,16 @@ export async function deleteNamespace(client: RestKubeClient, ns: TestNamespace)
 }
 
 /**
- * Installs the chart's CRDs: crds/ (SIPCluster) and the BareMetalHost CRD, a template whose
- * `{{ }}` guard lines are dropped (written to a temporary file for lib-common's installCrds).
+ * Installs the chart's CRDs: crds/ (SIPCluster) and the BareMetalHost CRD, a template read without
+ * its `{{ }}` guard lines.
  */
 export async function installChartCrds(client: RestKubeClient): Promise<void> {
   await installCrds(client, join(CHART_DIR, 'crds'));
-  const dir = mkdtempSync(join(tmpdir(), 'sip-crds-'));
-  try {
-    for (const f of readdirSync(join(CHART_DIR, 'templates')).filter((n) => n.startsWith('crd-'))) {
-      const text = readFileSync(join(CHART_DIR, 'templates', f), 'utf8')
-        .split('\n')
-        .filter((l) => !l.trimStart().startsWith('{{'))
-        .join('\n');
-      writeFileSync(join(dir, f), text);
-    }
-    await installCrds(client, dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  const templates = join(CHART_DIR, 'templates');
+  const templated = readdirSync(templates)
+    .filter((n) => n.startsWith('crd-'))
+    .flatMap((f) => readCrds(join(templates, f), { dropTemplateLines: true }));
+  await installCrds(client, templated);
 }
 
 export interface RunningOperator {

@@ -180,6 +180,29 @@ describe('runCommand', () => {
       /^sh -c echo broken >&2; exit 3 failed: broken/,
     );
   });
+
+  it('passes the environment it is given instead of the process one', async () => {
+    expect(await runCommand('/bin/sh', ['-c', 'echo "$GREETING:$HOME"'], { env: { GREETING: 'hi' } })).toBe(
+      'hi:\n',
+    );
+  });
+
+  it('ends a command that outlives timeoutMs with SIGTERM and names the signal', async () => {
+    const started = Date.now();
+    await expect(
+      runCommand('/bin/sh', ['-c', 'echo working; exec sleep 30'], { timeoutMs: 200 }),
+    ).rejects.toThrow(/^sh -c echo working; exec sleep 30 failed \(SIGTERM after 200 ms\): working$/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('keeps the end of a long output in the error', async () => {
+    await expect(
+      runCommand('/bin/sh', [
+        '-c',
+        'i=0; while [ $i -lt 5000 ]; do echo line$i >&2; i=$((i+1)); done; exit 1',
+      ]),
+    ).rejects.toThrow(/line4999$/);
+  });
 });
 
 describe('operatorContainerProblems', () => {

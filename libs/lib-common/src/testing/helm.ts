@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { parseAllDocuments } from 'yaml';
 import { deepEqual } from '../client/json.js';
 import type { KubeObject } from '../client/types.js';
@@ -111,23 +111,61 @@ export function chartFullname(release: string, chartName: string): string {
   return full.slice(0, 63).replace(/-$/, '');
 }
 
+/** How much of a failed command's output its error keeps (the end, where the cause usually is). */
+const ERROR_OUTPUT_TAIL_CHARS = 20_000;
+
+export interface RunCommandOptions {
+  /** Written to its stdin, which is then closed. */
+  input?: string;
+  /** Its whole environment (not merged); `process.env` when absent. */
+  env?: NodeJS.ProcessEnv;
+  /** SIGTERM after this long; the promise then rejects naming the signal. */
+  timeoutMs?: number;
+}
+
 /**
- * Runs a command-line tool (helm, kubectl) without blocking the event loop, so an operator under
- * test in the same process keeps reconciling while it waits; `input` goes to its stdin. Resolves
- * its stdout; rejects with its stderr in the message.
+ * Runs a command-line tool (helm, kubectl, pip) without blocking the event loop, so an operator
+ * under test in the same process keeps reconciling while it waits. Resolves its stdout; rejects
+ * with the tail of its stderr (of its stdout when stderr is empty) in the message. No output limit:
+ * `helm template` and pip print a lot.
  */
 export function runCommand(
   binary: string,
   args: readonly string[],
-  opts: { input?: string } = {},
+  opts: RunCommandOptions = {},
 ): Promise<string> {
   const name = binary.split('/').pop() ?? binary;
   return new Promise((resolve, reject) => {
-    const child = execFile(binary, args, { encoding: 'utf8', env: process.env }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${name} ${args.join(' ')} failed: ${stderr || err.message}`));
-      else resolve(stdout);
+    const child = spawn(binary, args, { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
     });
-    child.stdin?.end(opts.input);
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    const timer =
+      opts.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} ${args.join(' ')} failed: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        resolve(stdout);
+        return;
+      }
+      const tail = (stderr.trim() || stdout.trim()).slice(-ERROR_OUTPUT_TAIL_CHARS);
+      const how = signal
+        ? ` (${signal}${opts.timeoutMs === undefined ? '' : ` after ${opts.timeoutMs} ms`})`
+        : '';
+      reject(new Error(`${name} ${args.join(' ')} failed${how}: ${tail || `exit ${code}`}`));
+    });
+    // a tool that exits without reading its stdin must not fail the run with EPIPE
+    child.stdin.on('error', () => {});
+    child.stdin.end(opts.input);
   });
 }
 

@@ -1,4 +1,4 @@
-export { installCrds, readCrds } from './crds.js';
+export { installCrds, type ReadCrdsOptions, readCrds } from './crds.js';
 export {
   FakeKubeClient,
   FakeRecorder,
@@ -22,6 +22,7 @@ export {
   type RenderedContainer,
   type RenderedObject,
   type RenderedRule,
+  type RunCommandOptions,
   renderedContainer,
   runCommand,
   setFlags,

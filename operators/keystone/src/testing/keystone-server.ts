@@ -4,11 +4,11 @@ import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runCommand } from '@stackops/lib-common/testing';
 import { IdentityClient } from '../identity/client.js';
 import { newFernetKey, readKeyRepository, writeKeyRepository } from './fernet-repository.js';
 import { type KeystoneLayout, keystoneLayout, renderKeystoneConfig } from './keystone-config.js';
 import { ensureKeystoneVenv, type KeystoneVenv } from './keystone-venv.js';
-import { runCommand } from './run-command.js';
 import { supportFile } from './support-files.js';
 
 export interface KeystoneServerOptions {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { runCommand } from './run-command.js';
+import { runCommand } from '@stackops/lib-common/testing';
 import { pinnedKeystoneVersion, supportFile } from './support-files.js';
 
 export interface KeystoneVenv {
