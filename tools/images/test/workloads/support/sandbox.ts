@@ -43,7 +43,7 @@ const DEFAULT_CAPABILITIES = [
   'audit_write',
 ];
 
-export interface Mount {
+interface Mount {
   /** A file or folder on the host. */
   source: string;
   /** Where it appears in the container. */
