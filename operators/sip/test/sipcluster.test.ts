@@ -1,5 +1,10 @@
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { createTestNamespace, type TestNamespace, waitUntil } from '@stackops/lib-common/testing';
+import {
+  createTestNamespace,
+  reconcileCount,
+  type TestNamespace,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../src/api/kinds.js';
@@ -222,14 +227,7 @@ describe('SIPCluster', () => {
     await waitForReady(client, ns, 'tenant');
     const controller = operator.manager.controllerNamed('sipcluster')!;
     await controller.whenIdle();
-    const reconciles = async () => {
-      const metric = await operator.manager.registry
-        .getSingleMetric('controller_runtime_reconcile_total')
-        ?.get();
-      return (metric?.values ?? [])
-        .filter((v) => v.labels['controller'] === 'sipcluster')
-        .reduce((n, v) => n + v.value, 0);
-    };
+    const reconciles = () => reconcileCount(operator.manager, 'sipcluster');
     const before = await reconciles();
     operator.manager.client.requests.reset();
     controller.enqueue({ namespace: ns, name: 'tenant' });

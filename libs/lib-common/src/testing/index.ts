@@ -31,6 +31,7 @@ export {
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
 export { createTestNamespace, type TestNamespace } from './namespace.js';
+export { reconcileCount, settledReconcileCount } from './reconciles.js';
 export {
   describeConditions,
   describeObject,

@@ -1,7 +1,12 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
+import {
+  FakeKubeClient,
+  settledReconcileCount,
+  startFakeManager,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import { defaultsFromEnv } from '../config/defaults.js';
@@ -10,24 +15,6 @@ import { registerPlacementApiController } from './placement-api-controller.js';
 const NS = 'openstack';
 const fast = { timeoutMs: 5_000, intervalMs: 10 };
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-
-async function reconciles(manager: Manager): Promise<number> {
-  const metric = await manager.registry.getSingleMetric('controller_runtime_reconcile_total')?.get();
-  return (metric?.values ?? [])
-    .filter((v) => v.labels['controller'] === 'placementapi')
-    .reduce((sum, v) => sum + v.value, 0);
-}
-
-/** The reconcile count once it stopped moving for 200 ms (the writes of the last pass came back). */
-async function settled(manager: Manager): Promise<number> {
-  let last = -1;
-  for (;;) {
-    const now = await reconciles(manager);
-    if (now === last) return now;
-    last = now;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const conditionOf = (fake: FakeKubeClient, type: string) =>
   fake
@@ -92,11 +79,11 @@ describe('PlacementAPI controller registration (a real manager on a fake API ser
     );
 
     // A KeystoneAPI status write that changes neither endpoints nor region does not wake it.
-    const before = await settled(manager);
+    const before = await settledReconcileCount(manager, 'placementapi');
     await fake.patch(KeystoneKinds.KeystoneAPI, keystone, { status: keystoneStatus('one', 3) }, 'merge', {
       subresource: 'status',
     });
-    expect(await settled(manager)).toBe(before);
+    expect(await settledReconcileCount(manager, 'placementapi')).toBe(before);
     await fake.patch(KeystoneKinds.KeystoneAPI, keystone, { status: keystoneStatus('two') }, 'merge', {
       subresource: 'status',
     });

@@ -14,6 +14,7 @@ import {
   createTestNamespace,
   installCrds as installCrdsFrom,
   loadTestKubeConfig,
+  reconcileCount,
   startTestManager,
   waitUntil,
 } from '@stackops/lib-common/testing';
@@ -83,13 +84,7 @@ export async function startOperator(opts: {
     },
     (m) => registerPlacementApiController(m, TEST_DEFAULTS),
   );
-  const reconciles = async () => {
-    const metric = await manager.registry.getSingleMetric('controller_runtime_reconcile_total')?.get();
-    return (metric?.values ?? [])
-      .filter((v) => v.labels['controller'] === 'placementapi')
-      .reduce((sum, v) => sum + v.value, 0);
-  };
-  return { manager, reconciles, stop: () => manager.stop() };
+  return { manager, reconciles: () => reconcileCount(manager, 'placementapi'), stop: () => manager.stop() };
 }
 
 export interface Suite {

@@ -1,6 +1,11 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
+import {
+  FakeKubeClient,
+  settledReconcileCount,
+  startFakeManager,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -10,24 +15,6 @@ import { registerKeystoneApiController } from './keystone-api-controller.js';
 const NS = 'openstack';
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const fast = { timeoutMs: 5_000, intervalMs: 10 };
-
-async function reconciles(manager: Manager): Promise<number> {
-  const metric = await manager.registry.getSingleMetric('controller_runtime_reconcile_total')?.get();
-  return (metric?.values ?? [])
-    .filter((v) => v.labels['controller'] === 'keystoneapi')
-    .reduce((sum, v) => sum + v.value, 0);
-}
-
-/** The reconcile count once it stopped moving for 200 ms (the writes of the last pass came back). */
-async function settled(manager: Manager): Promise<number> {
-  let last = -1;
-  for (;;) {
-    const now = await reconciles(manager);
-    if (now === last) return now;
-    last = now;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const conditionOf = (fake: FakeKubeClient, type: string) =>
   fake
@@ -47,10 +34,10 @@ describe('KeystoneAPI controller registration (a real manager on a fake API serv
     manager = await startFakeManager(fake, (m) => registerKeystoneApiController(m, defaultsFromEnv({})));
     await waitUntil('InputReady False', () => conditionOf(fake, 'InputReady')?.status === 'False', fast);
 
-    const before = await settled(manager);
+    const before = await settledReconcileCount(manager, 'keystoneapi');
     await fake.create(Kinds.Secret, { metadata: { name: 'unrelated', namespace: NS } } as KubeObject);
     await fake.create(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
-    expect(await settled(manager)).toBe(before);
+    expect(await settledReconcileCount(manager, 'keystoneapi')).toBe(before);
 
     const data = { AdminPassword: b64('a'), KeystoneDatabasePassword: b64('b'), DbRootPassword: b64('c') };
     await fake.create(Kinds.Secret, { metadata: { name: 'osp-secret', namespace: NS }, data } as KubeObject);
