@@ -1,3 +1,4 @@
+export { simulateControllerManager } from './controller-manager.js';
 export { installCrds, type ReadCrdsOptions, readCrds } from './crds.js';
 export {
   FakeKubeClient,

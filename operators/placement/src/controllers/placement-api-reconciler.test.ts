@@ -1,6 +1,6 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { samplePlacementAPI } from '../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -53,22 +53,13 @@ const readyKeystoneAPI = (): KubeObject =>
 
 /** What kube-controller-manager and keystone-operator would do: Jobs complete, Deployments roll out, children Ready. */
 async function runOthers(fake: FakeKubeClient): Promise<void> {
-  const status = (kind: typeof Kinds.Job, obj: KubeObject, s: object) =>
-    fake.patch(kind, obj.metadata as { name: string }, { status: s }, 'merge', { subresource: 'status' });
-  for (const job of fake.all(Kinds.Job)) await status(Kinds.Job, job, { succeeded: 1 });
-  for (const d of fake.all<KubeObject & { spec: { replicas: number } }>(Kinds.Deployment)) {
-    const n = d.spec.replicas;
-    const s = {
-      observedGeneration: d.metadata.generation,
-      replicas: n,
-      readyReplicas: n,
-      updatedReplicas: n,
-    };
-    await status(Kinds.Deployment, d, s);
-  }
+  await simulateControllerManager(fake);
   for (const kind of [KeystoneKinds.KeystoneService, KeystoneKinds.KeystoneEndpoint]) {
     for (const child of fake.all(kind)) {
-      await status(kind, child, { observedGeneration: child.metadata.generation, conditions: ready() });
+      const status = { observedGeneration: child.metadata.generation, conditions: ready() };
+      await fake.patch(kind, child.metadata as { name: string }, { status }, 'merge', {
+        subresource: 'status',
+      });
     }
   }
 }

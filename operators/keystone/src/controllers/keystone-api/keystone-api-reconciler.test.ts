@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -34,33 +34,6 @@ const ospSecret = (data: Record<string, string> = {}): KubeObject =>
 const databaseService = (): KubeObject =>
   ({ metadata: { name: 'openstack', namespace: NS }, spec: { ports: [{ port: 3306 }] } }) as KubeObject;
 
-/** What kube-controller-manager would do: every Job completes, every Deployment rolls out. */
-async function runWorkloads(fake: FakeKubeClient): Promise<void> {
-  for (const job of fake.all(Kinds.Job)) {
-    if ((job['status'] as { succeeded?: number } | undefined)?.succeeded) continue;
-    await fake.patch(Kinds.Job, job.metadata as { name: string }, { status: { succeeded: 1 } }, 'merge', {
-      subresource: 'status',
-    });
-  }
-  for (const d of fake.all<KubeObject & { spec: { replicas: number } }>(Kinds.Deployment)) {
-    const n = d.spec.replicas;
-    await fake.patch(
-      Kinds.Deployment,
-      d.metadata as { name: string },
-      {
-        status: {
-          observedGeneration: d.metadata.generation,
-          replicas: n,
-          readyReplicas: n,
-          updatedReplicas: n,
-        },
-      },
-      'merge',
-      { subresource: 'status' },
-    );
-  }
-}
-
 const conditionOf = (fake: FakeKubeClient, type: string) =>
   fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
 
@@ -78,7 +51,7 @@ async function converge(fake: FakeKubeClient, passes = 12) {
   for (let i = 0; i < passes; i++) {
     last = await reconcile(fake);
     if (conditionOf(fake, 'Ready')?.status === 'True') return last;
-    await runWorkloads(fake);
+    await simulateControllerManager(fake);
   }
   throw new Error(`not Ready after ${passes} passes: ${JSON.stringify(conditionOf(fake, 'Ready'))}`);
 }
