@@ -149,7 +149,9 @@ function realNodeApiserverFlags(node: RealNodeApiserverInputs, caCert: string): 
     `--kubelet-client-certificate=${node.kubeletClientCert}`,
     `--kubelet-client-key=${node.kubeletClientKey}`,
     `--kubelet-certificate-authority=${caCert}`,
-    '--enable-admission-plugins=NodeRestriction',
+    // PodNodeSelector and PodTolerationRestriction let a namespace send its pods to the real node
+    // (annotations), so a test or the demo can run one product's workloads there and the rest on kwok.
+    '--enable-admission-plugins=NodeRestriction,PodNodeSelector,PodTolerationRestriction',
   ];
 }
 
