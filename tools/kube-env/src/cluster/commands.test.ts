@@ -91,7 +91,9 @@ describe('componentCommands with a real node', () => {
     expect(flag(api, 'kubelet-client-certificate')).toEqual(['/state/node/pki/apiserver-kubelet-client.crt']);
     expect(flag(api, 'kubelet-client-key')).toEqual(['/state/node/pki/apiserver-kubelet-client.key']);
     expect(flag(api, 'kubelet-certificate-authority')).toEqual(['/state/pki/ca.crt']);
-    expect(flag(api, 'enable-admission-plugins')).toEqual(['NodeRestriction,PodNodeSelector,PodTolerationRestriction']);
+    expect(flag(api, 'enable-admission-plugins')).toEqual([
+      'NodeRestriction,PodNodeSelector,PodTolerationRestriction',
+    ]);
     expect(flag(api, 'authorization-mode')).toEqual(['Node,RBAC']);
   });
 
