@@ -14,3 +14,11 @@ export {
   renderCrdFile,
   writeCrdFiles,
 } from './crd-files.js';
+export {
+  assertFieldsCovered,
+  type FieldCoverage,
+  type FieldWalkOptions,
+  type FieldWalkResult,
+  schemaFieldPaths,
+  walkFields,
+} from './field-walk.js';
