@@ -86,6 +86,10 @@ program
     collect,
     [],
   )
+  .option(
+    '--audit-log <path>',
+    'the API server writes an audit log of every request there (metadata level, JSON lines); a running cluster without it is restarted',
+  )
   .option('--fresh', 'start from empty etcd data (and stop the cluster first if it runs)')
   .option('--timeout <seconds>', 'give up after this many seconds', positiveInt, 120)
   .action(
@@ -94,6 +98,7 @@ program
       nodes: number;
       realNode?: boolean;
       image: string[];
+      auditLog?: string;
       fresh?: boolean;
       timeout: number;
     }) => {
@@ -102,6 +107,7 @@ program
         nodes: opts.nodes,
         realNode: opts.realNode ?? false,
         images: opts.image,
+        ...(opts.auditLog ? { auditLog: opts.auditLog } : {}),
         fresh: opts.fresh ?? false,
         reuse: true,
         detach: true,
@@ -115,6 +121,7 @@ program
       process.stdout.write(
         [
           `cluster ${handle.name} ${verb}: ${handle.server}, ${handle.state.nodes} fake nodes${node ? `, real node ${node.name} (${node.ip})` : ''}`,
+          ...(handle.state.auditLog ? [`  audit log: ${handle.state.auditLog}`] : []),
           ...(node
             ? [
                 `  the real node's network namespace: nsenter --net=${node.netnsPath} -- <command>`,

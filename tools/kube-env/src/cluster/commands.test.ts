@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pkiPaths } from '../pki/cluster-pki.js';
-import { componentCommands } from './commands.js';
+import { auditPolicy, componentCommands } from './commands.js';
 import { controlPlaneComponents } from './layout.js';
 
 const commands = componentCommands({
@@ -101,5 +101,37 @@ describe('componentCommands with a real node', () => {
     for (const name of ['etcd', 'kube-controller-manager', 'kube-scheduler'] as const) {
       expect(inNamespace[name]).toEqual(commands[name]);
     }
+  });
+});
+
+describe('componentCommands with an audit log', () => {
+  const audited = componentCommands({
+    binDir: '/cache/bin',
+    stageFiles: [],
+    ports: { etcdClient: 1001, etcdPeer: 1002, apiserver: 1003, controllerManager: 1004, scheduler: 1005 },
+    pki: pkiPaths('/state/pki'),
+    kubeconfig: '/state/kubeconfig',
+    etcdData: '/state/etcd',
+    kwokConfig: '/state/kwok.yaml',
+    audit: { policyFile: '/state/audit-policy.yaml', logFile: '/tmp/bench/audit.log' },
+  });
+  const api = audited['kube-apiserver'];
+
+  it('passes the policy and a JSON log that is never rotated', () => {
+    expect(flag(api, 'audit-policy-file')).toEqual(['/state/audit-policy.yaml']);
+    expect(flag(api, 'audit-log-path')).toEqual(['/tmp/bench/audit.log']);
+    expect(flag(api, 'audit-log-format')).toEqual(['json']);
+    expect(flag(api, 'audit-log-maxsize')).toEqual(['0']);
+  });
+
+  it('adds no audit flag without one', () => {
+    expect(commands['kube-apiserver'].some((a) => a.startsWith('--audit-'))).toBe(false);
+  });
+
+  it('records metadata of every request once, without bodies', () => {
+    const policy = auditPolicy();
+    expect(policy).toContain('kind: Policy');
+    expect(policy).toContain('omitStages: [RequestReceived]');
+    expect(policy).toMatch(/- level: Metadata\n$/);
   });
 });

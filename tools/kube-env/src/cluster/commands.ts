@@ -20,6 +20,8 @@ export interface CommandInputs {
   kwokConfig: string;
   /** Set when the control plane runs inside a real node's network namespace (see src/node/). */
   realNode?: RealNodeApiserverInputs;
+  /** The API server writes an audit log (one JSON event per line) by this policy. */
+  audit?: { policyFile: string; logFile: string };
 }
 
 interface RealNodeApiserverInputs {
@@ -92,6 +94,7 @@ export function componentCommands(inputs: CommandInputs): Record<ControlPlaneCom
       '--max-requests-inflight=0',
       '--max-mutating-requests-inflight=0',
       '--profiling=false',
+      ...(inputs.audit ? auditFlags(inputs.audit) : []),
     ],
     'kube-controller-manager': [
       bin('kube-controller-manager'),
@@ -153,6 +156,33 @@ function realNodeApiserverFlags(node: RealNodeApiserverInputs, caCert: string): 
     // (annotations), so a test or the demo can run one product's workloads there and the rest on kwok.
     '--enable-admission-plugins=NodeRestriction,PodNodeSelector,PodTolerationRestriction',
   ];
+}
+
+function auditFlags(audit: { policyFile: string; logFile: string }): string[] {
+  return [
+    `--audit-policy-file=${audit.policyFile}`,
+    `--audit-log-path=${audit.logFile}`,
+    '--audit-log-format=json',
+    // One file however long the run: whoever reads it counts from an offset, never across a rotation.
+    '--audit-log-maxsize=0',
+    '--audit-log-maxbackup=0',
+  ];
+}
+
+/**
+ * Metadata for every request (verb, resource, namespace, name, user, user agent, status), no
+ * bodies. RequestReceived is left out so a request is one event, or two for a watch (started, then
+ * completed when it ends): count distinct auditIDs.
+ */
+export function auditPolicy(): string {
+  return [
+    'apiVersion: audit.k8s.io/v1',
+    'kind: Policy',
+    'omitStages: [RequestReceived]',
+    'rules:',
+    '  - level: Metadata',
+    '',
+  ].join('\n');
 }
 
 /** kwok's own configuration document (the stage documents are passed as further --config files). */

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBinaries } from '../build/build.js';
 import { importImages } from '../node/images.js';
@@ -25,7 +25,7 @@ import { acquireLock } from '../util/lock.js';
 import { isAlive } from '../util/process-alive.js';
 import { cacheKey, kwokStages } from '../versions.js';
 import { ownCluster, releaseCluster } from './cleanup.js';
-import { componentCommands, kwokConfiguration, type Ports } from './commands.js';
+import { auditPolicy, componentCommands, kwokConfiguration, type Ports } from './commands.js';
 import { ComponentStartError } from './errors.js';
 import type { TlsClient } from './http.js';
 import { writeKubeconfig } from './kubeconfig.js';
@@ -65,6 +65,12 @@ export interface StartOptions {
   realNode?: boolean;
   /** Image archives (docker or OCI tar) or OCI layout folders to load into the real node. */
   images?: readonly string[];
+  /**
+   * Have the API server write an audit log of every request (metadata level, JSON lines) to this
+   * path. Asked for, a running cluster is reused only if it writes this same log (else it is
+   * restarted with its data kept); not asked for, whatever the running cluster does is fine.
+   */
+  auditLog?: string;
   /** Start from an empty etcd (and a new PKI); otherwise existing data is kept. */
   fresh?: boolean;
   /** When the named cluster is already running and healthy, use it instead of failing. */
@@ -129,6 +135,7 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         !options.fresh &&
         state &&
         (state.realNode !== undefined || !options.realNode) &&
+        (options.auditLog === undefined || state.auditLog === resolve(options.auditLog)) &&
         expectedComponents(state).every((c) => running.includes(c)) &&
         (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki))))
       ) {
@@ -225,6 +232,13 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
   const server = `https://127.0.0.1:${apiserver}`;
   writeKubeconfig(layout.kubeconfig, layout.name, server, tls);
   writeFileSync(layout.kwokConfig, kwokConfiguration());
+  const audit = options.auditLog
+    ? { policyFile: join(layout.root, 'audit-policy.yaml'), logFile: resolve(options.auditLog) }
+    : undefined;
+  if (audit) {
+    writeFileSync(audit.policyFile, auditPolicy());
+    mkdirSync(dirname(audit.logFile), { recursive: true });
+  }
   const state: ClusterState = {
     name: layout.name,
     cacheKey: cacheKey(),
@@ -234,6 +248,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     nodes: inputs.nodes,
     startedAt: new Date().toISOString(),
     components: {},
+    ...(audit ? { auditLog: audit.logFile } : {}),
   };
 
   // Tracked for cleanup from the first process on, so Ctrl-C during `up` leaves nothing behind.
@@ -292,6 +307,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
       kubeconfig: layout.kubeconfig,
       etcdData: layout.etcdData,
       kwokConfig: layout.kwokConfig,
+      ...(audit ? { audit } : {}),
       realNode: node && {
         nodeIp: node.state.ip,
         kubeletClientCert: node.apiserverKubeletClient.cert,

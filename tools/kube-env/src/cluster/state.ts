@@ -14,6 +14,8 @@ export interface ClusterState {
   startedAt: string;
   /** The pid and command line of each component (the pid files hold the pids too). */
   components: Partial<Record<ComponentName, ComponentState>>;
+  /** The API server's audit log, when `up` was asked for one. */
+  auditLog?: string;
   /** Present when the cluster has a real node (and then the control plane runs in its namespace). */
   realNode?: RealNodeState;
 }
