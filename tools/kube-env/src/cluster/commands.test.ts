@@ -3,7 +3,7 @@ import { pkiPaths } from '../pki/cluster-pki.js';
 import { auditPolicy, componentCommands } from './commands.js';
 import { controlPlaneComponents } from './layout.js';
 
-const commands = componentCommands({
+const inputs = {
   binDir: '/cache/bin',
   stageFiles: ['/cache/stages/pod-ready.yaml', '/cache/stages/pod-delete.yaml'],
   ports: { etcdClient: 1001, etcdPeer: 1002, apiserver: 1003, controllerManager: 1004, scheduler: 1005 },
@@ -11,7 +11,8 @@ const commands = componentCommands({
   kubeconfig: '/state/kubeconfig',
   etcdData: '/state/etcd',
   kwokConfig: '/state/kwok.yaml',
-});
+};
+const commands = componentCommands(inputs);
 const flag = (args: string[], name: string) =>
   args.filter((a) => a.startsWith(`--${name}=`)).map((a) => a.slice(name.length + 3));
 
@@ -106,13 +107,7 @@ describe('componentCommands with a real node', () => {
 
 describe('componentCommands with an audit log', () => {
   const audited = componentCommands({
-    binDir: '/cache/bin',
-    stageFiles: [],
-    ports: { etcdClient: 1001, etcdPeer: 1002, apiserver: 1003, controllerManager: 1004, scheduler: 1005 },
-    pki: pkiPaths('/state/pki'),
-    kubeconfig: '/state/kubeconfig',
-    etcdData: '/state/etcd',
-    kwokConfig: '/state/kwok.yaml',
+    ...inputs,
     audit: { policyFile: '/state/audit-policy.yaml', logFile: '/tmp/bench/audit.log' },
   });
   const api = audited['kube-apiserver'];
