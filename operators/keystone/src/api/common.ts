@@ -75,15 +75,25 @@ export const metalLBConfigSchema = Type.Object({
 export type MetalLBConfig = Static<typeof metalLBConfigSchema>;
 
 const genericServiceTls = Type.Object({
-  secretName: Type.Optional(Type.String({ description: 'Secret holding tls.crt and tls.key.' })),
+  secretName: Type.Optional(
+    Type.String({
+      description:
+        'kubernetes.io/tls Secret (tls.crt, tls.key) this endpoint serves https with; empty: plain http.',
+    }),
+  ),
 });
 
-/** Upstream `tls.API` (accepted for compatibility; TLS is not implemented yet). */
+/** Upstream `tls.API`: pod-level TLS per endpoint and the CA bundle the pods trust. */
 export const tlsApiSchema = Type.Object({
   api: Type.Optional(
     Type.Object({ internal: Type.Optional(genericServiceTls), public: Type.Optional(genericServiceTls) }),
   ),
-  caBundleSecretName: Type.Optional(Type.String({ description: 'Secret holding tls-ca-bundle.pem.' })),
+  caBundleSecretName: Type.Optional(
+    Type.String({
+      description:
+        "Secret whose tls-ca-bundle.pem is mounted as the pods' system CA bundle (and trusted by the operator).",
+    }),
+  ),
 });
 
 /** Upstream `TopoRef` (accepted for compatibility; topology is not implemented yet). */

@@ -1,4 +1,5 @@
 import type { KubeClient } from '@stackops/lib-common/client';
+import { TlsKeys } from '@stackops/lib-common/openstack';
 import type { ServiceEndpointType } from './common.js';
 import { API_VERSION, KeystoneKinds } from './group.js';
 import type { KeystoneAPI } from './keystone-api.js';
@@ -82,6 +83,11 @@ export interface AdminAuthSettings {
   region: string;
   scope: { system: 'all' };
   password: { secretName: string; key: string };
+  /**
+   * The CA bundle the client trusts for an https endpoint (`tls.caBundleSecretName`, key
+   * `tls-ca-bundle.pem`); absent: the runtime's default trust store. Verification is never skipped.
+   */
+  caBundle?: { secretName: string; key: string };
 }
 
 export function adminAuthSettings(api: KeystoneAPI): AdminAuthSettings {
@@ -94,6 +100,9 @@ export function adminAuthSettings(api: KeystoneAPI): AdminAuthSettings {
     region: api.spec.region ?? 'regionOne',
     scope: { system: 'all' },
     password: { secretName: api.spec.secret, key: api.spec.passwordSelectors?.admin ?? 'AdminPassword' },
+    ...(api.spec.tls?.caBundleSecretName
+      ? { caBundle: { secretName: api.spec.tls.caBundleSecretName, key: TlsKeys.caBundle } }
+      : {}),
   };
 }
 

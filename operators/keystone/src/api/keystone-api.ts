@@ -60,7 +60,10 @@ export const httpdCustomizationSchema = Type.Object(
       Type.Integer({ default: 3, minimum: 1, format: 'int32', description: 'WSGI processes per vhost.' }),
     ),
     customConfigSecret: Type.Optional(
-      Type.String({ description: 'Not implemented yet (accepted, ignored).' }),
+      Type.String({
+        description:
+          'Secret whose keys become httpd_custom_<endpoint>_<key> files included in each vhost (e.g. mod_auth_openidc).',
+      }),
     ),
   },
   { default: { processNumber: 3 } },

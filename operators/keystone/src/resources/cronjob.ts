@@ -1,4 +1,5 @@
 import type { KubeObject } from '@stackops/lib-common/client';
+import { caBundleVolumes } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
@@ -11,9 +12,11 @@ export function buildTrustFlushCronJob(
   podAnnotations: Record<string, string>,
 ): KubeObject {
   const args = spec.trustFlushArgs.split(' ').filter((a) => a !== '');
-  const volumes = keystoneVolumes(cr, spec.fernetMaxActiveKeys).filter(
-    (v) => v['name'] !== 'credential-keys',
-  );
+  const ca = caBundleVolumes(spec.tls);
+  const volumes = [
+    ...keystoneVolumes(cr, spec.fernetMaxActiveKeys).filter((v) => v['name'] !== 'credential-keys'),
+    ...ca.volumes,
+  ];
   return {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
@@ -41,7 +44,7 @@ export function buildTrustFlushCronJob(
                   imagePullPolicy: 'IfNotPresent',
                   command: ['keystone-manage', 'trust_flush', ...args],
                   env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
-                  volumeMounts: [mounts.keystoneConf, mounts.myCnf, mounts.fernetKeys],
+                  volumeMounts: [mounts.keystoneConf, mounts.myCnf, mounts.fernetKeys, ...ca.mounts],
                   securityContext: {
                     runAsUser: KEYSTONE_UID,
                     runAsGroup: KEYSTONE_UID,

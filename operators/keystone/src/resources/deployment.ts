@@ -1,5 +1,11 @@
 import type { KubeObject } from '@stackops/lib-common/client';
-import { buildDeployment, httpProbe } from '@stackops/lib-common/openstack';
+import {
+  buildDeployment,
+  caBundleVolumes,
+  endpointCertVolumes,
+  httpProbe,
+  tlsEnabled,
+} from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_PORT, KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
@@ -7,7 +13,8 @@ import { keystoneVolumes, mounts } from './volumes.js';
 
 /**
  * The `keystone` Deployment: one `keystone-api` container (kolla starts httpd), probes on /v3,
- * `CONFIG_HASH` = the input hash so any config change rolls the pods, pods spread across nodes.
+ * `CONFIG_HASH` = the input hash so any config or certificate change rolls the pods, pods spread
+ * across nodes; with `tls`, the CA bundle and each endpoint's certificate and key are mounted.
  */
 export function buildKeystoneDeployment(
   cr: KeystoneAPI,
@@ -15,7 +22,14 @@ export function buildKeystoneDeployment(
   configHash: string,
   podAnnotations: Record<string, string>,
 ): KubeObject {
-  const probe = httpProbe({ path: '/v3', port: KEYSTONE_PORT });
+  // upstream probes the public vhost's scheme (both vhosts listen on one port)
+  const probe = httpProbe({
+    path: '/v3',
+    port: KEYSTONE_PORT,
+    scheme: tlsEnabled(spec.tls, 'public') ? 'HTTPS' : 'HTTP',
+  });
+  const ca = caBundleVolumes(spec.tls);
+  const certs = endpointCertVolumes(spec.tls);
   return buildDeployment({
     name: KeystoneNames.deployment,
     namespace: cr.metadata.namespace ?? '',
@@ -25,7 +39,7 @@ export function buildKeystoneDeployment(
     serviceAccountName: KeystoneNames.serviceAccount(cr),
     nodeSelector: spec.nodeSelector,
     configHash,
-    volumes: keystoneVolumes(cr, spec.fernetMaxActiveKeys),
+    volumes: [...keystoneVolumes(cr, spec.fernetMaxActiveKeys), ...ca.volumes, ...certs.volumes],
     containers: [
       {
         name: 'keystone-api',
@@ -43,7 +57,14 @@ export function buildKeystoneDeployment(
           runAsGroup: KEYSTONE_UID,
           capabilities: { drop: ['MKNOD'] },
         },
-        volumeMounts: [mounts.configData, mounts.kollaConfig, mounts.fernetKeys, mounts.credentialKeys],
+        volumeMounts: [
+          mounts.configData,
+          mounts.kollaConfig,
+          mounts.fernetKeys,
+          mounts.credentialKeys,
+          ...ca.mounts,
+          ...certs.mounts,
+        ],
       },
     ],
   });

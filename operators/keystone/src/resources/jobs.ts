@@ -1,4 +1,4 @@
-import type { JobObject } from '@stackops/lib-common/openstack';
+import { caBundleVolumes, type JobObject } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
@@ -45,16 +45,18 @@ function keystoneJob(input: JobInput, name: string, container: Json, volumes: Js
 
 /** `keystone-db-sync`: `keystone-manage db_sync` with keystone.conf and my.cnf. */
 export function buildDbSyncJob(input: JobInput): JobObject {
-  const volumes = keystoneVolumes(input.cr, input.spec.fernetMaxActiveKeys).filter(
-    (v) => v['name'] === 'config-data',
-  );
+  const ca = caBundleVolumes(input.spec.tls);
+  const volumes = [
+    ...keystoneVolumes(input.cr, input.spec.fernetMaxActiveKeys).filter((v) => v['name'] === 'config-data'),
+    ...ca.volumes,
+  ];
   return keystoneJob(
     input,
     KeystoneNames.dbSyncJob,
     {
       command: ['/bin/bash', '-c', 'keystone-manage db_sync'],
       env: kollaEnv,
-      volumeMounts: [mounts.keystoneConf, mounts.myCnf],
+      volumeMounts: [mounts.keystoneConf, mounts.myCnf, ...ca.mounts],
       securityContext: {
         runAsUser: KEYSTONE_UID,
         runAsGroup: KEYSTONE_UID,
@@ -75,6 +77,7 @@ export function buildBootstrapJob(
   endpoints: { internal: string; public: string },
 ): JobObject {
   const s = input.spec;
+  const ca = caBundleVolumes(s.tls);
   return keystoneJob(
     input,
     KeystoneNames.bootstrapJob,
@@ -93,9 +96,15 @@ export function buildBootstrapJob(
         { name: 'OS_BOOTSTRAP_INTERNAL_URL', value: endpoints.internal },
         { name: 'OS_BOOTSTRAP_PUBLIC_URL', value: endpoints.public },
       ],
-      volumeMounts: [mounts.configData, mounts.kollaConfig, mounts.fernetKeys, mounts.credentialKeys],
+      volumeMounts: [
+        mounts.configData,
+        mounts.kollaConfig,
+        mounts.fernetKeys,
+        mounts.credentialKeys,
+        ...ca.mounts,
+      ],
       securityContext: { runAsUser: 0, allowPrivilegeEscalation: false },
     },
-    keystoneVolumes(input.cr, s.fernetMaxActiveKeys),
+    [...keystoneVolumes(input.cr, s.fernetMaxActiveKeys), ...ca.volumes],
   );
 }

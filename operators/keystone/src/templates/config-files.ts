@@ -1,5 +1,11 @@
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
-import { httpdSslConf, renderCustomData, renderString } from '@stackops/lib-common/openstack';
+import {
+  httpdSslConf,
+  httpdVhostCertFiles,
+  renderCustomData,
+  renderString,
+  tlsEnabled,
+} from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import { databaseUser, type ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_DATABASE, KeystoneNames } from '../resources/names.js';
@@ -16,9 +22,20 @@ export interface KeystoneConfigData {
   processNumber: number;
   timeout: number;
   region: string;
-  vhosts: { endpoint: 'internal' | 'public'; serverName: string }[];
+  vhosts: {
+    endpoint: 'internal' | 'public';
+    serverName: string;
+    /** TLS on this vhost: httpd reads the certificate and key kolla copied from the mounts. */
+    tls: boolean;
+    certificateFile: string;
+    keyFile: string;
+    /** `httpdCustomization.customConfigSecret` files (`httpd_custom_<endpoint>_*`) are included. */
+    override: boolean;
+  }[];
   /** The published URLs (empty on the first pass), for `{{ .KeystoneEndpointPublic }}` in custom text. */
   endpoints: { internal: string; public: string };
+  /** The customConfigSecret's files (key → content). */
+  httpdCustomFiles: Record<string, string>;
 }
 
 export interface KeystoneConfigInputs {
@@ -27,6 +44,8 @@ export interface KeystoneConfigInputs {
   /** `host:port` list of memcached servers, comma-joined; empty when caching is off. */
   memcachedServers: string;
   endpoints?: { internal?: string | undefined; public?: string | undefined };
+  /** The `httpdCustomization.customConfigSecret` Secret's files (key → content). */
+  httpdCustomFiles?: Record<string, string>;
 }
 
 export function keystoneConfigData(
@@ -49,11 +68,19 @@ export function keystoneConfigData(
     processNumber: spec.processNumber,
     timeout: spec.apiTimeout,
     region: spec.region,
-    vhosts: (['internal', 'public'] as const).map((endpoint) => ({
-      endpoint,
-      serverName: `${base}-${endpoint}.${ns}.svc`,
-    })),
+    vhosts: (['internal', 'public'] as const).map((endpoint) => {
+      const files = httpdVhostCertFiles(endpoint);
+      return {
+        endpoint,
+        serverName: `${base}-${endpoint}.${ns}.svc`,
+        tls: tlsEnabled(spec.tls, endpoint),
+        certificateFile: files.certificateFile,
+        keyFile: files.keyFile,
+        override: Object.values(inputs.httpdCustomFiles ?? {}).some((v) => v !== ''),
+      };
+    }),
     endpoints: { internal: inputs.endpoints?.internal ?? '', public: inputs.endpoints?.public ?? '' },
+    httpdCustomFiles: inputs.httpdCustomFiles ?? {},
   };
 }
 
@@ -87,6 +114,29 @@ export function configFiles(spec: ResolvedSpec, data: KeystoneConfigData): Recor
     'keystone-api-config.json': keystoneApiKollaConfig(),
     ...renderCustomData({ 'custom.conf': spec.customServiceConfig ?? '' }, customDataParameters(data)),
     'my.cnf': databaseClientConfig(),
+    ...httpdCustomConfigFiles(data),
     ...renderCustomData(spec.defaultConfigOverwrite ?? {}, customDataParameters(data)),
   };
+}
+
+/**
+ * `httpdCustomization.customConfigSecret`: each non-empty key, for each vhost, as
+ * `httpd_custom_<endpoint>_<key>` (rendered with the same parameters as custom.conf); kolla copies
+ * them to /etc/httpd/conf/ and each vhost includes its own.
+ */
+function httpdCustomConfigFiles(data: KeystoneConfigData): Record<string, string> {
+  const out: Record<string, string> = {};
+  const keys = Object.keys(data.httpdCustomFiles)
+    .filter((k) => data.httpdCustomFiles[k] !== '')
+    .sort();
+  for (const v of data.vhosts) {
+    for (const key of keys) {
+      const name = `httpd_custom_${v.endpoint}_${key}`;
+      Object.assign(
+        out,
+        renderCustomData({ [name]: data.httpdCustomFiles[key] ?? '' }, customDataParameters(data)),
+      );
+    }
+  }
+  return out;
 }

@@ -1,6 +1,8 @@
 /**
  * httpd.conf (Eta): keystone's WSGI app on port 5000, one virtual host per endpoint type.
- * Data: `vhosts` ({endpoint, serverName}[]), `processNumber`, `timeout`.
+ * Data: `vhosts` ({endpoint, serverName, tls, certificateFile, keyFile, override}[]),
+ * `processNumber`, `timeout`. As upstream: TLS directives per vhost, the customConfigSecret files
+ * and `conf_custom/*.conf` (extraMounts) included in each vhost.
  */
 export const httpdConfTemplate = `ServerTokens Prod
 ServerSignature Off
@@ -40,6 +42,15 @@ ErrorLog /dev/stdout
   SetEnvIf X-Forwarded-For "^.*\\..*\\..*\\..*" forwarded
   CustomLog /dev/stdout combined env=!forwarded
   CustomLog /dev/stdout proxy env=forwarded
+<% if (v.tls) { -%>
+
+  SetEnvIf X-Forwarded-Proto https HTTPS=1
+
+  ## SSL directives
+  SSLEngine on
+  SSLCertificateFile      "<%= v.certificateFile %>"
+  SSLCertificateKeyFile   "<%= v.keyFile %>"
+<% } -%>
 
   ## WSGI configuration
   WSGIProcessGroup <%= v.endpoint %>
@@ -47,8 +58,12 @@ ErrorLog /dev/stdout
   WSGIPassAuthorization On
   WSGIDaemonProcess <%= v.endpoint %> processes=<%= it.processNumber %> threads=1 user=keystone group=keystone display-name=<%= v.endpoint %>
   WSGIScriptAlias / /usr/bin/keystone-wsgi-public
+<% if (v.override) { -%>
+  Include conf/httpd_custom_<%= v.endpoint %>_*
+<% } -%>
+
+  IncludeOptional conf_custom/*.conf
 </VirtualHost>
 
 <% }) -%>
-IncludeOptional conf_custom/*.conf
 `;

@@ -1,4 +1,10 @@
-/** What kolla_start copies where before it runs httpd (the API pod's config.json). */
+import { kollaTlsConfigFiles } from '@stackops/lib-common/openstack';
+
+/**
+ * What kolla_start copies where before it runs httpd (the API pod's config.json): the config
+ * files, the TLS certificates and keys (when mounted), the httpdCustomization files and the
+ * federation realm files, at upstream's destinations.
+ */
 export function keystoneApiKollaConfig(): string {
   const file = (source: string, dest: string, perm = '0600', optional = false) => ({
     source,
@@ -21,7 +27,22 @@ export function keystoneApiKollaConfig(): string {
           ...file('/var/lib/config-data/default/ssl.conf', '/etc/httpd/conf.d/ssl.conf', '0644'),
           owner: 'apache',
         },
+        ...kollaTlsConfigFiles('keystone:apache'),
         file('/var/lib/config-data/default/my.cnf', '/etc/my.cnf', '0644'),
+        {
+          ...file('/var/lib/config-data/default/httpd_custom_*', '/etc/httpd/conf/', '0444', true),
+          owner: 'keystone:apache',
+        },
+        {
+          ...file(
+            '/var/lib/config-data/default/multirealm-federation/*',
+            '/var/lib/httpd/metadata/',
+            '0640',
+            true,
+          ),
+          owner: 'keystone:apache',
+          merge: true,
+        },
       ],
       // httpd runs as keystone: its pid file goes to /etc/httpd/run (/run/httpd, root's in the image).
       permissions: [

@@ -4,12 +4,13 @@ import type { ResolvedSpec } from '../../config/spec.js';
 /**
  * The conditions a KeystoneAPI reports, initialised (Unknown) at the start of every reconcile so
  * types that no longer apply disappear. External mode only checks its input. Memcached is only
- * reported when a memcachedInstance is set; RabbitMQ, TLS and topology are not implemented yet.
+ * reported when a memcachedInstance is set; RabbitMQ and topology are not implemented yet.
  */
 export function initialConditionTypes(spec: ResolvedSpec): string[] {
-  if (spec.externalKeystoneAPI) return [ConditionType.InputReady];
+  if (spec.externalKeystoneAPI) return [ConditionType.InputReady, ConditionType.TLSInputReady];
   return [
     ConditionType.InputReady,
+    ConditionType.TLSInputReady,
     ConditionType.DBReady,
     ...(spec.memcachedInstance ? [ConditionType.MemcachedReady] : []),
     ConditionType.ServiceConfigReady,

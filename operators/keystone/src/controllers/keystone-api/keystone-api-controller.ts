@@ -4,6 +4,7 @@ import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneDefaults } from '../../config/defaults.js';
 import { keystoneApiReconciler } from './keystone-api-reconciler.js';
+import { tlsSecretNames } from './steps/check-tls-input.js';
 
 /** What a KeystoneAPI creates and therefore watches as their controller owner. */
 const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
@@ -30,7 +31,12 @@ export function registerKeystoneApiController(manager: Manager, defaults: Keysto
   });
   for (const kind of KEYSTONE_API_OWNED_KINDS) builder = builder.owns(kind);
   return builder
-    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret])
+    .referencedBy(Kinds.Secret, (cr) => [
+      cr.spec.secret,
+      ...tlsSecretNames(cr.spec.tls),
+      cr.spec.httpdCustomization?.customConfigSecret,
+      cr.spec.federatedRealmConfig,
+    ])
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance ?? 'openstack', cr.spec.memcachedInstance])
     .reconcile(keystoneApiReconciler(defaults));
 }

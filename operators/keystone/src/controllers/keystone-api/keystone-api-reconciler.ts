@@ -9,6 +9,7 @@ import { initialConditionTypes } from './conditions.js';
 import type { KeystoneApiPass, KeystoneApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
 import { checkMemcached } from './steps/check-memcached.js';
+import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureCloudConfig } from './steps/ensure-cloud-config.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureCronJob } from './steps/ensure-cron-job.js';
@@ -25,7 +26,7 @@ import { runDbSync } from './steps/run-db-sync.js';
 import { waitForDependants } from './steps/wait-for-dependants.js';
 
 /**
- * Upstream's order: input, database, memcached, config, keys, the input hash, networks, RBAC,
+ * Upstream's order: input, database, memcached, config, keys, TLS inputs, the input hash, networks, RBAC,
  * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
  * CronJob, and clients' cloud config. Each step either goes on or ends the pass.
  */
@@ -35,6 +36,7 @@ const KEYSTONE_API_STEPS = [
   checkMemcached,
   ensureConfigSecret,
   ensureFernetKeys,
+  checkTlsInput,
   recordInputHash,
   resolveNetworks,
   ensureRbac,
@@ -47,7 +49,12 @@ const KEYSTONE_API_STEPS = [
 ];
 
 /** External mode: Keystone runs elsewhere; only its endpoints and the clients' config are published. */
-const EXTERNAL_KEYSTONE_API_STEPS = [checkInputSecret, publishExternalEndpoints, ensureCloudConfig];
+const EXTERNAL_KEYSTONE_API_STEPS = [
+  checkInputSecret,
+  publishExternalEndpoints,
+  checkTlsInput,
+  ensureCloudConfig,
+];
 
 /**
  * The KeystoneAPI reconciler: lib-common's pipeline (conditions initialised every pass, the

@@ -1,18 +1,39 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { type SecretObject, secretHash } from '@stackops/lib-common/objects';
-import type { StepResult } from '@stackops/lib-common/pipeline';
+import { type SecretObject, secretHash, secretValue } from '@stackops/lib-common/objects';
+import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { buildConfigDataSecret } from '../../../resources/config-data-secret.js';
 import { keystoneConfigData } from '../../../templates/config-files.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass } from '../context.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
  * The `<cr>-config-data` Secret (keystone.conf, httpd.conf, custom.conf, my.cnf, kolla config,
- * defaultConfigOverwrite files). Its content hash is one of the inputs.
+ * the customConfigSecret's `httpd_custom_<endpoint>_<key>` files, defaultConfigOverwrite files).
+ * Its content hash is one of the inputs. A missing customConfigSecret is an error that names it
+ * (its creation brings the reconcile back).
  */
 export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResult> {
+  const custom = ctx.spec.httpdCustomization?.customConfigSecret;
+  let httpdCustomFiles: Record<string, string> = {};
+  if (custom) {
+    const found = ctx.cache.get<SecretObject>(Kinds.Secret, {
+      name: custom,
+      namespace: ctx.cr.metadata.namespace ?? '',
+    });
+    if (!found) {
+      ctx.conditions.markError(
+        ConditionType.ServiceConfigReady,
+        `Secret ${custom} (spec.httpdCustomization.customConfigSecret) not found`,
+      );
+      return stop(RECHECK_AFTER_MS);
+    }
+    httpdCustomFiles = Object.fromEntries(
+      Object.keys({ ...found.data, ...found.stringData }).map((k) => [k, secretValue(found, k) ?? '']),
+    );
+  }
   const data = keystoneConfigData(ctx.cr, ctx.spec, {
+    httpdCustomFiles,
     databaseHostname: ctx.status.databaseHostname ?? '',
     databasePassword: ctx.passwords?.database ?? '',
     memcachedServers: ctx.memcachedServers ?? '',

@@ -1,6 +1,6 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { apiEndpointURL, loadBalancerState } from '@stackops/lib-common/openstack';
+import { apiEndpointURL, endpointProtocol, loadBalancerState } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { buildKeystoneService, ENDPOINT_TYPES, effectiveOverride } from '../../../resources/services.js';
 import { applyChild } from '../apply.js';
@@ -8,7 +8,7 @@ import type { KeystoneApiPass } from '../context.js';
 
 /**
  * Services `<cr>-internal` and `<cr>-public` (port 5000, overrides applied) and the URLs
- * published in `status.apiEndpoints`. A LoadBalancer without an address yet ends the pass with
+ * published in `status.apiEndpoints` (`https://` for an endpoint with a TLS certificate). A LoadBalancer without an address yet ends the pass with
  * CreateServiceReady False; the Service's status update brings the reconcile back.
  */
 export async function ensureServices(ctx: KeystoneApiPass): Promise<StepResult> {
@@ -30,6 +30,7 @@ export async function ensureServices(ctx: KeystoneApiPass): Promise<StepResult> 
     endpoints[endpoint] = apiEndpointURL({
       service: desired,
       endpointURL: effectiveOverride(ctx.cr, endpoint)?.endpointURL,
+      protocol: endpointProtocol(ctx.spec.tls, endpoint),
     });
   }
   ctx.status.apiEndpoints = endpoints;
