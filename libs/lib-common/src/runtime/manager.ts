@@ -10,7 +10,17 @@ import { type LeaderElectionOptions, LeaderElector } from './leader.js';
 import { controllerMetrics, informerMetrics, leaderMetrics } from './metrics.js';
 import type { ManagerFlags } from './options.js';
 import { type EventRecorder, KubeEventRecorder } from './recorder.js';
-import { type Endpoint, HttpEndpoint, parseEndpoint, probe } from './server.js';
+import {
+  ApiServerCheck,
+  asyncProbe,
+  authorizedRoute,
+  type Endpoint,
+  HttpEndpoint,
+  parseEndpoint,
+  probe,
+  type Route,
+  servingCertificate,
+} from './server.js';
 
 export interface ManagerOptions {
   /** The operator's name, e.g. `keystone-operator` (logs, Events, Lease, default field manager). */
@@ -30,6 +40,10 @@ export interface ManagerOptions {
   /** `host:port`; wins over the port shortcuts. Absent (and no port) = not served. */
   metricsBindAddress?: string;
   healthProbeBindAddress?: string;
+  /** /metrics over HTTPS for callers the API server authenticates and authorizes (TokenReview + SubjectAccessReview). */
+  metricsSecure?: boolean;
+  /** `tls.crt`/`tls.key` for secure metrics; default a self-signed certificate. */
+  metricsCertDir?: string;
   logger?: Logger;
   /** prom-client registry for /metrics (default: the global one). */
   registry?: Registry;
@@ -52,6 +66,8 @@ export function managerOptionsFromFlags(
   return {
     ...base,
     metricsBindAddress: flags.metricsBindAddress,
+    metricsSecure: flags.metricsSecure,
+    ...(flags.metricsCertDir ? { metricsCertDir: flags.metricsCertDir } : {}),
     healthProbeBindAddress: flags.healthProbeBindAddress,
     gracefulShutdownTimeoutMs: flags.gracefulShutdownTimeoutMs,
     ...(flags.namespaces ? { namespaces: flags.namespaces } : {}),
@@ -84,6 +100,7 @@ export class Manager {
   readonly log: Logger;
   private readonly controllers: Controller[] = [];
   private readonly elector: LeaderElector | undefined;
+  private readonly apiServer: ApiServerCheck;
   private readonly ownsClient: boolean;
   private readonly servers: { kind: 'metrics' | 'probes'; server: HttpEndpoint }[] = [];
   private readonly addresses = new Map<'metrics' | 'probes', Endpoint>();
@@ -111,6 +128,7 @@ export class Manager {
       metrics: informerMetrics(this.registry),
       ...(opts.informer ? { informer: opts.informer } : {}),
     });
+    this.apiServer = new ApiServerCheck(this.client);
     this.recorder = new KubeEventRecorder(this.client, {
       component: opts.name,
       instance: opts.instance ?? process.env['POD_NAME'] ?? opts.name,
@@ -186,15 +204,20 @@ export class Manager {
     return this.leading;
   }
 
-  /** Undefined when ready; else why not (informers not synced, or not campaigning). */
+  /** Undefined when ready; else why not (informers not synced or stopped). */
   readiness(): string | undefined {
     if (this.state !== 'running') return `manager ${this.state}`;
     const unsynced = this.cache
       .all()
-      .filter((i) => !i.synced())
+      .filter((i) => !i.synced() || !i.running)
       .map((i) => i.kind.kind);
     if (unsynced.length) return `informers not synced: ${unsynced.join(', ')}`;
     return undefined;
+  }
+
+  /** `readiness()`, then whether the API server answers: a cache nobody can refresh is stale. */
+  async ready(): Promise<string | undefined> {
+    return this.readiness() ?? (await this.apiServer.check());
   }
 
   /** Where /metrics or the probes listen (after start). */
@@ -289,20 +312,24 @@ export class Manager {
       parseEndpoint(this.opts.healthProbeBindAddress) ??
       (this.opts.probePort !== undefined ? { host: '127.0.0.1', port: this.opts.probePort } : undefined);
     if (metrics) {
-      const server = new HttpEndpoint(metrics, {
-        '/metrics': async (_req, res) => {
-          const body = await this.registry.metrics();
-          res.writeHead(200, { 'Content-Type': this.registry.contentType });
-          res.end(body);
-        },
-      });
+      const serve: Route = async (_req, res) => {
+        const body = await this.registry.metrics();
+        res.writeHead(200, { 'Content-Type': this.registry.contentType });
+        res.end(body);
+      };
+      const secure = this.opts.metricsSecure === true;
+      const server = new HttpEndpoint(
+        metrics,
+        { '/metrics': secure ? authorizedRoute(this.client, serve, { logger: this.log }) : serve },
+        secure ? await servingCertificate(this.opts.metricsCertDir, metrics.host) : undefined,
+      );
       this.servers.push({ kind: 'metrics', server });
       this.addresses.set('metrics', await server.start());
     }
     if (probes) {
       const server = new HttpEndpoint(probes, {
         '/healthz': probe(() => (this.state === 'stopped' ? 'stopped' : undefined)),
-        '/readyz': probe(() => this.readiness()),
+        '/readyz': asyncProbe(() => this.ready()),
       });
       this.servers.push({ kind: 'probes', server });
       this.addresses.set('probes', await server.start());

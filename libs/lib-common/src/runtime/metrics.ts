@@ -161,5 +161,7 @@ export function leaderMetrics(name: string, registry?: Registry): { leading(isLe
     },
     registry,
   );
+  // A standby exports 0 from the start, so "no leader anywhere" shows as every replica at 0.
+  status.set({ name }, 0);
   return { leading: (isLeader) => status.set({ name }, isLeader ? 1 : 0) };
 }

@@ -26,6 +26,9 @@ function captureIo(
 
 const COMMON_FLAGS = `  --watch-namespace=a,b                  namespaces to watch (default: all) [WATCH_NAMESPACE]
   --metrics-bind-address=host:port       /metrics (default 127.0.0.1:8080; :port = every interface; 0 = off) [METRICS_BIND_ADDRESS]
+  --metrics-secure                       /metrics over HTTPS, callers authorized by the API server
+                                         (TokenReview + SubjectAccessReview) [METRICS_SECURE]
+  --metrics-cert-dir=dir                 tls.crt and tls.key for --metrics-secure (default: self-signed) [METRICS_CERT_DIR]
   --health-probe-bind-address=host:port  /healthz and /readyz (default 127.0.0.1:8081; :port = every interface) [HEALTH_PROBE_BIND_ADDRESS]
   --leader-elect                         elect a leader through a Lease (replicas > 1) [LEADER_ELECT]
   --leader-election-namespace=ns         namespace of the Lease [POD_NAMESPACE]

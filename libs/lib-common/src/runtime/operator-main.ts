@@ -19,6 +19,19 @@ export const MANAGER_FLAGS_HELP: readonly FlagHelp[] = [
     env: 'METRICS_BIND_ADDRESS',
   },
   {
+    flag: '--metrics-secure',
+    help: [
+      '/metrics over HTTPS, callers authorized by the API server',
+      '(TokenReview + SubjectAccessReview)',
+    ],
+    env: 'METRICS_SECURE',
+  },
+  {
+    flag: '--metrics-cert-dir=dir',
+    help: ['tls.crt and tls.key for --metrics-secure (default: self-signed)'],
+    env: 'METRICS_CERT_DIR',
+  },
+  {
     flag: '--health-probe-bind-address=host:port',
     help: ['/healthz and /readyz (default 127.0.0.1:8081; :port = every interface)'],
     env: 'HEALTH_PROBE_BIND_ADDRESS',

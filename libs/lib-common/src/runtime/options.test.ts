@@ -5,6 +5,7 @@ describe('parseManagerOptions', () => {
   it('defaults to controller-runtime durations and loopback addresses', () => {
     expect(parseManagerOptions([], {})).toEqual({
       metricsBindAddress: '127.0.0.1:8080',
+      metricsSecure: false,
       healthProbeBindAddress: '127.0.0.1:8081',
       leaderElect: false,
       leaseDurationMs: 15_000,

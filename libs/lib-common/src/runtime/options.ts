@@ -2,6 +2,10 @@
 export interface ManagerFlags {
   /** `host:port` for /metrics; `0` disables. Default 127.0.0.1:8080. */
   metricsBindAddress: string;
+  /** Serve /metrics over HTTPS, authenticated and authorized by the API server. Default false. */
+  metricsSecure: boolean;
+  /** `tls.crt`/`tls.key` for secure metrics; absent = a self-signed certificate made at start. */
+  metricsCertDir?: string;
   /** `host:port` for /healthz and /readyz; `0` disables. Default 127.0.0.1:8081. */
   healthProbeBindAddress: string;
   leaderElect: boolean;
@@ -38,6 +42,8 @@ const field = (key: keyof ManagerFlags, kind: Kind, ...env: string[]): FlagSpec 
 
 const specs: Record<string, FlagSpec> = {
   'metrics-bind-address': field('metricsBindAddress', 'string', 'METRICS_BIND_ADDRESS'),
+  'metrics-secure': field('metricsSecure', 'bool', 'METRICS_SECURE'),
+  'metrics-cert-dir': field('metricsCertDir', 'string', 'METRICS_CERT_DIR'),
   'health-probe-bind-address': field('healthProbeBindAddress', 'string', 'HEALTH_PROBE_BIND_ADDRESS'),
   'leader-elect': field('leaderElect', 'bool', 'LEADER_ELECT'),
   'leader-election-id': field('leaderElectionId', 'string', 'LEADER_ELECTION_ID'),
@@ -114,6 +120,7 @@ function convert(spec: FlagSpec, name: string, raw: string): Value {
 
 const defaultManagerFlags = (): ManagerFlags => ({
   metricsBindAddress: '127.0.0.1:8080',
+  metricsSecure: false,
   healthProbeBindAddress: '127.0.0.1:8081',
   leaderElect: false,
   leaseDurationMs: 15_000,

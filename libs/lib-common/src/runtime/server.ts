@@ -1,5 +1,14 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTlsServer } from 'node:https';
+import { type AddressInfo, isIP } from 'node:net';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { KindRef } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
+import { type CertificatePair, selfSignedCertificate } from '../metrics/self-signed.js';
 
 export type Check = () => string | undefined;
 
@@ -37,17 +46,18 @@ export function probe(check: Check): Route {
   };
 }
 
-/** A tiny HTTP server for probes and metrics; unknown paths get 404. */
+/** A tiny HTTP (or, given a certificate, HTTPS) server for probes and metrics; unknown paths get 404. */
 export class HttpEndpoint {
   private server: Server | undefined;
 
   constructor(
     private readonly endpoint: Endpoint,
     private readonly routes: Record<string, Route>,
+    private readonly tls?: CertificatePair,
   ) {}
 
   async start(): Promise<Endpoint> {
-    const server = createServer((req, res) => {
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const route = this.routes[path];
       if (!route) {
@@ -58,7 +68,10 @@ export class HttpEndpoint {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(String(err));
       });
-    });
+    };
+    const server: Server = this.tls
+      ? createTlsServer({ cert: this.tls.cert, key: this.tls.key, minVersion: 'TLSv1.2' }, handler)
+      : createServer(handler);
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -77,4 +90,186 @@ export class HttpEndpoint {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
+}
+
+const TokenReviewKind: KindRef = {
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  kind: 'TokenReview',
+  plural: 'tokenreviews',
+  namespaced: false,
+};
+const SubjectAccessReviewKind: KindRef = {
+  group: 'authorization.k8s.io',
+  version: 'v1',
+  kind: 'SubjectAccessReview',
+  plural: 'subjectaccessreviews',
+  namespaced: false,
+};
+
+interface TokenReviewStatus {
+  authenticated?: boolean;
+  user?: { username?: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> };
+  error?: string;
+}
+
+export interface AuthorizedRouteOptions {
+  /** How long a token's decision is reused (default 60 s): a scrape every 15 s costs no review. */
+  cacheTtlMs?: number;
+  logger?: Logger;
+}
+
+/**
+ * Guards a route as controller-runtime's secure metrics serving does: the caller's bearer token
+ * is authenticated with a TokenReview, then the user must be allowed `get` on the non-resource
+ * path (a SubjectAccessReview), e.g. by a ClusterRole with `nonResourceURLs: ["/metrics"]`.
+ * 401 without a valid token, 403 when not allowed. Decisions are cached per token hash.
+ */
+export function authorizedRoute(client: KubeClient, route: Route, opts: AuthorizedRouteOptions = {}): Route {
+  const ttl = opts.cacheTtlMs ?? 60_000;
+  const decisions = new Map<string, { status: 200 | 401 | 403; until: number }>();
+  const decide = async (token: string, path: string): Promise<200 | 401 | 403> => {
+    const review = await client.create<KubeObject & { status?: TokenReviewStatus }>(TokenReviewKind, {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      metadata: {},
+      spec: { token },
+    } as KubeObject);
+    const user = review.status?.authenticated ? review.status.user : undefined;
+    if (!user?.username) return 401;
+    const sar = await client.create<KubeObject & { status?: { allowed?: boolean } }>(
+      SubjectAccessReviewKind,
+      {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        metadata: {},
+        spec: {
+          user: user.username,
+          ...(user.uid ? { uid: user.uid } : {}),
+          ...(user.groups ? { groups: user.groups } : {}),
+          ...(user.extra ? { extra: user.extra } : {}),
+          nonResourceAttributes: { path, verb: 'get' },
+        },
+      } as KubeObject,
+    );
+    return sar.status?.allowed ? 200 : 403;
+  };
+  return async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    let status: 200 | 401 | 403 = 401;
+    if (token) {
+      const key = `${path} ${createHash('sha256').update(token).digest('hex')}`;
+      const now = Date.now();
+      const cached = decisions.get(key);
+      if (cached && cached.until > now) status = cached.status;
+      else {
+        status = await decide(token, path);
+        if (decisions.size > 1000) decisions.clear();
+        decisions.set(key, { status, until: now + ttl });
+      }
+    }
+    if (status === 200) return route(req, res);
+    opts.logger?.debug({ path, status }, 'metrics request refused');
+    res.writeHead(status, { 'Content-Type': 'text/plain' });
+    res.end(status === 401 ? 'Unauthorized\n' : 'Forbidden\n');
+  };
+}
+
+/**
+ * The serving certificate: `tls.crt`/`tls.key` from `certDir` when given (e.g. a cert-manager
+ * Secret mounted there), else a self-signed one for this host, `localhost` and the bound address.
+ */
+export async function servingCertificate(certDir: string | undefined, host = ''): Promise<CertificatePair> {
+  if (certDir) {
+    const [cert, key] = await Promise.all([
+      readFile(join(certDir, 'tls.crt'), 'utf8'),
+      readFile(join(certDir, 'tls.key'), 'utf8'),
+    ]);
+    return { cert, key };
+  }
+  const hosts = [
+    hostname(),
+    'localhost',
+    '127.0.0.1',
+    ...(isIP(host) && host !== '0.0.0.0' && host !== '::' ? [host] : []),
+  ];
+  return selfSignedCertificate([...new Set(hosts)]);
+}
+
+const SelfSubjectReviewKind: KindRef = {
+  group: 'authentication.k8s.io',
+  version: 'v1',
+  kind: 'SelfSubjectReview',
+  plural: 'selfsubjectreviews',
+  namespaced: false,
+};
+
+export interface ApiServerCheckOptions {
+  /** A request older than this is repeated on the next probe (default 5 s). */
+  maxAgeMs?: number;
+  /** A request slower than this counts as unreachable (default 3 s). */
+  timeoutMs?: number;
+}
+
+/**
+ * Whether the API server answers this operator, for /readyz: a SelfSubjectReview (every
+ * authenticated identity may create one, so it needs no RBAC and reads nothing). The last answer
+ * is reused for `maxAgeMs` so frequent probes cost one request at most per period.
+ */
+export class ApiServerCheck {
+  private last: { at: number; failure: string | undefined } | undefined;
+  private inflight: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: KubeClient,
+    private readonly opts: ApiServerCheckOptions = {},
+  ) {}
+
+  /** Undefined when the API server answered recently; else why not. */
+  async check(): Promise<string | undefined> {
+    const maxAge = this.opts.maxAgeMs ?? 5_000;
+    if (!this.last || Date.now() - this.last.at >= maxAge) {
+      this.inflight ??= this.refresh().finally(() => {
+        this.inflight = undefined;
+      });
+      await this.inflight;
+    }
+    return this.last?.failure;
+  }
+
+  private async refresh(): Promise<void> {
+    const timeoutMs = this.opts.timeoutMs ?? 3_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      await Promise.race([
+        this.client.create(SelfSubjectReviewKind, {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'SelfSubjectReview',
+          metadata: {},
+        }),
+        timeout,
+      ]);
+      this.last = { at: Date.now(), failure: undefined };
+    } catch (err) {
+      this.last = {
+        at: Date.now(),
+        failure: `API server unreachable: ${err instanceof Error ? err.message : String(err)}`,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** Serves an async check as a probe: 200 `ok`, or 500 with the failure. */
+export function asyncProbe(check: () => Promise<string | undefined>): Route {
+  return async (_req, res) => {
+    const failure = await check();
+    res.writeHead(failure ? 500 : 200, { 'Content-Type': 'text/plain' });
+    res.end(failure ? `${failure}\n` : 'ok\n');
+  };
 }
