@@ -75,8 +75,12 @@ test: lint typecheck control-plane
 	  sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | grep -E '^> @stackops/[^ ]+ test|^ +(Test Files|Tests) ' || true; \
 	  exit $$status
 
+# The packages' micro-benchmarks, then tools/bench: the four operators measured from outside
+# (BENCH_ARGS, e.g. "--runs 5 --idle-seconds 300"; `node tools/bench/dist/cli.js --help`).
+BENCH_ARGS ?=
 bench: control-plane
-	@npx nx run-many -t bench --outputStyle=static --parallel=1
+	@npx nx run-many -t bench --outputStyle=static --parallel=1 --exclude=@stackops/bench
+	@npx nx run @stackops/bench:bench --outputStyle=static -- $(BENCH_ARGS)
 
 # The operators run as pods of the umbrella chart on a real node, from the images built here
 # (ARGS=--local-operators: as local processes, without images or a real node).

@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stopCluster } from '@stackops/kube-env';
+import { Command, InvalidArgumentError } from 'commander';
+import { machineLoad } from './proc.js';
+import { details, type OperatorResult, renderTable, summaryTable, TABLE_HEADER } from './report.js';
+import { type RunFigures, runOnce, runScale } from './runner.js';
+import type { SubjectSpec } from './subject.js';
+import { type OperatorDir, operatorDirs, workloads } from './workloads.js';
+
+const positiveInt = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
+  return n;
+};
+const collect = (v: string, prev: string[]) => [...prev, v];
+
+const program = new Command('stackops-bench')
+  .description(
+    'Runs an operator as a process against a fresh local control plane (kube-env, kwok nodes) and reports, per scenario, its requests by verb and resource (API server audit log), RSS and CPU (/proc) and times, as median/min/max over N runs, with the targets of issue 20.',
+  )
+  .option('--operators <list>', `comma-separated, of ${operatorDirs.join(', ')}`, operatorDirs.join(','))
+  .option('--runs <n>', 'runs per operator (a fresh cluster each)', positiveInt, 3)
+  .option('--idle-seconds <s>', 'idle window; figures are also scaled to 5 min', positiveInt, 60)
+  .option('--scale <n>', 'instances at once for the scale scenario (keystone; 0 = skip)', positiveInt, 200)
+  .option('--scale-runs <n>', 'runs of the scale scenario', positiveInt, 1)
+  .option(
+    '--cluster <name>',
+    'kube-env cluster name (started fresh for each run, stopped at the end)',
+    'stackops-bench',
+  )
+  .option('--out <dir>', 'audit logs, operator logs, results.json', 'build/bench')
+  .option(
+    '--subject-cmd <argv...>',
+    'measure this command instead of our operator (one --operators workload)',
+  )
+  .option('--subject-name <name>', 'name in the report for --subject-cmd', 'subject')
+  .option('--subject-ready-url <url>', 'polled until 2xx', 'http://127.0.0.1:{probePort}/readyz')
+  .option(
+    '--subject-user-agent <regex>',
+    "the subject's requests in the audit log (default: every non-control-plane agent)",
+  )
+  .option('--subject-env <k=v>', 'environment of --subject-cmd (repeatable)', collect, []);
+
+interface Options {
+  operators: string;
+  runs: number;
+  idleSeconds: number;
+  scale: number;
+  scaleRuns: number;
+  cluster: string;
+  out: string;
+  subjectCmd?: string[];
+  subjectName: string;
+  subjectReadyUrl: string;
+  subjectUserAgent?: string;
+  subjectEnv: string[];
+}
+
+async function main(): Promise<void> {
+  program.parse();
+  const o = program.opts<Options>();
+  const dirs = o.operators.split(',').map((s) => s.trim()) as OperatorDir[];
+  for (const d of dirs) if (!operatorDirs.includes(d)) throw new Error(`unknown operator "${d}"`);
+  if (o.subjectCmd && dirs.length !== 1)
+    throw new Error('--subject-cmd needs exactly one --operators workload');
+  const outDir = resolve(o.out);
+  mkdirSync(outDir, { recursive: true });
+  const progress = (l: string) => process.stderr.write(`${l}\n`);
+  const loadBefore = machineLoad();
+  const started = new Date();
+  const results: OperatorResult[] = [];
+  try {
+    for (const dir of dirs) {
+      const w = workloads[dir];
+      const spec: SubjectSpec = o.subjectCmd
+        ? {
+            name: o.subjectName,
+            command: o.subjectCmd,
+            env: Object.fromEntries(
+              o.subjectEnv.map((kv) => [kv.split('=')[0] ?? '', kv.split('=').slice(1).join('=')]),
+            ),
+            readyUrl: o.subjectReadyUrl,
+            ...(o.subjectUserAgent ? { userAgent: new RegExp(o.subjectUserAgent) } : {}),
+          }
+        : w.subject();
+      const runs: RunFigures[] = [];
+      for (let i = 1; i <= o.runs; i++) {
+        progress(`${spec.name}: run ${i}/${o.runs} (${machineLoad()})`);
+        runs.push(
+          await runOnce(w, spec, { cluster: o.cluster, outDir, idleSeconds: o.idleSeconds, progress }),
+        );
+      }
+      if (o.scale > 0 && w.namespaced && dir === 'keystone') {
+        for (let i = 1; i <= o.scaleRuns; i++) {
+          progress(`${spec.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
+          const scale = await runScale(w, spec, o.scale, {
+            cluster: o.cluster,
+            outDir,
+            idleSeconds: o.idleSeconds,
+            progress,
+          });
+          const run = runs[i - 1] ?? {};
+          runs[i - 1] = Object.assign(run, scale);
+        }
+      }
+      results.push({ name: spec.name, runs });
+      writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ started, results }, null, 2)}\n`);
+    }
+  } finally {
+    await stopCluster(o.cluster, { purge: true }).catch(() => undefined);
+  }
+  const out = [
+    `stackops bench, ${started.toISOString()}: ${o.runs} run(s) per operator on a fresh kube-env cluster each (1 kwok node),`,
+    `idle window ${o.idleSeconds} s (idle figures scaled to 5 min), ${availableParallelism()} cores shared with whatever else runs;`,
+    `${loadBefore} before, ${machineLoad()} after. Medians of noisy runs: compare medians, not single runs.`,
+    '',
+    renderTable(TABLE_HEADER, results.flatMap(summaryTable)),
+    '',
+    'Requests by verb and resource (last run):',
+    ...results.flatMap(details),
+    '',
+  ].join('\n');
+  process.stdout.write(out);
+  writeFileSync(join(outDir, 'report.txt'), out);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`stackops-bench: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

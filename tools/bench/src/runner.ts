@@ -1,0 +1,265 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startCluster } from '@stackops/kube-env';
+import { createKubeClient, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
+import { type AuditEvent, AuditLog, type RequestTally, subjectFilter } from './audit.js';
+import { ControlPlaneClock } from './control-plane-time.js';
+import type { ProcSample } from './proc.js';
+import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
+import type { Workload } from './workloads.js';
+
+/** One figure of one run; `detail` says what the requests were. */
+export interface Figure {
+  value: number;
+  detail?: string;
+}
+export type RunFigures = Record<string, Figure>;
+
+export interface RunOptions {
+  /** kube-env cluster name; the cluster is started fresh for every run (same data for every run). */
+  cluster: string;
+  outDir: string;
+  /** Length of the idle window, seconds (figures are also given per 5 min). */
+  idleSeconds: number;
+  progress: (line: string) => void;
+}
+
+const MiB = 1024 * 1024;
+
+/** A fresh control plane writing an audit log, and a client whose requests the bench never counts. */
+export async function freshCluster(name: string, outDir: string, progress: (l: string) => void) {
+  const auditPath = join(outDir, `${name}-audit.log`);
+  mkdirSync(outDir, { recursive: true });
+  rmSync(auditPath, { force: true });
+  const handle = await startCluster({
+    name,
+    nodes: 1,
+    fresh: true,
+    reuse: true,
+    detach: true,
+    auditLog: auditPath,
+    timeoutMs: 180_000,
+    progress: () => {},
+  });
+  progress(`  cluster ${name} up in ${(handle.startupMs / 1000).toFixed(1)} s`);
+  const client = createKubeClient(loadTestKubeConfig(handle.kubeconfigPath), {
+    fieldManager: 'stackops-bench',
+    userAgent: 'stackops-bench/0.1.0',
+  });
+  return { handle, client, audit: new AuditLog(auditPath), kubeconfig: handle.kubeconfigPath };
+}
+
+export async function createNamespace(client: RestKubeClient, name: string): Promise<string> {
+  await client.create(Kinds.Namespace, {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+  } as KubeObject);
+  return name;
+}
+
+/** Polls `check` every `intervalMs` until it holds; returns performance.now() at that moment. */
+export async function until(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  intervalMs = 20,
+): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return performance.now();
+    if (performance.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+/**
+ * Waits until the subject has sent no request for `quietMs` (at most `maxMs`), so the next
+ * window starts clean: late status writes and Events of the previous step are not counted in it.
+ */
+export async function settle(
+  audit: AuditLog,
+  filter: (e: AuditEvent) => boolean,
+  quietMs = 1500,
+  maxMs = 20_000,
+): Promise<void> {
+  const start = audit.mark();
+  let last = 0;
+  let lastChange = performance.now();
+  const deadline = performance.now() + maxMs;
+  while (performance.now() < deadline) {
+    await sleep(100);
+    const n = audit.tally(filter, start).total;
+    if (n !== last) {
+      last = n;
+      lastChange = performance.now();
+    } else if (performance.now() - lastChange >= quietMs) return;
+  }
+}
+
+const requestsFigure = (t: RequestTally): Figure => ({ value: t.total, detail: t.describe() });
+const writesFigure = (t: RequestTally): Figure => ({ value: t.writes, detail: t.describeWrites() || 'none' });
+
+/**
+ * One run of one operator, on a fresh cluster: startup (spawn → ready), apply → done, idle window,
+ * one change, restart with nothing changed. Every request is the subject's as the audit log has it.
+ */
+export async function runOnce(w: Workload, spec: SubjectSpec, opts: RunOptions): Promise<RunFigures> {
+  const f: RunFigures = {};
+  const { client, audit, kubeconfig } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  const filter = subjectFilter(spec.userAgent);
+  const logFile = join(opts.outDir, `${spec.name.replace(/[^a-z0-9.-]+/gi, '_')}.log`);
+  let subject: RunningSubject | undefined;
+  try {
+    await installCrds(client, w.crds());
+    await w.setup?.(client);
+    const ns = await createNamespace(client, 'bench');
+    await w.prepare(client, ns);
+
+    // startup
+    let mark = audit.mark();
+    subject = await startSubject(spec, { kubeconfig, logFile });
+    f['startup: spawn → ready (s)'] = { value: subject.readySeconds };
+    await settle(audit, filter);
+    f['startup: requests'] = requestsFigure(audit.tally(filter, mark));
+    f['startup: RSS (MiB)'] = { value: subject.sample().rss / MiB };
+
+    // apply → done, and what of it the control plane imposed
+    const clock = new ControlPlaneClock(client, w.controlPlaneKinds, w.namespaced ? ns : undefined);
+    await clock.ready();
+    mark = audit.mark();
+    const applied = performance.now();
+    await w.apply(client, ns);
+    const done = await until('the instance to be done', () => w.done(client, ns), 180_000);
+    const applySeconds = (done - applied) / 1000;
+    const cpSeconds = clock.seconds(applied, done);
+    await clock.stop();
+    f['apply → done (s)'] = { value: applySeconds };
+    f['apply: control plane (s)'] = { value: cpSeconds };
+    f['apply: ÷ control plane'] = { value: cpSeconds > 0 ? applySeconds / cpSeconds : Number.NaN };
+    await settle(audit, filter);
+    f['apply: requests'] = requestsFigure(audit.tally(filter, mark));
+
+    // idle
+    await settle(audit, filter, 3000, 30_000);
+    const before: ProcSample = subject.sample();
+    mark = audit.mark();
+    await sleep(opts.idleSeconds * 1000);
+    const after = subject.sample();
+    const idle = audit.tally(filter, mark);
+    const per5min = 300 / opts.idleSeconds;
+    f['idle: requests / 5 min'] = {
+      value: idle.total * per5min,
+      detail: `${idle.describe()} in ${opts.idleSeconds} s`,
+    };
+    f['idle: writes / 5 min'] = { value: idle.writes * per5min };
+    f['idle: CPU s / 5 min'] = {
+      value: (after.cpu - before.cpu) * per5min,
+      detail: `${(after.cpu - before.cpu).toFixed(2)} s in ${opts.idleSeconds} s`,
+    };
+    f['idle: RSS (MiB)'] = { value: after.rss / MiB };
+
+    // one change
+    if (w.change) {
+      mark = audit.mark();
+      const changed = performance.now();
+      await w.change(client, ns);
+      await sleep(50); // the status still describes the previous generation until the operator sees it
+      const doneAgain = await until('the change to be done', () => w.done(client, ns), 120_000);
+      f['change → done (s)'] = { value: (doneAgain - changed) / 1000 };
+      await settle(audit, filter);
+      f['change: requests'] = requestsFigure(audit.tally(filter, mark));
+    }
+    f['peak RSS, one instance (MiB)'] = { value: subject.sample().hwm / MiB };
+
+    // restart with nothing changed
+    await settle(audit, filter, 3000, 30_000);
+    await subject.stop();
+    mark = audit.mark();
+    subject = await startSubject(spec, { kubeconfig, logFile });
+    f['restart: spawn → ready (s)'] = { value: subject.readySeconds };
+    await sleep(5000);
+    await settle(audit, filter, 2000, 30_000);
+    const restart = audit.tally(filter, mark);
+    f['restart: requests'] = requestsFigure(restart);
+    f['restart: writes'] = writesFigure(restart);
+  } finally {
+    await subject?.stop();
+    client.close();
+  }
+  return f;
+}
+
+/**
+ * `count` instances at once (one per namespace), prerequisites created before the subject starts:
+ * apply → all done, requests, CPU, peak RSS (VmHWM since spawn).
+ */
+export async function runScale(
+  w: Workload,
+  spec: SubjectSpec,
+  count: number,
+  opts: RunOptions,
+): Promise<RunFigures> {
+  const f: RunFigures = {};
+  const { client, audit, kubeconfig } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  const filter = subjectFilter(spec.userAgent);
+  const logFile = join(opts.outDir, `${spec.name.replace(/[^a-z0-9.-]+/gi, '_')}-scale.log`);
+  let subject: RunningSubject | undefined;
+  try {
+    await installCrds(client, w.crds());
+    await w.setup?.(client);
+    const namespaces = Array.from({ length: count }, (_, i) => `bench-${i}`);
+    await inBatches(namespaces, 20, async (ns) => {
+      await createNamespace(client, ns);
+      await w.prepare(client, ns);
+    });
+    subject = await startSubject(spec, { kubeconfig, logFile });
+    await settle(audit, filter);
+    const cpu0 = subject.sample().cpu;
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, subject?.sample().rss ?? 0);
+    }, 200);
+    const mark = audit.mark();
+    const started = performance.now();
+    await inBatches(namespaces, 20, (ns) => w.apply(client, ns));
+    const pending = new Set(namespaces);
+    const done = await until(
+      `${count} instances to be done`,
+      async () => {
+        await inBatches([...pending], 20, async (ns) => {
+          if (await w.done(client, ns)) pending.delete(ns);
+        });
+        return pending.size === 0;
+      },
+      600_000,
+      500,
+    );
+    clearInterval(sampler);
+    f[`${count}: apply → all done (s)`] = { value: (done - started) / 1000 };
+    f[`${count}: CPU (s)`] = { value: subject.sample().cpu - cpu0 };
+    f[`${count}: peak RSS (MiB)`] = {
+      value: subject.sample().hwm / MiB,
+      detail: `VmHWM; highest VmRSS sampled every 200 ms: ${(peakRss / MiB).toFixed(0)} MiB`,
+    };
+    await settle(audit, filter, 2000, 60_000);
+    const t = audit.tally(filter, mark);
+    f[`${count}: requests`] = requestsFigure(t);
+    f[`${count}: writes per instance`] = { value: t.writes / count };
+  } finally {
+    await subject?.stop();
+    client.close();
+  }
+  return f;
+}
+
+async function inBatches<T>(
+  items: readonly T[],
+  size: number,
+  fn: (item: T) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
+}

@@ -1,0 +1,354 @@
+import { readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { readCrds } from '@stackops/lib-common/testing';
+import type { SubjectSpec } from './subject.js';
+
+/**
+ * What the bench does with each operator's kind on the control plane: the CRDs, the prerequisites
+ * of one instance, the instance, when it counts as done, and one change. The objects are those of
+ * the operators' own tests; a Go operator of the same kinds is measured with the same workload.
+ */
+export interface Workload {
+  /** operators/<dir>, and the chart charts/<dir>-operator. */
+  dir: OperatorDir;
+  /** The CRDs the operator needs (its chart's, plus those of kinds it reads). */
+  crds(): KubeObject[];
+  /** Cluster-wide prerequisites, once per cluster (e.g. the operator's own namespace). */
+  setup?(client: RestKubeClient): Promise<void>;
+  /** The instance's namespace, or undefined for a cluster-scoped singleton (no 200-instance scenario). */
+  namespaced: boolean;
+  /** Prerequisites of one instance in its namespace (Secrets, Services…): not measured. */
+  prepare(client: RestKubeClient, ns: string): Promise<void>;
+  apply(client: RestKubeClient, ns: string): Promise<void>;
+  /** True when the instance is done (Ready/Available for its current generation). May play a missing controller's part. */
+  done(client: RestKubeClient, ns: string): Promise<boolean>;
+  /** One change of the spec (then `done` again); absent: no one-change scenario. */
+  change?(client: RestKubeClient, ns: string): Promise<void>;
+  /** Where the control plane's own work is (Jobs, Deployments), for the control-plane-imposed time. */
+  controlPlaneKinds: readonly KindRef[];
+  /** Our operator's process (env and flags the chart would give it). */
+  subject(): SubjectSpec;
+}
+
+export type OperatorDir = 'keystone' | 'placement' | 'network-addons' | 'sip';
+export const operatorDirs: readonly OperatorDir[] = ['keystone', 'placement', 'network-addons', 'sip'];
+
+const repoRoot = resolve(import.meta.dirname, '../../..');
+const chartCrds = (dir: OperatorDir) => {
+  const crdDir = join(repoRoot, 'charts', `${dir}-operator`, 'crds');
+  return readdirSync(crdDir)
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => readCrds(join(crdDir, f)));
+};
+const templateCrds = (dir: OperatorDir) => {
+  const templates = join(repoRoot, 'charts', `${dir}-operator`, 'templates');
+  return readdirSync(templates)
+    .filter((f) => f.startsWith('crd-'))
+    .flatMap((f) => readCrds(join(templates, f), { dropTemplateLines: true }));
+};
+const nadCrd = () =>
+  readCrds(join(repoRoot, 'operators/keystone/test/fixtures/crds/network-attachment-definition.yaml'));
+
+/** Our operator as a local process: node on its built main.js, probes and metrics on free loopback ports. */
+const ourOperator = (dir: OperatorDir, env: Record<string, string> = {}): SubjectSpec => ({
+  name: `${dir}-operator`,
+  command: [
+    process.execPath,
+    ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
+    join(repoRoot, 'operators', dir, 'dist', 'main.js'),
+    '--kubeconfig={kubeconfig}',
+    '--health-probe-bind-address=127.0.0.1:{probePort}',
+    '--metrics-bind-address=127.0.0.1:{metricsPort}',
+  ],
+  env: { LOG_LEVEL: 'info', ...env },
+  userAgent: /^stackops\//,
+});
+
+const kind = (group: string, version: string, k: string, plural: string, namespaced = true): KindRef => ({
+  group,
+  version,
+  kind: k,
+  plural,
+  namespaced,
+});
+const KeystoneAPIKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneAPI', 'keystoneapis');
+const KeystoneServiceKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneService', 'keystoneservices');
+const KeystoneEndpointKind = kind(
+  'keystone.openstack.org',
+  'v1beta1',
+  'KeystoneEndpoint',
+  'keystoneendpoints',
+);
+const PlacementAPIKind = kind('placement.openstack.org', 'v1beta1', 'PlacementAPI', 'placementapis');
+const NetworkAddonsConfigKind = kind(
+  'networkaddonsoperator.network.kubevirt.io',
+  'v1',
+  'NetworkAddonsConfig',
+  'networkaddonsconfigs',
+  false,
+);
+const SIPClusterKind = kind('airship.airshipit.org', 'v1', 'SIPCluster', 'sipclusters');
+const BareMetalHostKind = kind('metal3.io', 'v1alpha1', 'BareMetalHost', 'baremetalhosts');
+
+interface Condition {
+  type: string;
+  status: string;
+}
+type WithStatus = KubeObject & { status?: { conditions?: Condition[]; observedGeneration?: number } };
+
+/** `type` is True and the status is about the current generation. */
+const conditionTrue = (obj: WithStatus | undefined, type: string) =>
+  !!obj &&
+  obj.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true &&
+  (obj.status?.observedGeneration === undefined || obj.status.observedGeneration === obj.metadata.generation);
+
+const secret = (client: RestKubeClient, ns: string, name: string, stringData: Record<string, string>) =>
+  client.create(Kinds.Secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    stringData,
+  } as KubeObject);
+
+const databaseService = (client: RestKubeClient, ns: string) =>
+  client.create(Kinds.Service, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'openstack', namespace: ns, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
+    spec: { selector: { app: 'mariadb' }, ports: [{ name: 'mysql', port: 3306 }] },
+  } as KubeObject);
+
+const readyCondition = () => ({
+  type: 'Ready',
+  status: 'True',
+  reason: 'Ready',
+  message: 'Setup complete',
+  lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+});
+
+const markReady = (
+  client: RestKubeClient,
+  k: KindRef,
+  ns: string,
+  name: string,
+  generation: number,
+  extra = {},
+) =>
+  client.patch(
+    k,
+    { name, namespace: ns },
+    { status: { ...extra, observedGeneration: generation, conditions: [readyCondition()] } },
+    'merge',
+    { subresource: 'status' },
+  );
+
+const keystone: Workload = {
+  dir: 'keystone',
+  namespaced: true,
+  crds: () => [...chartCrds('keystone'), ...nadCrd()],
+  prepare: async (client, ns) => {
+    await secret(client, ns, 'osp-secret', {
+      AdminPassword: '12345678',
+      KeystoneDatabasePassword: 'keystone-db-pw',
+      DbRootPassword: 'root-pw',
+    });
+    await databaseService(client, ns);
+  },
+  apply: async (client, ns) => {
+    await client.create(KeystoneAPIKind, {
+      apiVersion: 'keystone.openstack.org/v1beta1',
+      kind: 'KeystoneAPI',
+      metadata: { name: 'keystone', namespace: ns },
+      spec: { secret: 'osp-secret' },
+    } as KubeObject);
+  },
+  done: async (client, ns) =>
+    conditionTrue(
+      await client.get<WithStatus>(KeystoneAPIKind, { name: 'keystone', namespace: ns }),
+      'Ready',
+    ),
+  change: async (client, ns) => {
+    await client.patch(
+      KeystoneAPIKind,
+      { name: 'keystone', namespace: ns },
+      { spec: { replicas: 2 } },
+      'merge',
+    );
+  },
+  controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
+  subject: () => ourOperator('keystone'),
+};
+
+/** PlacementAPI with a KeystoneAPI that says it is Ready and the keystone registration played here. */
+const placement: Workload = {
+  dir: 'placement',
+  namespaced: true,
+  crds: () => [...chartCrds('placement'), ...chartCrds('keystone'), ...nadCrd()],
+  prepare: async (client, ns) => {
+    await secret(client, ns, 'osp-secret', {
+      PlacementPassword: 'placement-pw',
+      PlacementDatabasePassword: 'placement-db-pw',
+      DbRootPassword: 'root-pw',
+    });
+    await databaseService(client, ns);
+    const api = await client.create<KubeObject>(KeystoneAPIKind, {
+      apiVersion: 'keystone.openstack.org/v1beta1',
+      kind: 'KeystoneAPI',
+      metadata: { name: 'keystone', namespace: ns },
+      spec: { databaseInstance: 'openstack', secret: 'osp-secret', containerImage: 'keystone:test' },
+    });
+    await markReady(client, KeystoneAPIKind, ns, 'keystone', api.metadata.generation ?? 1, {
+      apiEndpoints: {
+        public: `http://keystone-public.${ns}.svc:5000`,
+        internal: `http://keystone-internal.${ns}.svc:5000`,
+      },
+      region: 'regionOne',
+    });
+  },
+  apply: async (client, ns) => {
+    await client.create(PlacementAPIKind, {
+      apiVersion: 'placement.openstack.org/v1beta1',
+      kind: 'PlacementAPI',
+      metadata: { name: 'placement', namespace: ns },
+      spec: { databaseInstance: 'openstack', secret: 'osp-secret' },
+    } as KubeObject);
+  },
+  done: async (client, ns) => {
+    // keystone-operator's part: the KeystoneService and KeystoneEndpoint it would register turn Ready.
+    for (const k of [KeystoneServiceKind, KeystoneEndpointKind]) {
+      const child = await client.get<WithStatus>(k, { name: 'placement', namespace: ns });
+      if (child && !conditionTrue(child, 'Ready'))
+        await markReady(client, k, ns, 'placement', child.metadata.generation ?? 1);
+    }
+    return conditionTrue(
+      await client.get<WithStatus>(PlacementAPIKind, { name: 'placement', namespace: ns }),
+      'Ready',
+    );
+  },
+  change: async (client, ns) => {
+    await client.patch(
+      PlacementAPIKind,
+      { name: 'placement', namespace: ns },
+      { spec: { replicas: 2 } },
+      'merge',
+    );
+  },
+  controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
+  subject: () => ourOperator('placement'),
+};
+
+const NAO_NAMESPACE = 'stackops-bench-nao';
+const networkAddons: Workload = {
+  dir: 'network-addons',
+  namespaced: false,
+  crds: () => chartCrds('network-addons'),
+  setup: async (client) => {
+    if (!(await client.get(Kinds.Namespace, { name: NAO_NAMESPACE })))
+      await client.create(Kinds.Namespace, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: NAO_NAMESPACE },
+      } as KubeObject);
+  },
+  prepare: async () => {},
+  apply: async (client) => {
+    await client.create(NetworkAddonsConfigKind, {
+      apiVersion: 'networkaddonsoperator.network.kubevirt.io/v1',
+      kind: 'NetworkAddonsConfig',
+      metadata: { name: 'cluster' },
+      spec: { multus: {}, linuxBridge: {} },
+    } as KubeObject);
+  },
+  done: async (client) =>
+    conditionTrue(await client.get<WithStatus>(NetworkAddonsConfigKind, { name: 'cluster' }), 'Available'),
+  change: async (client) => {
+    await client.patch(NetworkAddonsConfigKind, { name: 'cluster' }, { spec: { kubeMacPool: {} } }, 'merge');
+  },
+  controlPlaneKinds: [Kinds.Deployment, Kinds.DaemonSet],
+  subject: () => ourOperator('network-addons', { OPERATOR_NAMESPACE: NAO_NAMESPACE }),
+};
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const sip: Workload = {
+  dir: 'sip',
+  namespaced: true,
+  crds: () => [...chartCrds('sip'), ...templateCrds('sip')],
+  // One control-plane host with its networkData and BMC Secrets, as the operator's own tests make.
+  prepare: async (client, ns) => {
+    await client.create(Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cp-a-networkdata', namespace: ns },
+      data: {
+        networkData: b64(
+          JSON.stringify({
+            links: [{ id: 'eth0', type: 'phy' }],
+            networks: [
+              {
+                id: 'oam-ipv4',
+                type: 'ipv4',
+                link: 'eth0',
+                ip_address: '10.0.0.10',
+                netmask: '255.255.255.0',
+              },
+            ],
+          }),
+        ),
+      },
+    } as KubeObject);
+    await client.create(Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cp-a-bmc', namespace: ns },
+      data: { username: b64('admin'), password: b64('pw') },
+    } as KubeObject);
+    await client.create(BareMetalHostKind, {
+      apiVersion: 'metal3.io/v1alpha1',
+      kind: 'BareMetalHost',
+      metadata: {
+        name: 'cp-a',
+        namespace: ns,
+        labels: { 'example.org/bmh-label': 'control-plane', 'example.org/rack': 'r1' },
+      },
+      spec: {
+        online: true,
+        bmc: { address: 'redfish+https://10.9.9.9/redfish/v1/Systems/cp-a', credentialsName: 'cp-a-bmc' },
+        networkData: { name: 'cp-a-networkdata', namespace: ns },
+      },
+    } as KubeObject);
+  },
+  apply: async (client, ns) => {
+    await client.create(SIPClusterKind, {
+      apiVersion: 'airship.airshipit.org/v1',
+      kind: 'SIPCluster',
+      metadata: { name: 'tenant', namespace: ns },
+      spec: sipSpec(),
+    } as KubeObject);
+  },
+  done: async (client, ns) =>
+    conditionTrue(await client.get<WithStatus>(SIPClusterKind, { name: 'tenant', namespace: ns }), 'Ready'),
+  controlPlaneKinds: [Kinds.Deployment],
+  subject: () => ourOperator('sip'),
+};
+
+/** One control-plane host behind one load balancer (the NodePort is free on a fresh cluster). */
+const sipSpec = () => ({
+  nodes: {
+    ControlPlane: {
+      labelSelector: { matchLabels: { 'example.org/bmh-label': 'control-plane' } },
+      topologyKey: 'example.org/rack',
+      count: { active: 1, standby: 0 },
+    },
+  },
+  services: {
+    loadBalancerControlPlane: [{ image: 'haproxy:2.3.2', nodePort: 31900, nodeInterfaceId: 'oam-ipv4' }],
+  },
+});
+
+export const workloads: Record<OperatorDir, Workload> = {
+  keystone,
+  placement,
+  'network-addons': networkAddons,
+  sip,
+};

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { type AuditEvent, parseAuditLines, RequestTally, resourceOf, subjectFilter } from '../src/audit.js';
+import { controlPlaneDone, unionLength } from '../src/control-plane-time.js';
+import { cpuSeconds } from '../src/proc.js';
+import { formatNumber, summarize } from '../src/stats.js';
+
+const event = (over: Partial<AuditEvent>): AuditEvent => ({
+  auditID: 'a',
+  stage: 'ResponseComplete',
+  verb: 'get',
+  requestURI: '/api/v1/namespaces/ns/secrets/x',
+  userAgent: 'stackops/stackops-keystone-operator',
+  objectRef: { resource: 'secrets', namespace: 'ns', name: 'x' },
+  ...over,
+});
+
+describe('audit log', () => {
+  it('parses whole lines and leaves a partial last line for later', () => {
+    const text = `${JSON.stringify(event({ auditID: '1' }))}\n${JSON.stringify(event({ auditID: '2' }))}\n{"auditID":`;
+    const { events, consumed } = parseAuditLines(text);
+    expect(events.map((e) => e.auditID)).toEqual(['1', '2']);
+    expect(text.slice(consumed)).toBe('{"auditID":');
+  });
+
+  it("tells the subject's requests from the control plane's and the bench's", () => {
+    const ours = subjectFilter();
+    expect(ours(event({}))).toBe(true);
+    expect(ours(event({ userAgent: 'keystone-operator/v0.0.0 (linux/amd64) kubernetes/$Format' }))).toBe(
+      true,
+    );
+    for (const ua of [
+      'kube-controller-manager/v1.34.4 (linux/amd64) kubernetes/abc/system:serviceaccount:kube-system:job-controller',
+      'kube-scheduler/v1.34.4',
+      'kwok/v0.7.0 (linux/amd64)',
+      'stackops-bench/0.1.0',
+      '',
+    ])
+      expect(ours(event({ userAgent: ua }))).toBe(false);
+    expect(ours(event({ userAgent: 'kube-apiserver/v1.34.4', user: { username: 'system:apiserver' } }))).toBe(
+      false,
+    );
+    const go = subjectFilter(/^manager\//);
+    expect(go(event({ userAgent: 'manager/v0.0.0 (linux/amd64)' }))).toBe(true);
+    expect(go(event({}))).toBe(false);
+  });
+
+  it('counts by verb and resource/subresource; reviews are not writes', () => {
+    const t = new RequestTally();
+    t.add(event({ verb: 'patch', objectRef: { resource: 'keystoneapis', subresource: 'status' } }));
+    t.add(event({ verb: 'patch', objectRef: { resource: 'keystoneapis', subresource: 'status' } }));
+    t.add(event({ verb: 'create', objectRef: { resource: 'selfsubjectreviews' } }));
+    t.add(event({ verb: 'get', objectRef: undefined, requestURI: '/version?timeout=32s' }));
+    expect(t.total).toBe(4);
+    expect(t.writes).toBe(2);
+    expect(t.describe()).toBe('patch keystoneapis/status ×2, create selfsubjectreviews ×1, get /version ×1');
+    expect(t.describeWrites()).toBe('patch keystoneapis/status ×2');
+    expect(resourceOf(event({ objectRef: { resource: 'pods', subresource: 'log' } }))).toBe('pods/log');
+  });
+});
+
+describe('figures', () => {
+  it('reads utime + stime from /proc/<pid>/stat, also when the name has spaces and parentheses', () => {
+    const stat = '1234 (node (main) x) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 11 0 100 0 0';
+    expect(cpuSeconds(stat)).toBe(3.25);
+  });
+
+  it('median, min and max, ignoring runs without the figure', () => {
+    expect(summarize([3, 1, 2, Number.NaN])).toEqual({ median: 2, min: 1, max: 3, n: 3 });
+    expect(summarize([4, 1, 2, 3])?.median).toBe(2.5);
+    expect(summarize([Number.NaN])).toBeUndefined();
+    expect([0.1234, 1.5, 12.34, 148.2].map(formatNumber)).toEqual(['0.123', '1.5', '12.3', '148']);
+  });
+
+  it('counts overlapping control-plane work once', () => {
+    expect(
+      unionLength([
+        [0, 10],
+        [5, 12],
+        [20, 25],
+        [30, 30],
+      ]),
+    ).toBe(17);
+  });
+
+  it('knows when the control plane is done with a Job, a Deployment and a DaemonSet', () => {
+    const meta = { name: 'x', namespace: 'ns', generation: 2 };
+    expect(controlPlaneDone({ kind: 'Job', metadata: meta, status: { succeeded: 1 } })).toBe(true);
+    expect(controlPlaneDone({ kind: 'Job', metadata: meta, status: {} })).toBe(false);
+    const deployment = (observedGeneration: number, available: number) => ({
+      kind: 'Deployment',
+      metadata: meta,
+      spec: { replicas: 2 },
+      status: { observedGeneration, updatedReplicas: 2, availableReplicas: available },
+    });
+    expect(controlPlaneDone(deployment(2, 2))).toBe(true);
+    expect(controlPlaneDone(deployment(1, 2))).toBe(false);
+    expect(controlPlaneDone(deployment(2, 1))).toBe(false);
+    expect(
+      controlPlaneDone({
+        kind: 'DaemonSet',
+        metadata: meta,
+        status: { observedGeneration: 2, desiredNumberScheduled: 1, numberReady: 1 },
+      }),
+    ).toBe(true);
+  });
+});
