@@ -13,7 +13,7 @@ export function samplePlacementAPI(spec: Partial<PlacementAPI['spec']> = {}): Pl
       databaseAccount: 'placement',
       replicas: 1,
       secret: 'osp-secret',
-      passwordSelectors: { service: 'PlacementPassword', database: 'PlacementDatabasePassword' },
+      passwordSelectors: { service: 'PlacementPassword' },
       preserveJobs: false,
       ...spec,
     },

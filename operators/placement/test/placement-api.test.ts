@@ -51,7 +51,7 @@ describe('a PlacementAPI without its inputs', () => {
       replicas: 1,
       apiTimeout: 60,
       preserveJobs: false,
-      passwordSelectors: { service: 'PlacementPassword', database: 'PlacementDatabasePassword' },
+      passwordSelectors: { service: 'PlacementPassword' },
     });
     const cr = await waitForCondition(client, ns(0), 'InputReady', 'False', {
       message: 'Input data resources missing',
@@ -83,8 +83,7 @@ describe('a PlacementAPI without its inputs', () => {
       reason: 'Error',
       severity: 'Warning',
       message:
-        "Input data error occurred field not found in Secret: field 'PlacementPassword' not found in secret/osp-secret, " +
-        "field 'PlacementDatabasePassword' not found in secret/osp-secret",
+        "Input data error occurred field not found in Secret: field 'PlacementPassword' not found in secret/osp-secret",
     });
     const events = await waitUntil('the InputError Event', async () => {
       const list = await client.list<KubeObject & { reason: string; message: string }>(Kinds.Event, {
@@ -109,9 +108,16 @@ describe('the full reconcile with a Ready KeystoneAPI', () => {
     const dbCreate = await client.get<Job>(Kinds.Job, { name: 'placement-db-create', namespace: n });
     expect(dbCreate?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'PlacementAPI', controller: true });
 
+    expect(conditionOf(dbReady, 'MariaDBAccountReady')?.message).toBe('MariaDBAccount creation complete');
+    const account = await client.get<KubeObject & { data: Record<string, string> }>(Kinds.Secret, {
+      name: 'placement-db-secret',
+      namespace: n,
+    });
+    const dbPassword = Buffer.from(account?.data['DatabasePassword'] ?? '', 'base64').toString();
+    expect(dbPassword).toMatch(/^[0-9a-f]{32}$/);
     const conf = await waitUntil('placement.conf', () => configFile(client, n, 'placement.conf'));
     expect(conf).toContain(
-      `connection = mysql+pymysql://placement:placement-db-pw@openstack.${n}.svc/placement?read_default_file=/etc/my.cnf`,
+      `connection = mysql+pymysql://placement:${dbPassword}@openstack.${n}.svc/placement?read_default_file=/etc/my.cnf`,
     );
     expect(conf).toContain(`www_authenticate_uri = http://keystone-public.${n}.svc:5000`);
     expect(conf).toContain(`auth_url = http://keystone-internal.${n}.svc:5000`);

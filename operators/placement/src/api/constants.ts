@@ -12,6 +12,8 @@ export const PLACEMENT_SERVICE_NAME = 'placement';
 export const PLACEMENT_SERVICE_TYPE = 'placement';
 export const PLACEMENT_SERVICE_DESCRIPTION = 'Placement Service';
 export const PLACEMENT_API_PORT = 8778;
+/** uid of the placement user in upstream's images; the pods run as it. */
+export const PLACEMENT_UID = 42482;
 /** The database name inside the MariaDB instance. */
 export const PLACEMENT_DATABASE_NAME = 'placement';
 

@@ -30,17 +30,67 @@ export const passwordSelectorsSchema = Type.Object(
       minLength: 1,
       description: 'Key in `secret` holding the placement service user password.',
     }),
-    database: Type.String({
-      default: 'PlacementDatabasePassword',
-      minLength: 1,
-      description: 'Key in `secret` holding the placement database account password.',
-    }),
+    database: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description:
+          'Key in `secret` holding the database account password. Unset: `PlacementDatabasePassword` when `secret` has it, else a generated password kept in Secret `<databaseAccount>-db-secret`.',
+      }),
+    ),
+  },
+  { default: { service: 'PlacementPassword' }, description: 'Keys of the passwords in `secret`.' },
+);
+
+const int32 = (minimum: number, description: string) =>
+  Type.Optional(Type.Integer({ format: 'int32', minimum, description }));
+
+/** lib-common's `ProbeConf`: a field left unset keeps placement's default. */
+export const probeConfSchema = Type.Object(
+  {
+    type: Type.Optional(
+      Type.String({ enum: ['HTTP', 'Exec', ''], description: 'Probe handler: HTTP (default) or Exec.' }),
+    ),
+    path: Type.Optional(Type.String({ pattern: '^(/.*)?$', description: 'HTTP path (default /).' })),
+    command: Type.Optional(Type.Array(Type.String(), { description: 'Command of an Exec probe.' })),
+    port: Type.Optional(
+      Type.Integer({ format: 'int32', minimum: 1, maximum: 65535, description: 'HTTP port (default 8778).' }),
+    ),
+    scheme: Type.Optional(
+      Type.String({
+        enum: ['HTTP', 'HTTPS'],
+        description: 'HTTP scheme (default HTTPS when the public endpoint has TLS, else HTTP).',
+      }),
+    ),
+    initialDelaySeconds: int32(0, 'Seconds before the first probe.'),
+    timeoutSeconds: int32(1, 'Probe timeout in seconds.'),
+    periodSeconds: int32(1, 'Seconds between probes.'),
+    failureThreshold: int32(1, 'Failures before the probe counts as failed.'),
   },
   {
-    default: { service: 'PlacementPassword', database: 'PlacementDatabasePassword' },
-    description: 'Keys of the passwords in `secret`.',
+    description: 'Probe settings that replace placement defaults field by field.',
+    'x-kubernetes-validations': [
+      {
+        rule: "!has(self.type) || self.type != 'Exec' || (has(self.command) && size(self.command) > 0)",
+        message: 'command is required for exec probe type',
+      },
+    ],
   },
 );
+
+export const probeOverridesSchema = Type.Object(
+  {
+    livenessProbes: Type.Optional(probeConfSchema),
+    readinessProbes: Type.Optional(probeConfSchema),
+    startupProbes: Type.Optional(probeConfSchema),
+  },
+  { description: 'Probes of the API containers.' },
+);
+
+/** A rule refusing a non-empty string field that is not implemented yet. */
+const notSupportedYet = (field: string, path: string) => ({
+  rule: `!has(self.${field}) || self.${field} == ''`,
+  message: `${path}: not supported yet`,
+});
 
 export const placementApiSpecSchema = Type.Object(
   {
@@ -132,22 +182,33 @@ export const placementApiSpecSchema = Type.Object(
     ),
     override: Type.Optional(
       Type.Object(
-        { service: Type.Optional(serviceOverrideMapSchema) },
+        { service: Type.Optional(serviceOverrideMapSchema), probes: Type.Optional(probeOverridesSchema) },
         { description: 'Overrides of generated child objects.' },
       ),
     ),
     tls: Type.Optional(tlsApiSchema),
-    topologyRef: Type.Optional(topoRefSchema),
+    topologyRef: Type.Optional(
+      Type.Object(topoRefSchema.properties, {
+        description: 'Topology CR to apply to the pods (infra-operator): not supported yet.',
+        'x-kubernetes-validations': [notSupportedYet('name', 'spec.topologyRef')],
+      }),
+    ),
     auth: Type.Optional(
       Type.Object(
         {
           applicationCredentialSecret: Type.Optional(
             Type.String({
-              description: 'Secret with AC_ID and AC_SECRET of a keystone application credential.',
+              description:
+                'Secret with AC_ID and AC_SECRET of a keystone application credential: not supported yet.',
             }),
           ),
         },
-        { description: 'How placement authenticates to keystone (accepted for compatibility).' },
+        {
+          description: 'How placement authenticates to keystone.',
+          'x-kubernetes-validations': [
+            notSupportedYet('applicationCredentialSecret', 'spec.auth.applicationCredentialSecret'),
+          ],
+        },
       ),
     ),
   },
@@ -202,3 +263,5 @@ export type PlacementAPISpec = Omit<Static<typeof placementApiSpecSchema>, Defau
 export type PlacementAPISpecInput = Static<typeof placementApiSpecSchema>;
 export type PlacementAPIStatus = Static<typeof placementApiStatusSchema>;
 export type PlacementAPIPasswordSelectors = Static<typeof passwordSelectorsSchema>;
+export type ProbeConf = Static<typeof probeConfSchema>;
+export type ProbeOverrides = Static<typeof probeOverridesSchema>;

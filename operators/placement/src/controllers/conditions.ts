@@ -2,7 +2,8 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 
 /**
  * The conditions a PlacementAPI carries, re-initialised (Unknown/Init) at the start of every
- * reconcile, as upstream's `initStatus`. TLSInputReady is left out: TLS is not implemented.
+ * reconcile, as upstream's `initStatus` (its 13, then MariaDBAccountReady, which upstream sets
+ * later in the pass): with Ready, the 15 conditions upstream's PlacementAPI reports.
  */
 export const placementConditionTypes = [
   ConditionType.DBReady,
@@ -17,4 +18,6 @@ export const placementConditionTypes = [
   ConditionType.ServiceAccountReady,
   ConditionType.RoleReady,
   ConditionType.RoleBindingReady,
+  ConditionType.TLSInputReady,
+  ConditionType.MariaDBAccountReady,
 ] as const;

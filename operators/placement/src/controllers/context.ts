@@ -1,3 +1,4 @@
+import type { SecretObject } from '@stackops/lib-common/objects';
 import type { Pass } from '@stackops/lib-common/pipeline';
 import type { PlacementAPIStatus } from '../api/index.js';
 import type { PlacementAPI } from '../api/kinds.js';
@@ -11,9 +12,13 @@ export interface PlacementApiPass extends Pass<PlacementAPI, PlacementApiStatus>
   readonly defaults: PlacementDefaults;
   /** Name → hash of every input the pods depend on (upstream `configMapVars`). */
   readonly inputs: Record<string, string>;
-  /** Passwords read from the input Secret (never logged). */
+  /** The input Secret `spec.secret`, once checked. */
+  inputSecret?: SecretObject;
+  /** Passwords of the service user and the database account (never logged). */
   passwords?: { service: string; database: string };
-  /** Hash of the two database passwords: a change re-runs the db-create Job (ALTER USER). */
+  /** Where the database account's password lives: `spec.secret` or the generated account Secret. */
+  databaseAccount?: { secret: string; key: string };
+  /** Hash of the account and root passwords: a change re-runs the db-create Job (ALTER USER). */
   dbSecretHash?: string;
   /** The combined input hash, once computed: the pods' CONFIG_HASH. */
   configHash?: string;

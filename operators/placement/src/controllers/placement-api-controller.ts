@@ -4,6 +4,7 @@ import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
 import { placementApiReconciler } from './placement-api-reconciler.js';
+import { tlsSecretNames } from './steps/check-tls-input.js';
 
 /** What a PlacementAPI creates, and therefore watches as their controller owner. */
 export const PLACEMENT_API_OWNED_KINDS: readonly KindRef[] = [
@@ -31,7 +32,7 @@ const keystoneEndpointsOrRegionChanged: Predicate = (e) => {
 };
 
 /**
- * Registers the PlacementAPI controller: it owns what it creates and is woken by its input Secret,
+ * Registers the PlacementAPI controller: it owns what it creates and is woken by its input and TLS Secrets,
  * by the database Service it points at, and by the namespace's KeystoneAPI publishing new
  * endpoints (every PlacementAPI of that namespace re-renders its config).
  */
@@ -47,7 +48,7 @@ export function registerPlacementApiController(
   });
   for (const kind of PLACEMENT_API_OWNED_KINDS) builder = builder.owns(kind);
   return builder
-    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret])
+    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret, ...tlsSecretNames(cr.spec.tls)])
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance])
     .watches(
       KeystoneKinds.KeystoneAPI,

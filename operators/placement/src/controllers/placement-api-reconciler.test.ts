@@ -36,6 +36,37 @@ const fullSecret = () =>
     DbRootPassword: b64('root-pw'),
   });
 
+/** install_yamls' osp-secret as it is today: no PlacementDatabasePassword (upstream uses MariaDBAccount). */
+const todaysOspSecret = () =>
+  ospSecret({
+    PlacementPassword: b64('placement-pw'),
+    DbRootPassword: b64('root-pw'),
+    AdminPassword: b64('a'),
+  });
+
+const secretData = (fake: FakeKubeClient, name: string, key: string) => {
+  const s = fake.peek<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>(
+    Kinds.Secret,
+    { namespace: NS, name },
+  );
+  const raw = s?.data?.[key];
+  return raw !== undefined ? Buffer.from(raw, 'base64').toString() : s?.stringData?.[key];
+};
+
+async function converge(fake: FakeKubeClient, passes = 8): Promise<void> {
+  for (let i = 0; i < passes && conditionOf(fake, 'Ready')?.status !== 'True'; i++) {
+    await reconcile(fake);
+    await runOthers(fake);
+  }
+}
+
+const seedDeployable = (fake: FakeKubeClient, cr: PlacementAPI = placementAPI(), secret = fullSecret()) => {
+  fake.seed(PlacementAPIKind, cr);
+  fake.seed(Kinds.Secret, secret);
+  fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
+  fake.seed(KeystoneKinds.KeystoneAPI, readyKeystoneAPI());
+};
+
 /** What keystone-operator publishes once Keystone runs. */
 const readyKeystoneAPI = (): KubeObject =>
   ({
@@ -73,11 +104,13 @@ const reconcile = (fake: FakeKubeClient) =>
 describe('PlacementAPI reconciler (steps on a fake API server)', () => {
   it('names every missing Secret key at once, in the condition and a Warning Event', async () => {
     const fake = new FakeKubeClient();
-    fake.seed(PlacementAPIKind, placementAPI());
+    const cr = placementAPI();
+    cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDatabasePassword' };
+    fake.seed(PlacementAPIKind, cr);
     fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: b64('pw') }));
     const { result, events } = await reconcile(fake);
     const message =
-      "Input data error occurred field not found in Secret: field 'PlacementDatabasePassword' not found in secret/osp-secret, field 'DbRootPassword' not found in secret/osp-secret";
+      "Input data error occurred fields 'MyDatabasePassword', 'DbRootPassword' not found in secret/osp-secret";
     expect(conditionOf(fake, 'InputReady')).toMatchObject({ status: 'False', severity: 'Warning', message });
     expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'InputError' }));
     // Not retried on a timer: the Secret watch brings the next pass.
@@ -155,5 +188,222 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
     for (const kind of [KeystoneKinds.KeystoneService, KeystoneKinds.KeystoneEndpoint]) {
       expect(fake.peek(kind, { namespace: NS, name: 'placement' })?.metadata.finalizers).toEqual(['other']);
     }
+  });
+});
+
+type JobView = KubeObject & {
+  spec: {
+    template: {
+      metadata?: { labels?: Record<string, string> };
+      spec: {
+        containers: {
+          env?: { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+        }[];
+      };
+    };
+  };
+};
+const envRef = (job: JobView | undefined, name: string) =>
+  job?.spec.template.spec.containers[0]?.env?.find((e) => e.name === name)?.valueFrom?.secretKeyRef;
+
+describe("upstream's checks with upstream's input", () => {
+  it("deploys with install_yamls' osp-secret as it is today: the account password is generated once into placement-db-secret", async () => {
+    const fake = new FakeKubeClient();
+    seedDeployable(fake, placementAPI(), todaysOspSecret());
+    await converge(fake);
+    expect(conditionOf(fake, 'InputReady')?.status).toBe('True');
+    expect(conditionOf(fake, 'MariaDBAccountReady')).toMatchObject({
+      status: 'True',
+      message: 'MariaDBAccount creation complete',
+    });
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+    const generated = secretData(fake, 'placement-db-secret', 'DatabasePassword');
+    expect(generated).toMatch(/^[0-9a-f]{32}$/);
+    const owner = fake.peek(Kinds.Secret, { namespace: NS, name: 'placement-db-secret' })?.metadata
+      .ownerReferences;
+    expect(owner).toEqual([
+      expect.objectContaining({ kind: 'PlacementAPI', name: 'placement', controller: true }),
+    ]);
+    const job = fake.peek<JobView>(Kinds.Job, { namespace: NS, name: 'placement-db-create' });
+    expect(envRef(job, 'DB_PASSWORD')).toEqual({ name: 'placement-db-secret', key: 'DatabasePassword' });
+    expect(envRef(job, 'DB_ROOT_PASSWORD')).toEqual({ name: 'osp-secret', key: 'DbRootPassword' });
+    expect(secretData(fake, 'placement-config-data', 'placement.conf')).toContain(
+      `connection = mysql+pymysql://placement:${generated}@openstack.openstack.svc/placement?`,
+    );
+    // Kept: another pass neither regenerates nor rewrites it.
+    const writes = fake.writes();
+    await reconcile(fake);
+    expect(secretData(fake, 'placement-db-secret', 'DatabasePassword')).toBe(generated);
+    expect(fake.writes()).toBe(writes);
+  });
+
+  it('takes the account password from PlacementDatabasePassword when the Secret has it (older osp-secret)', async () => {
+    const fake = new FakeKubeClient();
+    seedDeployable(fake);
+    await converge(fake);
+    expect(fake.peek(Kinds.Secret, { namespace: NS, name: 'placement-db-secret' })).toBeUndefined();
+    const job = fake.peek<JobView>(Kinds.Job, { namespace: NS, name: 'placement-db-create' });
+    expect(envRef(job, 'DB_PASSWORD')).toEqual({ name: 'osp-secret', key: 'PlacementDatabasePassword' });
+  });
+
+  it("reports upstream's 15 conditions, and labels no Job pod with service: placement", async () => {
+    const fake = new FakeKubeClient();
+    seedDeployable(fake, placementAPI(), todaysOspSecret());
+    await converge(fake);
+    const conditions = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions ?? [];
+    expect(conditions.map((c) => c.type).sort()).toEqual(
+      [
+        'Ready',
+        'CreateServiceReady',
+        'DBReady',
+        'DBSyncReady',
+        'DeploymentReady',
+        'InputReady',
+        'KeystoneEndpointReady',
+        'KeystoneServiceReady',
+        'MariaDBAccountReady',
+        'NetworkAttachmentsReady',
+        'RoleBindingReady',
+        'RoleReady',
+        'ServiceAccountReady',
+        'ServiceConfigReady',
+        'TLSInputReady',
+      ].sort(),
+    );
+    expect(conditions.every((c) => c.status === 'True')).toBe(true);
+    expect(conditionOf(fake, 'TLSInputReady')?.message).toBe('Input data complete');
+    for (const name of ['placement-db-create', 'placement-db-sync']) {
+      const job = fake.peek<JobView>(Kinds.Job, { namespace: NS, name });
+      expect(job?.metadata.labels, name).toEqual({ service: 'placement', owner: 'placement' });
+      expect(job?.spec.template.metadata?.labels?.['service'], name).toBeUndefined();
+    }
+    // upstream's empty <name>-scripts Secret, owned and labelled like the config Secret
+    const scripts = fake.peek(Kinds.Secret, { namespace: NS, name: 'placement-scripts' });
+    expect(scripts?.metadata.labels?.['placement.openstack.org/name']).toBe('placement');
+    expect(scripts?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'PlacementAPI', controller: true });
+  });
+});
+
+const TLS_SPEC = {
+  api: { internal: { secretName: 'cert-internal-svc' }, public: { secretName: 'cert-public-svc' } },
+  caBundleSecretName: 'combined-ca-bundle',
+};
+const tlsSecret = (name: string, data: Record<string, string>): KubeObject =>
+  ({
+    metadata: { name, namespace: NS },
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+  }) as KubeObject;
+const certSecret = (name: string, cert = `${name}-crt`) =>
+  tlsSecret(name, { 'tls.crt': cert, 'tls.key': `${name}-key` });
+const configHash = (fake: FakeKubeClient) =>
+  fake
+    .peek<
+      KubeObject & {
+        spec: { template: { spec: { containers: { env: { name: string; value: string }[] }[] } } };
+      }
+    >(Kinds.Deployment, { namespace: NS, name: 'placement' })
+    ?.spec.template.spec.containers[1]?.env.find((e) => e.name === 'CONFIG_HASH')?.value;
+
+describe('pod-level TLS', () => {
+  const tlsAPI = () => ({ ...placementAPI(), spec: { ...placementAPI().spec, tls: TLS_SPEC } });
+
+  it('waits in TLSInputReady naming the missing CA bundle, then the missing certificate, and recovers', async () => {
+    const fake = new FakeKubeClient();
+    seedDeployable(fake, tlsAPI());
+    let first = await reconcile(fake);
+    for (let i = 0; i < 3 && conditionOf(fake, 'TLSInputReady')?.status === 'Unknown'; i++) {
+      await runOthers(fake); // the db-create Job completes
+      first = await reconcile(fake);
+    }
+    expect(conditionOf(fake, 'TLSInputReady')).toMatchObject({
+      status: 'False',
+      reason: 'Error',
+      message: 'TLSInput is missing: combined-ca-bundle',
+    });
+    expect(first.result).toEqual({ requeueAfterMs: 10_000 });
+    expect(fake.peek(Kinds.Deployment, { namespace: NS, name: 'placement' })).toBeUndefined();
+
+    fake.seed(Kinds.Secret, tlsSecret('combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA1' }));
+    fake.seed(Kinds.Secret, certSecret('cert-internal-svc'));
+    await reconcile(fake);
+    expect(conditionOf(fake, 'TLSInputReady')).toMatchObject({
+      status: 'False',
+      reason: 'Requested',
+      severity: 'Info',
+      message: 'TLSInput is missing: cert-public-svc',
+    });
+
+    fake.seed(Kinds.Secret, tlsSecret('cert-public-svc', { 'tls.crt': 'c' }));
+    const { events } = await reconcile(fake);
+    expect(conditionOf(fake, 'TLSInputReady')).toMatchObject({
+      status: 'False',
+      reason: 'Error',
+      message: 'TLSInput is missing: key tls.key in Secret cert-public-svc',
+    });
+    expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'TLSInputError' }));
+
+    await fake.delete(Kinds.Secret, { namespace: NS, name: 'cert-public-svc' });
+    fake.seed(Kinds.Secret, certSecret('cert-public-svc'));
+    await converge(fake);
+    expect(conditionOf(fake, 'TLSInputReady')).toMatchObject({
+      status: 'True',
+      message: 'Input data complete',
+    });
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+  });
+
+  it('serves https vhosts, publishes https:// endpoints, and a new certificate or CA rolls only the API pods', async () => {
+    const fake = new FakeKubeClient();
+    seedDeployable(fake, tlsAPI());
+    fake.seed(Kinds.Secret, tlsSecret('combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA1' }));
+    fake.seed(Kinds.Secret, certSecret('cert-internal-svc'));
+    fake.seed(Kinds.Secret, certSecret('cert-public-svc'));
+    await converge(fake);
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+    const https = {
+      internal: 'https://placement-internal.openstack.svc:8778',
+      public: 'https://placement-public.openstack.svc:8778',
+    };
+    expect(fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.apiEndpoints).toEqual(https);
+    const endpoint = fake.peek<KubeObject & { spec: { endpoints: Record<string, string> } }>(
+      KeystoneKinds.KeystoneEndpoint,
+      { namespace: NS, name: 'placement' },
+    );
+    expect(endpoint?.spec.endpoints).toEqual(https);
+    const httpd = secretData(fake, 'placement-config-data', 'httpd.conf') ?? '';
+    for (const ep of ['internal', 'public']) {
+      expect(httpd).toContain(`SSLCertificateFile      "/etc/pki/tls/certs/${ep}.crt"`);
+      expect(httpd).toContain(`SSLCertificateKeyFile   "/etc/pki/tls/private/${ep}.key"`);
+    }
+    expect(httpd.match(/SSLEngine on/g)).toHaveLength(2);
+    const kolla = JSON.parse(secretData(fake, 'placement-config-data', 'placement-api-config.json') ?? '{}');
+    expect(kolla.config_files).toContainEqual(
+      expect.objectContaining({ source: '/var/lib/config-data/tls/certs/*', dest: '/etc/pki/tls/certs/' }),
+    );
+    const dbSync = JSON.stringify(fake.peek(Kinds.Job, { namespace: NS, name: 'placement-db-sync' }));
+    expect(dbSync).toContain('/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem');
+
+    const before = configHash(fake);
+    const dbsyncHash = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.hash?.['dbsync'];
+    await fake.patch(
+      Kinds.Secret,
+      { namespace: NS, name: 'cert-public-svc' },
+      { data: { 'tls.crt': b64('renewed') } },
+      'merge',
+    );
+    await converge(fake, 3);
+    await reconcile(fake);
+    const afterCert = configHash(fake);
+    expect(afterCert).not.toBe(before);
+    await fake.patch(
+      Kinds.Secret,
+      { namespace: NS, name: 'combined-ca-bundle' },
+      { data: { 'tls-ca-bundle.pem': b64('CA2') } },
+      'merge',
+    );
+    await reconcile(fake);
+    expect(configHash(fake)).not.toBe(afterCert);
+    // The Jobs' pod specs did not change: db-sync is not run again.
+    expect(fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.hash?.['dbsync']).toBe(dbsyncHash);
   });
 });

@@ -6,8 +6,10 @@ import type { PlacementDefaults } from '../config/defaults.js';
 import { placementConditionTypes } from './conditions.js';
 import type { PlacementApiPass, PlacementApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
+import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureDatabase } from './steps/ensure-database.js';
+import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
 import { ensureServices } from './steps/ensure-services.js';
@@ -21,8 +23,10 @@ import { runDbSync } from './steps/run-db-sync.js';
 export const PLACEMENT_API_STEPS = [
   ensureRbac,
   checkInputSecret,
+  ensureDatabaseAccount,
   ensureDatabase,
   ensureConfigSecret,
+  checkTlsInput,
   recordInputHash,
   resolveNetworks,
   ensureServices,

@@ -6,6 +6,7 @@ import { PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 export const childNames = (crName: string) => ({
   deployment: crName,
   configSecret: `${crName}-config-data`,
+  scriptsSecret: `${crName}-scripts`,
   dbSyncJob: `${crName}-db-sync`,
   serviceAccount: `placement-${crName}`,
   role: `placement-${crName}-role`,
@@ -18,6 +19,10 @@ export const childNames = (crName: string) => ({
 /** Services are named after the service, not the CR: `placement-internal`, `placement-public`. */
 export const serviceName = (endpoint: ServiceEndpointType): string => `${PLACEMENT_SERVICE_NAME}-${endpoint}`;
 
-/** Labels of every pod, Job and Service: `{service: placement, owner: <cr name>}`. */
+/**
+ * `{service: placement, owner: <cr name>}`: the API pods' labels and selector, and the labels of the
+ * Services and Jobs themselves. Job pods do not carry them (as upstream), so `-l service=placement`
+ * finds only API pods.
+ */
 export const placementServiceLabels = (crName: string): Record<string, string> =>
   serviceLabels(PLACEMENT_SERVICE_NAME, crName);

@@ -1,84 +1,51 @@
-import type { ResourceRequirements } from '@stackops/keystone-operator';
-import { type Container, httpProbe } from '@stackops/lib-common/openstack';
-import { PLACEMENT_API_PORT } from '../api/constants.js';
-import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
+import { caBundleVolumes, endpointCertVolumes, type TlsApiSpec } from '@stackops/lib-common/openstack';
+import { PLACEMENT_UID } from '../api/constants.js';
 import { CONFIG_MOUNT_DIR } from '../templates/kolla-config.js';
 
-/** The uid/gid of the placement user in the upstream images. */
-const PLACEMENT_UID = 42482;
+/**
+ * Volumes and mounts of placement's pods, named, ordered and moded as upstream's, so that checks
+ * written against upstream's pods (kuttl asserts compare lists in order) hold here too.
+ */
+
 const KOLLA_CONFIG_FILE = '/var/lib/kolla/config_files/config.json';
 const LOG_DIR = '/var/log/placement';
+const SCRIPTS_DIR = '/usr/local/bin/container-scripts';
+const Volumes = { scripts: 'scripts', config: 'config-data', logs: 'logs' };
 
-const Volumes = { config: 'config-data', logs: 'logs' } as const;
+/** What a pod gets of `spec.tls`: the CA bundle always, the endpoint certificates only in API pods. */
+export interface PodTls {
+  tls?: TlsApiSpec | undefined;
+  endpointCerts?: boolean;
+}
 
-export function placementVolumes(configSecret: string) {
+/** Scripts (0755), config (0640), logs, then the CA bundle and the endpoint certificates. */
+export function placementVolumes(names: { scriptsSecret: string; configSecret: string }, pod: PodTls = {}) {
   return [
-    { name: Volumes.config, secret: { secretName: configSecret, defaultMode: 0o640 } },
+    { name: Volumes.scripts, secret: { secretName: names.scriptsSecret, defaultMode: 0o755 } },
+    { name: Volumes.config, secret: { secretName: names.configSecret, defaultMode: 0o640 } },
     { name: Volumes.logs, emptyDir: {} },
+    ...caBundleVolumes(pod.tls).volumes,
+    ...(pod.endpointCerts ? endpointCertVolumes(pod.tls).volumes : []),
   ];
 }
 
-/** Mounts of the config files, the kolla config.json (`kollaFile` from the config Secret) and the log dir. */
-export function placementVolumeMounts(kollaFile: string) {
+/** Scripts, logs, the config Secret, the kolla config.json (`kollaFile` of the Secret), then TLS. */
+export function placementVolumeMounts(kollaFile: string, pod: PodTls = {}) {
   return [
-    { name: Volumes.config, mountPath: CONFIG_MOUNT_DIR, readOnly: true },
-    { name: Volumes.config, mountPath: KOLLA_CONFIG_FILE, subPath: kollaFile, readOnly: true },
+    { name: Volumes.scripts, mountPath: SCRIPTS_DIR, readOnly: true },
     { name: Volumes.logs, mountPath: LOG_DIR },
+    { name: Volumes.config, mountPath: CONFIG_MOUNT_DIR },
+    { name: Volumes.config, mountPath: KOLLA_CONFIG_FILE, subPath: kollaFile, readOnly: true },
+    ...caBundleVolumes(pod.tls).mounts,
+    ...(pod.endpointCerts ? endpointCertVolumes(pod.tls).mounts : []),
   ];
 }
 
 /**
- * No allowPrivilegeEscalation: false: kolla_start, run as placement, copies the config files
- * through sudo, which the no_new_privs flag that setting sets refuses.
+ * Upstream's: the placement user, nothing else. kolla_start copies the config files through sudo,
+ * which `allowPrivilegeEscalation: false` (no_new_privs) would refuse.
  */
-export const placementSecurityContext = () => ({
-  runAsUser: PLACEMENT_UID,
-  runAsGroup: PLACEMENT_UID,
-  capabilities: { drop: ['MKNOD'] },
-});
+export const placementSecurityContext = () => ({ runAsUser: PLACEMENT_UID });
 
-export interface ApiContainersInput {
-  image: string;
-  logContainer: string;
-  apiContainer: string;
-  resources?: ResourceRequirements | undefined;
-}
-
-/**
- * The two containers of a placement pod: `-log` tails the API log file to stdout, `-api` runs httpd.
- * Both get the same mounts, probes and resources (CONFIG_HASH is added by the Deployment builder).
- */
-export function apiContainers(input: ApiContainersInput): Container[] {
-  const probe = () => httpProbe({ path: '/', port: PLACEMENT_API_PORT });
-  const common = {
-    image: input.image,
-    imagePullPolicy: 'IfNotPresent',
-    env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
-    volumeMounts: placementVolumeMounts(ConfigFiles.apiKolla),
-    livenessProbe: probe(),
-    readinessProbe: probe(),
-    securityContext: placementSecurityContext(),
-    ...(input.resources ? { resources: input.resources } : {}),
-  };
-  return [
-    {
-      name: input.logContainer,
-      command: [
-        '/usr/bin/dumb-init',
-        '--single-child',
-        '--',
-        '/usr/bin/tail',
-        '-n+1',
-        '-F',
-        PLACEMENT_LOG_FILE,
-      ],
-      ...common,
-    },
-    {
-      name: input.apiContainer,
-      command: ['/bin/bash', '-c', '/usr/local/bin/kolla_start'],
-      ports: [{ name: 'placement', containerPort: PLACEMENT_API_PORT, protocol: 'TCP' }],
-      ...common,
-    },
-  ];
-}
+/** `command` and `args` split as upstream: bash runs kolla_start, which runs the kolla config's command. */
+export const KOLLA_START = { command: ['/bin/bash'], args: ['-c', '/usr/local/bin/kolla_start'] };

@@ -1,4 +1,9 @@
-import { httpdSslConf, renderCustomData, renderString } from '@stackops/lib-common/openstack';
+import {
+  httpdSslConf,
+  httpdVhostCertFiles,
+  renderCustomData,
+  renderString,
+} from '@stackops/lib-common/openstack';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../api/constants.js';
 import { type HttpdConfParams, httpdConfTemplate } from './httpd-conf.js';
 import { apiKollaConfig, dbSyncKollaConfig } from './kolla-config.js';
@@ -31,6 +36,8 @@ export interface ConfigInputs {
   keystoneInternalURL: string;
   region: string;
   apiTimeout: number;
+  /** Endpoints that serve https (they have a certificate Secret). */
+  tlsEndpoints?: readonly string[];
   customServiceConfig?: string | undefined;
   defaultConfigOverwrite?: Record<string, string> | undefined;
 }
@@ -57,6 +64,7 @@ export function renderConfigFiles(inputs: ConfigInputs): Record<string, string> 
     vhosts: ['internal', 'public'].map((endpoint) => ({
       endpoint,
       serverName: `${PLACEMENT_SERVICE_NAME}-${endpoint}.${inputs.namespace}.svc`,
+      tls: inputs.tlsEndpoints?.includes(endpoint) ? httpdVhostCertFiles(endpoint) : undefined,
     })),
   };
   const files: Record<string, string> = {

@@ -1,6 +1,7 @@
 /**
  * httpd.conf (Eta): one name-based virtual host per endpoint type on port 8778, each with its own
- * WSGI daemon process running placement-api; logs go to the container's stdout/stderr.
+ * WSGI daemon process running placement-api, with mod_ssl on for an endpoint that has a
+ * certificate; logs go to the container's stdout/stderr.
  */
 export const httpdConfTemplate = `ServerTokens Prod
 ServerSignature Off
@@ -32,6 +33,12 @@ CustomLog /dev/stdout proxy env=forwarded
 <VirtualHost *:<%= it.port %>>
   ServerName <%= vhost.serverName %>
   TimeOut <%= it.timeout %>
+<% if (vhost.tls) { -%>
+  SetEnvIf X-Forwarded-Proto https HTTPS=1
+  SSLEngine on
+  SSLCertificateFile      "<%= vhost.tls.certificateFile %>"
+  SSLCertificateKeyFile   "<%= vhost.tls.keyFile %>"
+<% } -%>
   ErrorLog /dev/stdout
   SetEnvIf X-Forwarded-For "^.*\\..*\\..*\\..*" forwarded
   CustomLog /dev/stdout combined env=!forwarded
@@ -54,6 +61,8 @@ CustomLog /dev/stdout proxy env=forwarded
 interface HttpdVhost {
   endpoint: string;
   serverName: string;
+  /** Set when the endpoint serves https: the files kolla copied the certificate and key to. */
+  tls?: { certificateFile: string; keyFile: string } | undefined;
 }
 
 export interface HttpdConfParams {

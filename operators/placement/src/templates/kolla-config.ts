@@ -1,3 +1,5 @@
+import { kollaTlsConfigFiles } from '@stackops/lib-common/openstack';
+
 /**
  * kolla_start reads /var/lib/kolla/config_files/config.json: which command to run and which files to
  * copy from the mounted config Secret into place (with owner and mode) first.
@@ -12,6 +14,7 @@ interface KollaFile {
   owner: string;
   perm: string;
   optional?: boolean;
+  merge?: boolean;
 }
 
 interface KollaConfig {
@@ -46,6 +49,8 @@ export function apiKollaConfig(): KollaConfig {
       file('httpd.conf', '/etc/httpd/conf/httpd.conf', 'apache', '0644'),
       // over mod_ssl's, whose default vhost names a certificate no container has
       file('ssl.conf', '/etc/httpd/conf.d/ssl.conf', 'apache', '0644'),
+      // the endpoint certificates, when mounted, where the vhosts read them
+      ...(kollaTlsConfigFiles('placement') as unknown as KollaFile[]),
     ],
     permissions: [...logPermissions, { path: '/etc/httpd/run/', owner: 'placement:apache', recurse: true }],
   };

@@ -20,10 +20,8 @@ describe('chart CRDs', () => {
     expect(spec.properties.apiTimeout).toMatchObject({ default: 60, minimum: 10 });
     expect(spec.properties.serviceUser.default).toBe('placement');
     expect(spec.properties.databaseAccount.default).toBe('placement');
-    expect(spec.properties.passwordSelectors.default).toEqual({
-      service: 'PlacementPassword',
-      database: 'PlacementDatabasePassword',
-    });
+    expect(spec.properties.passwordSelectors.default).toEqual({ service: 'PlacementPassword' });
+    expect(spec.properties.preserveJobs.default).toBe(false);
     expect(spec.properties.defaultConfigOverwrite['x-kubernetes-validations'][0].rule).toBe(
       "self.all(k, k in ['policy.yaml'])",
     );

@@ -4,10 +4,13 @@ import { waitFor as waitForObject, waitUntil } from '@stackops/lib-common/testin
 import type { PlacementAPISpecInput } from '../../src/api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../src/api/kinds.js';
 
-/** install_yamls' osp-secret keys placement reads (values `12345678` there). */
+/**
+ * install_yamls' osp-secret keys placement reads (values `12345678` there), as that Secret is
+ * today: no PlacementDatabasePassword (upstream takes it from a MariaDBAccount), so the operator
+ * generates the account password.
+ */
 export const OSP_SECRET = {
   PlacementPassword: 'placement-pw',
-  PlacementDatabasePassword: 'placement-db-pw',
   DbRootPassword: 'root-pw',
 };
 

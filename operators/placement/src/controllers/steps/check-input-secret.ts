@@ -5,20 +5,29 @@ import { type SecretObject, secretValue, stableHash } from '@stackops/lib-common
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
-/** The keys placement needs from `spec.secret`, in a fixed order. */
+/**
+ * The keys placement needs from `spec.secret`, in a fixed order: the service password, the
+ * database account's password only when `passwordSelectors.database` names a key (else it may be
+ * generated), and the MariaDB root password the db-create Job uses.
+ */
 function requiredSecretKeys(ctx: PlacementApiPass): string[] {
   const sel = ctx.cr.spec.passwordSelectors;
-  return [sel.service, sel.database, DB_ROOT_PASSWORD_KEY];
-}
-
-/** Upstream's wording, one clause per missing key, so the user sees every key to add at once. */
-function missingKeysMessage(secretName: string, missing: string[]): string {
-  return `field not found in Secret: ${missing.map((k) => `field '${k}' not found in secret/${secretName}`).join(', ')}`;
+  return [sel.service, ...(sel.database ? [sel.database] : []), DB_ROOT_PASSWORD_KEY];
 }
 
 /**
- * Checks the input Secret: it must exist and hold the service password, the database password and
- * the database root password. Missing Secret: waiting (checked again, and the Secret watch
+ * Upstream's wording for one key; several keys are named in one clause, so the user sees every
+ * key to add at once and the message stays short enough not to be cut.
+ */
+function missingKeysMessage(secretName: string, missing: string[]): string {
+  const keys = missing.map((k) => `'${k}'`).join(', ');
+  if (missing.length === 1)
+    return `field not found in Secret: field ${keys} not found in secret/${secretName}`;
+  return `fields ${keys} not found in secret/${secretName}`;
+}
+
+/**
+ * Checks the input Secret: it must exist and hold the keys above. Missing Secret: waiting (checked again, and the Secret watch
  * re-triggers). Missing keys: an input error naming each key, not retried until the Secret changes.
  */
 export async function checkInputSecret(ctx: PlacementApiPass): Promise<StepResult> {
@@ -42,9 +51,8 @@ export async function checkInputSecret(ctx: PlacementApiPass): Promise<StepResul
     ctx.event('Warning', 'InputError', message);
     return stop();
   }
-  const [service = '', database = ''] = values;
-  ctx.passwords = { service, database };
-  ctx.dbSecretHash = stableHash(values.slice(1));
+  ctx.inputSecret = secret;
+  ctx.passwords = { service: values[0] ?? '', database: '' };
   ctx.inputs[name] = stableHash(values);
   ctx.conditions.markTrue(ConditionType.InputReady);
   return undefined;

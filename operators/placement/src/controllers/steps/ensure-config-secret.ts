@@ -9,7 +9,13 @@ import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
 import { applyOwned, secretHash } from '@stackops/lib-common/objects';
-import { buildConfigSecret, groupLabel, ownerLabels } from '@stackops/lib-common/openstack';
+import {
+  buildConfigSecret,
+  groupLabel,
+  ownerLabels,
+  TLS_ENDPOINTS,
+  tlsEnabled,
+} from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import { childNames } from '../../resources/names.js';
@@ -37,8 +43,9 @@ function keystoneSettings(apis: KeystoneAPI[], namespace: string): KeystoneSetti
 }
 
 /**
- * Renders the `<name>-config-data` Secret (placement.conf, custom.conf, my.cnf, httpd.conf, kolla
- * configs, policy.yaml when given) and adds its hash to the inputs. A missing KeystoneAPI or
+ * Renders the `<name>-config-data` Secret (placement.conf, custom.conf, my.cnf, httpd.conf with a
+ * TLS vhost per endpoint that has a certificate, kolla configs, policy.yaml when given) and the
+ * empty `<name>-scripts` Secret, and adds the config's hash to the inputs. A missing KeystoneAPI or
  * endpoint is reported in ServiceConfigReady; the KeystoneAPI watch brings the reconcile back.
  */
 export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepResult> {
@@ -67,20 +74,22 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
     keystoneInternalURL: keystone.internalURL,
     region: keystone.region,
     apiTimeout: cr.spec.apiTimeout,
+    tlsEndpoints: TLS_ENDPOINTS.filter((e) => tlsEnabled(cr.spec.tls, e)),
     customServiceConfig: cr.spec.customServiceConfig,
     defaultConfigOverwrite: cr.spec.defaultConfigOverwrite,
   });
-  const name = childNames(cr.metadata.name!).configSecret;
-  const secret = buildConfigSecret({
-    name,
-    namespace,
-    labels: ownerLabels(cr, groupLabel(PLACEMENT_SERVICE_NAME)),
-    data: files,
-  });
+  const names = childNames(cr.metadata.name!);
+  const name = names.configSecret;
+  const labels = ownerLabels(cr, groupLabel(PLACEMENT_SERVICE_NAME));
+  const secret = buildConfigSecret({ name, namespace, labels, data: files });
+  // Upstream's `<name>-scripts`: placement has no scripts, but the pods mount it (kept for parity).
+  const scripts = buildConfigSecret({ name: names.scriptsSecret, namespace, labels, data: {} });
   try {
-    await applyOwned(ctx.client, cr, Kinds.Secret, secret, {
-      current: ctx.cache.get(Kinds.Secret, { name, namespace }) ?? null,
-    });
+    for (const s of [scripts, secret]) {
+      await applyOwned(ctx.client, cr, Kinds.Secret, s, {
+        current: ctx.cache.get(Kinds.Secret, { name: s.metadata.name!, namespace }) ?? null,
+      });
+    }
   } catch (err) {
     ctx.conditions.markError(
       ConditionType.ServiceConfigReady,

@@ -11,6 +11,31 @@ import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME } from '../../api/constants.js';
 import { placementServiceLabels } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
+import { LEGACY_DATABASE_PASSWORD_KEY } from './ensure-database-account.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * The root password always comes from `spec.secret`, while the account password may live in the
+ * generated account Secret. (Stop-gap until buildDbCreateJob takes a separate root Secret.)
+ */
+function withRootPasswordFrom(job: JobObject, rootSecret: string): JobObject {
+  const spec = job.spec as { template: { spec: { containers: Json[] } } };
+  for (const c of spec.template.spec.containers) {
+    for (const e of (c['env'] ?? []) as Json[]) {
+      const ref = (e['valueFrom'] as { secretKeyRef?: { name: string } } | undefined)?.secretKeyRef;
+      if (e['name'] === 'DB_ROOT_PASSWORD' && ref) ref.name = rootSecret;
+    }
+  }
+  return job;
+}
+
+/** The service labels stay on the Job: its pods must not match `service=placement` (API pods only). */
+function withoutPodLabels(job: JobObject): JobObject {
+  const template = (job.spec as { template: { metadata?: Json } }).template;
+  if (template.metadata) delete template.metadata['labels'];
+  return job;
+}
 
 /** `status.hash` key of the db-create Job. */
 const HASH_DBCREATE = 'dbcreate';
@@ -28,18 +53,24 @@ export async function ensureDatabase(ctx: PlacementApiPass): Promise<StepResult>
     setDbReadyCondition(ctx.conditions, { state: 'waitingForService', service: instance });
     return stop(RECHECK_AFTER_MS);
   }
-  const job = buildDbCreateJob({
-    name: dbCreateJobName(cr.metadata.name!),
-    namespace,
-    grant: { database: PLACEMENT_DATABASE_NAME, account: cr.spec.databaseAccount },
-    instance,
-    secret: cr.spec.secret,
-    passwordKey: cr.spec.passwordSelectors.database,
-    secretHash: ctx.dbSecretHash ?? '',
-    image: ctx.defaults.mariadbImage,
-    labels: placementServiceLabels(cr.metadata.name!),
-    ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
-  }) as JobObject;
+  const account = ctx.databaseAccount ?? { secret: cr.spec.secret, key: LEGACY_DATABASE_PASSWORD_KEY };
+  const job = withoutPodLabels(
+    withRootPasswordFrom(
+      buildDbCreateJob({
+        name: dbCreateJobName(cr.metadata.name!),
+        namespace,
+        grant: { database: PLACEMENT_DATABASE_NAME, account: cr.spec.databaseAccount },
+        instance,
+        secret: account.secret,
+        passwordKey: account.key,
+        secretHash: ctx.dbSecretHash ?? '',
+        image: ctx.defaults.mariadbImage,
+        labels: placementServiceLabels(cr.metadata.name!),
+        ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
+      }) as JobObject,
+      cr.spec.secret,
+    ),
+  );
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;
   try {
     result = await runHashGatedJob(ctx.client, cr, job, {

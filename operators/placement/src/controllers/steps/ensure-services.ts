@@ -2,7 +2,12 @@ import { ServiceEndpointTypes } from '@stackops/keystone-operator';
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
-import { apiEndpointURL, buildEndpointService, loadBalancerState } from '@stackops/lib-common/openstack';
+import {
+  apiEndpointURL,
+  buildEndpointService,
+  endpointProtocol,
+  loadBalancerState,
+} from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_API_PORT, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import { placementServiceLabels, serviceName } from '../../resources/names.js';
@@ -10,7 +15,8 @@ import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
  * Services `placement-internal` and `placement-public` on 8778 with `override.service` merged in,
- * and the endpoint URLs (`http://placement-<type>.<ns>.svc:8778`, or the override's endpointURL).
+ * and the endpoint URLs (`http(s)://placement-<type>.<ns>.svc:8778`, https when that endpoint has a
+ * TLS certificate, or the override's endpointURL).
  * A LoadBalancer Service without an address yet is reported and looked at again later.
  */
 export async function ensureServices(ctx: PlacementApiPass): Promise<StepResult> {
@@ -46,7 +52,11 @@ export async function ensureServices(ctx: PlacementApiPass): Promise<StepResult>
       ctx.conditions.markError(ConditionType.CreateServiceReady, lb.message);
       return stop(RECHECK_AFTER_MS);
     }
-    apiEndpoints[endpoint] = apiEndpointURL({ service: desired, endpointURL: override?.endpointURL });
+    apiEndpoints[endpoint] = apiEndpointURL({
+      service: desired,
+      endpointURL: override?.endpointURL,
+      protocol: endpointProtocol(cr.spec.tls, endpoint),
+    });
   }
   ctx.status.apiEndpoints = apiEndpoints;
   ctx.conditions.markTrue(ConditionType.CreateServiceReady);
