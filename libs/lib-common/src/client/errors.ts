@@ -106,9 +106,20 @@ export function apiErrorFromResponse(
 const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
 
 export const isNotFound = (e: unknown): boolean => isApiError(e) && e.code === 404;
+/**
+ * A JSON Patch whose `test` operation failed: the API server answers 422 Invalid with its generic
+ * message and no causes (a real validation failure always names its fields).
+ */
+export const isPatchTestFailed = (e: unknown): boolean =>
+  isApiError(e) &&
+  e.code === 422 &&
+  (e.verb === undefined || e.verb === 'PATCH') &&
+  (e.details?.causes ?? []).length === 0 &&
+  !e.details?.name &&
+  e.statusMessage === 'the server rejected our request due to an error in our request';
 /** Optimistic-concurrency conflict (stale resourceVersion, failed JSON Patch `test`, SSA conflict). */
 export const isConflict = (e: unknown): boolean =>
-  isApiError(e) && e.code === 409 && e.reason !== 'AlreadyExists';
+  isApiError(e) && ((e.code === 409 && e.reason !== 'AlreadyExists') || isPatchTestFailed(e));
 export const isAlreadyExists = (e: unknown): boolean => isApiError(e) && e.reason === 'AlreadyExists';
 /** The resourceVersion is too old (compacted): relist. */
 export const isGone = (e: unknown): boolean =>
@@ -123,7 +134,7 @@ export const isConnectionError = (e: unknown): boolean => isApiError(e) && e.cod
 /** Worth retrying as is: no response, throttling, server-side trouble, or a conflict. */
 export function isTransient(e: unknown): boolean {
   if (!isApiError(e)) return false;
-  return e.code === 0 || e.code === 409 || e.code === 429 || e.code >= 500;
+  return e.code === 0 || e.code === 409 || e.code === 429 || e.code >= 500 || isPatchTestFailed(e);
 }
 
 /**
@@ -136,4 +147,76 @@ export function isNamespaceTerminating(e: unknown): boolean {
     (e.details?.causes ?? []).some((c) => c.type === 'NamespaceTerminating') ||
     e.statusMessage.includes('because it is being terminated')
   );
+}
+
+/** Longest value (a name, a field's value) a user-facing message quotes whole. */
+export const MAX_VALUE_LENGTH = 24;
+
+/** `value` cut to `max` characters, the cut marked with `…`. */
+export function shortValue(value: string, max = MAX_VALUE_LENGTH): string {
+  return value.length <= max ? value : `${value.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/**
+ * A server or library message made fit for a condition or an Event: no `(VERB /path?query)`
+ * suffix, no URLs, no regular expressions or examples the API server appends, quoted values cut.
+ */
+export function cleanMessage(text: string): string {
+  return text
+    .replace(/\s*\((?:GET|LIST|WATCH|POST|PUT|PATCH|DELETE|APPLY|CREATE|UPDATE)\s+\/[^)]*\)/gi, '')
+    .replace(/\b(?:GET|POST|PUT|PATCH|DELETE)\s+\/\S*/g, '')
+    .replace(/\bhttps?:\/\/\S+/gi, '')
+    .replace(/\s*\(e\.g\.[\s\S]*$/, '')
+    .replace(/\bInvalid value: "/g, '"')
+    .replace(/"([^"]*)"/g, (_m, v: string) => `"${shortValue(v)}"`)
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+}
+
+/** The object an API error is about (`Job keystone-db-create`), from its details or its request path. */
+export function errorSubject(e: unknown): { kind?: string; name?: string } {
+  if (!isApiError(e)) return {};
+  const kind = e.details?.kind;
+  const name = e.details?.name;
+  if (kind || name) return { ...(kind ? { kind } : {}), ...(name ? { name } : {}) };
+  // …/namespaces/<ns>/<plural>/<name>[/<subresource>] or …/<plural>/<name>
+  const parts = (e.path ?? '').split('?')[0]?.split('/').filter(Boolean) ?? [];
+  const ns = parts.indexOf('namespaces');
+  const rest =
+    ns >= 0 && parts.length > ns + 2 ? parts.slice(ns + 2) : parts.slice(parts[0] === 'api' ? 2 : 3);
+  const [plural, objectName] = rest;
+  return { ...(plural ? { kind: plural } : {}), ...(objectName ? { name: objectName } : {}) };
+}
+
+/**
+ * What the API server said is wrong, for a user: each cause as `field: message` (duplicates once),
+ * or the server's message, cleaned by `cleanMessage`. Never the request's verb or URL.
+ */
+export function errorDetail(e: unknown): string {
+  if (!isApiError(e)) return cleanMessage(e instanceof Error ? e.message : String(e));
+  const seen = new Set<string>();
+  const causes: string[] = [];
+  for (const c of e.details?.causes ?? []) {
+    const text = cleanMessage(`${c.field ? `${c.field}: ` : ''}${c.message ?? c.type ?? ''}`);
+    if (text && !seen.has(text)) {
+      seen.add(text);
+      causes.push(text);
+    }
+  }
+  if (causes.length > 0) return causes.join('; ');
+  // "Job.batch "x" is invalid: …" / "jobs.batch "x" is forbidden: …": the part after the subject.
+  const m = /^\S+ "[^"]*" (?:is (?:invalid|forbidden)|already exists|not found)(?::\s*)?/.exec(
+    e.statusMessage,
+  );
+  return cleanMessage(m ? e.statusMessage.slice(m[0].length) : e.statusMessage);
+}
+
+/** An error told in one line for a user: `Job x: spec.field: problem` for an API error, else its cleaned message. */
+export function describeError(e: unknown): string {
+  if (!isApiError(e)) return errorDetail(e);
+  if (e.code === 0) return cleanMessage(e.statusMessage);
+  const { kind, name } = errorSubject(e);
+  const subject = [kind, name ? shortValue(name) : undefined].filter(Boolean).join(' ');
+  const detail = errorDetail(e);
+  return subject ? `${subject}: ${detail}` : detail;
 }

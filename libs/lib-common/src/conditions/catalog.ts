@@ -1,8 +1,10 @@
+import { describeError, shortValue } from '../client/errors.js';
+
 /**
  * The one table of condition constants: statuses, severities, reasons, the standard condition
  * types and their message formats. Message strings follow upstream lib-common word for word
  * (including its typos and leading spaces) so users see the same texts; `%s` is the argument
- * placeholder, filled by `formatMessage`.
+ * placeholder, filled by `formatMessage`. Failure messages (API errors → text) are in `messages.ts`.
  */
 
 export const ConditionStatus = { True: 'True', False: 'False', Unknown: 'Unknown' } as const;
@@ -201,8 +203,12 @@ export function formatMessage(format: string, ...args: readonly unknown[]): stri
   return format.replace(/%s/g, () => (i < args.length ? argText(args[i++]) : ''));
 }
 
+/** Longest argument a message quotes whole (a 300-character spec value must not fill the MESSAGE column). */
+const MAX_ARG_LENGTH = 100;
+
 function argText(arg: unknown): string {
   if (Array.isArray(arg)) return `[${arg.map(argText).join(' ')}]`;
-  if (arg instanceof Error) return arg.message;
-  return String(arg);
+  // An API error without its request line (verb, URL, query), naming the object and the fields refused.
+  if (arg instanceof Error) return describeError(arg);
+  return shortValue(String(arg), MAX_ARG_LENGTH);
 }

@@ -12,6 +12,7 @@ import {
   trueCondition,
   unknownCondition,
 } from './condition.js';
+import { cutMessage } from './messages.js';
 import { mirrorConditions } from './mirror.js';
 
 export interface ConditionsOptions {
@@ -71,8 +72,10 @@ export class Conditions implements Iterable<Condition> {
    * Adds or replaces the condition of `c.type`. An existing condition in the same state stays as it
    * is (its transition time is kept); otherwise `c` is stored with its own time or now.
    */
-  set(c: ConditionInput | undefined): this {
-    if (!c) return this;
+  set(input: ConditionInput | undefined): this {
+    if (!input) return this;
+    // Cut before comparing, so a long message does not look changed on every pass.
+    const c = input.message ? { ...input, message: cutMessage(input.message) } : input;
     const existing = this.#find(c.type);
     if (existing && hasSameState(existing, c)) return this;
     this.#put(normalizeCondition(c, c.lastTransitionTime || formatTime(this.#now())));

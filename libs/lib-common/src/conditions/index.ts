@@ -23,4 +23,14 @@ export {
   unknownCondition,
 } from './condition.js';
 export { Conditions, type ConditionsOptions } from './conditions.js';
+export {
+  cutMessage,
+  type FailureMessage,
+  FailureMessages,
+  failureMessage,
+  isBenignFailure,
+  MAX_MESSAGE_LENGTH,
+  MAX_VALUE_LENGTH,
+  subjectText,
+} from './messages.js';
 export { compareByPriority, higherPriority, mirrorConditions, priorityGroup } from './mirror.js';

@@ -21,6 +21,7 @@ export {
 } from './hash.js';
 export { controllerOf, controllerReference, withControllerReference } from './owner.js';
 export { type ObjectLister, objectIdentity, PruneError, type PruneOptions, pruneOwned } from './prune.js';
+export { type ExistsLookup, type RecordedWrite, recordingClient } from './recording-client.js';
 export {
   MissingSecretKeyError,
   readSecretKey,

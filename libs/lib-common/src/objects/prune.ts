@@ -1,4 +1,4 @@
-import { isNotFound } from '../client/errors.js';
+import { describeError, isNotFound } from '../client/errors.js';
 import { type KindRef, kindKey } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 
@@ -23,12 +23,9 @@ export class PruneError extends Error {
     cause: unknown,
   ) {
     const ns = object.metadata.namespace ? `${object.metadata.namespace}/` : '';
-    super(
-      `could not delete ${kind.kind} ${ns}${object.metadata.name}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause,
-      },
-    );
+    super(`could not delete ${kind.kind} ${ns}${object.metadata.name}: ${describeError(cause)}`, {
+      cause,
+    });
     this.name = 'PruneError';
   }
 }

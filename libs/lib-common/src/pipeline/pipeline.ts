@@ -1,13 +1,27 @@
 import type { Logger } from 'pino';
-import { isNamespaceTerminating, isNotFound } from '../client/errors.js';
+import { isConflict, isNamespaceTerminating, isNotFound, shortValue } from '../client/errors.js';
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
-import { type ConditionInput, Conditions, ConditionType, parseCondition } from '../conditions/index.js';
+import {
+  type ConditionInput,
+  Conditions,
+  ConditionType,
+  failureMessage,
+  parseCondition,
+  Reason,
+  Severity,
+} from '../conditions/index.js';
+import { type RecordedWrite, recordingClient } from '../objects/recording-client.js';
 import { patchStatusIfChanged } from '../objects/status.js';
 import type { CacheReader } from '../runtime/cache.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../runtime/finalizer.js';
 import type { EventType } from '../runtime/recorder.js';
+import {
+  namespaceHolder,
+  ONE_PER_NAMESPACE_RECHECK_MS,
+  onePerNamespaceMessage,
+} from './one-per-namespace.js';
 import { runSteps, type Step } from './step.js';
 
 /** The status of an object as this library reads it: anything, with optional conditions. */
@@ -65,8 +79,32 @@ export interface PipelineDefinition<T extends KubeObject, S extends object, C ex
   finalizer?: { name: string; cleanup?: StepsOf<C> };
   /** Whether a deleting pass writes its status too (default false: nothing to report on an object going away). */
   statusWhileDeleting?: boolean;
-  /** Records a step's error in the pass (e.g. a False condition from a `ReconcileError`) before the status write. */
+  /**
+   * Records a step's error in the pass before the status write. Default: the failing step's
+   * condition (see `stepConditions`) turns False, reason Error, with the severity and the short
+   * message of lib-common's failure table (`failureMessage`), and a Warning Event says the same.
+   * Lost races (a conflict, a failed JSON Patch `test`) are not failures: logged at debug, retried soon.
+   */
   failed?: (ctx: C, err: unknown) => void;
+  /**
+   * The condition each step reports, by step function name, for the default `failed`. A step not
+   * listed fails the first condition (in the order of `conditions`) that is not True yet: steps
+   * run in the order of their conditions, so that is the one of the step that threw.
+   */
+  stepConditions?: Readonly<Record<string, string>>;
+  /**
+   * At most one object of this kind per namespace (for kinds that create objects with fixed names):
+   * the oldest holds the namespace; any other is refused before its finalizer and its steps, with a
+   * False condition (severity Error) and one Event, and makes no other write. It looks again every
+   * 30 s whether the holder is gone.
+   */
+  onePerNamespace?: boolean;
+  /**
+   * What the steps create, update and delete through `ctx.client` (not the status): `'events'`
+   * (default) logs one info line per write (the step, the object) and records a Normal Event
+   * (`SuccessfulCreate`/`SuccessfulUpdate`/`SuccessfulDelete`); `'logs'` only logs; `false` neither.
+   */
+  recordWrites?: 'events' | 'logs' | false;
   /**
    * The status to write; default the pass's status with its conditions (Ready computed when
    * `conditions` is given; unchanged transition times restored).
@@ -79,6 +117,9 @@ export interface PipelineDefinition<T extends KubeObject, S extends object, C ex
   readyEvents?: string | false;
   now?: () => Date;
 }
+
+/** How soon a pass that lost a race (a conflict) runs again; the watch event of the winner usually comes first. */
+const CONFLICT_RETRY_MS = 1_000;
 
 /** A write refused by a namespace being deleted; its object's own deletion follows. */
 const ignorable = (err: unknown): boolean => isNotFound(err) || isNamespaceTerminating(err);
@@ -142,9 +183,30 @@ export function pipeline<
       : Conditions.from(conditionsOf(previousStatus), { now });
     const events: { type: EventType; reason: string; message: string }[] = [];
     let wakeAfterMs: number | undefined;
+    let currentStep = '';
+    const recordWrites = def.recordWrites ?? 'events';
+    const onWrite = (w: RecordedWrite): void => {
+      const name = w.ref.name;
+      const object = `${w.kind.kind} ${w.ref.namespace ? `${w.ref.namespace}/` : ''}${name}`;
+      rc.log.info({ step: currentStep, object, action: w.action }, `${w.action} ${w.kind.kind} ${name}`);
+      if (recordWrites !== 'events') return;
+      const verb = w.action === 'created' ? 'Create' : w.action === 'updated' ? 'Update' : 'Delete';
+      events.push({
+        type: 'Normal',
+        reason: `Successful${verb}`,
+        message: `${verb}d ${w.kind.kind} ${shortValue(name)}`,
+      });
+    };
+    const exists = (kind: KindRef, ref: { name: string; namespace?: string }): boolean | undefined => {
+      try {
+        return rc.cache.get(kind, ref) !== undefined;
+      } catch {
+        return undefined; // the kind is not cached
+      }
+    };
     const pass: Pass<T, S> = {
       cr: obj,
-      client: rc.client,
+      client: recordWrites === false ? rc.client : recordingClient(rc.client, onWrite, exists),
       cache: rc.cache,
       log: rc.log,
       signal: rc.signal,
@@ -163,9 +225,20 @@ export function pipeline<
 
     let failure: { err: unknown } | undefined;
     let requeueAfterMs: number | undefined;
+    const holder = def.onePerNamespace && !deleting ? namespaceHolder(rc.cache, def.kind, obj) : undefined;
+    if (holder) {
+      // Refused before the finalizer and every step: its only write is its status (once).
+      refuseDuplicate(ctx, holder);
+      await writeStatus(ctx);
+      for (const e of events) await rc.recorder.event(ctx.cr, e.type, e.reason, e.message);
+      return { requeueAfterMs: ONE_PER_NAMESPACE_RECHECK_MS };
+    }
+    const onStep = (name: string): void => {
+      currentStep = name;
+    };
     try {
       if (deleting) {
-        const outcome = await runSteps(stepsOf(finalizer?.cleanup, ctx), ctx, { signal: rc.signal });
+        const outcome = await runSteps(stepsOf(finalizer?.cleanup, ctx), ctx, { signal: rc.signal, onStep });
         requeueAfterMs = outcome.requeueAfterMs;
         if (!outcome.stoppedAt && finalizer) {
           await removeFinalizer(rc.client, def.kind, ctx.cr, finalizer.name).catch((err: unknown) => {
@@ -178,16 +251,24 @@ export function pipeline<
         if (finalizer && !hasFinalizer(ctx.cr, finalizer.name)) {
           ctx.cr = await ensureFinalizer(rc.client, def.kind, ctx.cr, finalizer.name);
         }
-        const outcome = await runSteps(stepsOf(def.steps, ctx), ctx, { signal: rc.signal });
+        const outcome = await runSteps(stepsOf(def.steps, ctx), ctx, { signal: rc.signal, onStep });
         requeueAfterMs = outcome.requeueAfterMs;
         if (outcome.stoppedAt) rc.log.debug({ step: outcome.stoppedAt, requeueAfterMs }, 'pass ended early');
       }
     } catch (err) {
       if (isNamespaceTerminating(err)) {
         rc.log.debug('namespace terminating; pass ended');
+      } else if (isConflict(err)) {
+        // A lost race (stale cache, a failed JSON Patch `test`): the next pass, from the newer cache, resolves it.
+        rc.log.debug(
+          { step: currentStep, err: err instanceof Error ? err.message : String(err) },
+          'conflict; retrying',
+        );
+        requeueAfterMs = CONFLICT_RETRY_MS;
       } else {
         failure = { err };
-        def.failed?.(ctx, err);
+        if (def.failed) def.failed(ctx, err);
+        else markStepFailed(ctx, currentStep, err);
       }
     }
 
@@ -204,6 +285,38 @@ export function pipeline<
     if (failure) throw failure.err;
     const wake = [requeueAfterMs, wakeAfterMs].filter((v): v is number => v !== undefined && v > 0);
     return wake.length > 0 ? { requeueAfterMs: Math.min(...wake) } : {};
+
+    /** The default `failed`: the step's condition False with the failure table's message, and an Event. */
+    function markStepFailed(c: C, step: string, err: unknown): void {
+      const f = failureMessage(err);
+      const type =
+        def.stepConditions?.[step] ??
+        (init ?? [])
+          .map((e) => (typeof e === 'string' ? e : e.type))
+          .find((t) => t !== ConditionType.Ready && !c.conditions.isTrue(t)) ??
+        ConditionType.Ready;
+      c.conditions.markFalse(type, Reason.Error, f.severity, f.message);
+      if (!init) c.conditions.markFalse(ConditionType.Ready, Reason.Error, f.severity, f.message);
+      c.event('Warning', f.eventReason, f.message);
+    }
+
+    /** Ready (through the first condition, when there are several) False: another object holds the namespace. */
+    function refuseDuplicate(c: C, other: T): void {
+      const message = onePerNamespaceMessage(def.kind.kind, other);
+      const first = (init ?? [])
+        .map((e) => (typeof e === 'string' ? e : e.type))
+        .find((t) => t !== ConditionType.Ready);
+      c.conditions.markFalse(first ?? ConditionType.Ready, Reason.Error, Severity.Error, message);
+      if (!init || !first) c.conditions.markFalse(ConditionType.Ready, Reason.Error, Severity.Error, message);
+      const before = Conditions.from(conditionsOf(previousStatus)).get(first ?? ConditionType.Ready);
+      if (before?.message !== c.conditions.get(first ?? ConditionType.Ready)?.message) {
+        c.event('Warning', 'DuplicateInNamespace', message);
+        rc.log.info(
+          { holder: other.metadata.name },
+          'refused: another object of this kind holds the namespace',
+        );
+      }
+    }
 
     async function writeStatus(c: C): Promise<void> {
       let status: S;

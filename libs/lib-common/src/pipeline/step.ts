@@ -27,15 +27,17 @@ export interface StepsOutcome {
 
 /**
  * Runs the steps in order until one stops (or the signal aborts: the controller is stopping, so
- * the pass ends between two steps). A thrown error ends the run and propagates.
+ * the pass ends between two steps). A thrown error ends the run and propagates. `onStep` hears
+ * each step's name as it starts (so a failure and the writes can be told with their step).
  */
 export async function runSteps<C>(
   steps: readonly Step<C>[],
   ctx: C,
-  opts: { signal?: AbortSignal } = {},
+  opts: { signal?: AbortSignal; onStep?: (name: string) => void } = {},
 ): Promise<StepsOutcome> {
   for (const step of steps) {
     if (opts.signal?.aborted) return { stoppedAt: 'aborted' };
+    opts.onStep?.(step.name || 'anonymous');
     const result = await step(ctx);
     if (result?.stop) {
       const stoppedAt = step.name || 'anonymous';
