@@ -1,29 +1,36 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildWorkloadImages, type WorkloadImageName } from '@stackops/images/workloads';
 import type { KeystoneServer } from '@stackops/keystone-operator/testing';
-import {
-  type ControlPlane,
-  clusterStatus,
-  ensureBinaries,
-  realNodeNetwork,
-  startControlPlane,
-} from '@stackops/kube-env';
-import { createKubeClient, type KubeClient } from '@stackops/lib-common/client';
+import { type ControlPlane, clusterStatus, ensureBinaries, startControlPlane } from '@stackops/kube-env';
+import { createKubeClient, Kinds, type KubeClient } from '@stackops/lib-common/client';
 import { stringify } from 'yaml';
 import { applyExamples } from './examples.js';
 import { run } from './exec.js';
 import { type LoadedImage, snapshotOperatorImages } from './image-archives.js';
-import { readCatalogue, runBootstrapJob, startRealKeystone, syncFernetKeys } from './keystone.js';
+import {
+  type CatalogueRow,
+  readCatalogue,
+  runBootstrapJob,
+  startRealKeystone,
+  syncFernetKeys,
+} from './keystone.js';
 import { formatNodeMemory, nodeMemory } from './node-memory.js';
-import { type OperatorPod, operatorPods, setOperatorEnv } from './operator-pods.js';
+import {
+  mariadbPod,
+  openstackClientPod,
+  openstackNamespaceOnRealNode,
+  openstackPods,
+  readCatalogueFromPod,
+} from './openstack-pods.js';
+import { type OperatorPod, operatorPods } from './operator-pods.js';
 import { type RunningOperator, startOperator } from './operators.js';
 import { countOwned } from './owned.js';
 import { keepWorkloadsOnKwok, operatorOnRealNodeValues } from './real-node.js';
-import { type ExposedPort, exposeHostPort } from './relay.js';
 import { StepPrinter } from './steps.js';
-import { catalogueTable, podsTable, summaryTable } from './summary.js';
-import { demoTargets } from './targets.js';
+import { catalogueTable, podsTable, summaryTable, workloadPodsTable } from './summary.js';
+import { demoTargets, OPENSTACK_NAMESPACE } from './targets.js';
 import {
   chartAliases,
   installUmbrella,
@@ -76,27 +83,47 @@ export async function refuseRunningCluster(name: string, replace: boolean): Prom
   );
 }
 
-/** Values that put every operator of the umbrella chart on the real node (see real-node.ts). */
-function realNodeValuesFile(dir: string): string {
+/**
+ * Values that put every operator of the umbrella chart on the real node (see real-node.ts), and make
+ * the stand-in images the defaults of keystone-operator and placement-operator (RELATED_IMAGE_*).
+ */
+function realNodeValuesFile(dir: string, workloads: Record<WorkloadImageName, string>): string {
   const file = join(dir, 'operators-on-real-node.yaml');
+  const relatedImages: Partial<Record<string, Record<string, string>>> = {
+    [chartAliases.keystone]: { keystoneAPI: workloads.keystone, mariadb: workloads.mariadb },
+    [chartAliases.placement]: { placementAPI: workloads.placement, mariadb: workloads.mariadb },
+  };
   writeFileSync(
     file,
     stringify(
-      Object.fromEntries(Object.values(chartAliases).map((alias) => [alias, operatorOnRealNodeValues])),
+      Object.fromEntries(
+        Object.values(chartAliases).map((alias) => [
+          alias,
+          {
+            ...operatorOnRealNodeValues,
+            ...(relatedImages[alias] ? { relatedImages: relatedImages[alias] } : {}),
+          },
+        ]),
+      ),
     ),
   );
   return file;
 }
 
-async function waitForRollout(kubectl: string, kubeconfig: string, deployment: string): Promise<void> {
+/** The examples' Namespace, Secrets and MariaDB Service, which the OpenStack examples expect. */
+const isPrerequisites = (file: string) => file.startsWith('00-');
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+async function waitForPodReady(kubectl: string, kubeconfig: string, namespace: string, pod: string) {
   await run(kubectl, [
     '--kubeconfig',
     kubeconfig,
-    'rollout',
-    'status',
-    `deployment/${deployment}`,
+    'wait',
+    '--for=condition=Ready',
+    `pod/${pod}`,
     '-n',
-    RELEASE_NAMESPACE,
+    namespace,
     '--timeout=180s',
   ]);
 }
@@ -125,7 +152,6 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   const real = !opts.localOperators;
   const steps = new StepPrinter(real ? 9 : 8);
   let keystone: KeystoneServer | undefined;
-  let relay: ExposedPort | undefined;
   let imageDir: string | undefined;
   const keySync = new AbortController();
   const operators: RunningOperator[] = [];
@@ -135,7 +161,6 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     stopping ??= (async () => {
       keySync.abort();
       await Promise.allSettled(operators.map((o) => o.stop()));
-      await relay?.stop();
       await keystone?.stop();
       await cp?.stop({ purge: true });
       if (imageDir) rmSync(imageDir, { recursive: true, force: true });
@@ -158,6 +183,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
 
   try {
     let images: { archives: string[]; byName: Map<string, string> } | undefined;
+    let workloads: Record<WorkloadImageName, string> | undefined;
     if (real) {
       imageDir = mkdtempSync(join(tmpdir(), 'stackops-demo-images-'));
       const loaded: LoadedImage[] = await snapshotOperatorImages(imageDir);
@@ -165,6 +191,24 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         archives: loaded.map((i) => i.archive),
         byName: new Map(loaded.map((i) => [i.name, i.configDigest])),
       };
+    }
+    if (real) {
+      workloads = await steps.run(
+        'Build the stand-in OpenStack images (Keystone, Placement, MariaDB, openstackclient)',
+        async (note) => {
+          const built = await buildWorkloadImages();
+          const all = Object.values(built.images);
+          for (const i of all) {
+            images!.archives.push(i.built.archive);
+            note(
+              `${i.name} (${Object.entries(i.versions)
+                .map(([k, v]) => `${k} ${v}`)
+                .join(', ')})`,
+            );
+          }
+          return Object.fromEntries(all.map((i) => [i.image, i.name])) as Record<WorkloadImageName, string>;
+        },
+      );
     }
     await steps.run('Check the local control plane binaries', async (note) => {
       const built = await ensureBinaries({ progress: (l: string) => note(l) });
@@ -184,8 +228,12 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
           note(
             `real node ${started.realNode.name} ${started.realNode.ip}; images: ${[...images!.byName.keys()].join(', ')}`,
           );
-          await keepWorkloadsOnKwok(createKubeClient(started.kubeConfig, { fieldManager: 'stackops-demo' }));
-          note("the operators run on the real node; kwok's nodes simulate what they deploy");
+          const client = createKubeClient(started.kubeConfig, { fieldManager: 'stackops-demo' });
+          await keepWorkloadsOnKwok(client);
+          await openstackNamespaceOnRealNode(client);
+          note(
+            `the operators and namespace ${OPENSTACK_NAMESPACE} run on the real node; kwok's nodes simulate the other products' workloads`,
+          );
         }
         return started;
       },
@@ -197,29 +245,34 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         ? 'helm install the umbrella chart: CRDs, RBAC, the operators as pods on the real node'
         : 'helm install the umbrella chart (CRDs, RBAC, operator Deployments)',
       () =>
-        installUmbrella(cp!.helm, kubeconfig, real ? realNodeValuesFile(cp!.handle.layout.root) : undefined),
+        installUmbrella(
+          cp!.helm,
+          kubeconfig,
+          real ? realNodeValuesFile(cp!.handle.layout.root, workloads!) : undefined,
+        ),
     );
-    keystone = await steps.run('Start a real Keystone (OpenStack, from PyPI) on 127.0.0.1', async (note) => {
-      const server = await startRealKeystone();
-      note(`Keystone ${server.keystoneVersion} at ${server.url}`);
-      return server;
-    });
-    const keystoneServer = keystone;
     if (real) {
-      await steps.run('Point keystone-operator (a pod) at that Keystone', async (note) => {
-        const port = Number(new URL(keystoneServer.url).port);
-        relay = await exposeHostPort(cp!.realNode!.netnsPath, realNodeNetwork.nodeIp, port);
-        note(
-          `pods reach it at ${relay.url} (a relay through a unix socket; the node's network has no route out)`,
-        );
-        const deployment = await setOperatorEnv(admin, chartAliases.keystone, {
-          KEYSTONE_AUTH_URL_OVERRIDE: relay.url,
-        });
-        await waitForRollout(cp!.kubectl, kubeconfig, deployment);
+      await steps.run('Check the operator pods, and start MariaDB behind Service openstack', async (note) => {
         const pods = await checkOperatorPods(admin, images!.byName);
         note(`${pods.length} operator pods Ready on the real node, from the images built here`);
+        // MariaDB takes its root password from the prerequisites' osp-secret, and is Ready before
+        // the KeystoneAPI and PlacementAPI exist: their db-create Jobs would fail and retry until it is.
+        const prereqs = await applyExamples(cp!.kubectl, kubeconfig, { only: isPrerequisites });
+        note(`applied ${prereqs.join(', ')}`);
+        await admin.create(Kinds.Pod, mariadbPod(workloads!.mariadb));
+        await waitForPodReady(cp!.kubectl, kubeconfig, OPENSTACK_NAMESPACE, 'mariadb');
+        note(`MariaDB ${workloads!.mariadb} Ready in ${OPENSTACK_NAMESPACE} (a pod on the real node)`);
       });
     } else {
+      keystone = await steps.run(
+        'Start a real Keystone (OpenStack, from PyPI) on 127.0.0.1',
+        async (note) => {
+          const server = await startRealKeystone();
+          note(`Keystone ${server.keystoneVersion} at ${server.url}`);
+          return server;
+        },
+      );
+      const keystoneServer = keystone;
       const logDir = join(cp.handle.layout.root, 'operators');
       mkdirSync(logDir, { recursive: true });
       await steps.run("Run the four operators locally, each as its chart's ServiceAccount", async (note) => {
@@ -240,21 +293,26 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
       });
     }
     await steps.run('Apply the upstream README examples', async (note) => {
-      for (const f of await applyExamples(cp!.kubectl, kubeconfig)) note(`applied ${f}`);
+      // On the real node the operators' defaults (the stand-in images) replace the examples' quay.io images.
+      const rest = { dropContainerImage: real, only: (f: string) => !(real && isPrerequisites(f)) };
+      for (const f of await applyExamples(cp!.kubectl, kubeconfig, rest)) note(`applied ${f}`);
+      if (real)
+        note("containerImage left out: the operators' RELATED_IMAGE_* defaults (stand-in images) apply");
     });
-    // Caught here: it may fail while the wait below runs, long before anything awaits it.
-    const keysSynced = syncFernetKeys(admin, keystone, keySync.signal).catch((err: unknown) => {
-      say(
-        `syncing the fernet keys to the real Keystone failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      return false;
-    });
-    const bootstrapped = runBootstrapJob(admin, keystone, keySync.signal).catch((err: unknown) => {
-      say(
-        `keystone-bootstrap against the real Keystone failed: ${err instanceof Error ? err.message : String(err)}`,
-      );
-      return false;
-    });
+    // Caught here: they may fail while the wait below runs, long before anything awaits them.
+    const local = keystone
+      ? {
+          server: keystone,
+          keysSynced: syncFernetKeys(admin, keystone, keySync.signal).catch((err: unknown) => {
+            say(`syncing the fernet keys to the real Keystone failed: ${errorText(err)}`);
+            return false;
+          }),
+          bootstrapped: runBootstrapJob(admin, keystone, keySync.signal).catch((err: unknown) => {
+            say(`keystone-bootstrap against the real Keystone failed: ${errorText(err)}`);
+            return false;
+          }),
+        }
+      : undefined;
     const results = await steps.run('Wait until every resource is Ready / Available', () =>
       waitForTargets(admin, demoTargets, opts.timeoutMs),
     );
@@ -279,16 +337,28 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         }
       }
       keySync.abort();
-      const synced = await keysSynced;
-      if (await bootstrapped)
-        say("keystone-bootstrap's keystone-manage bootstrap ran against the real Keystone.");
-      say(`Keystone catalogue (openstack endpoint list) from ${keystoneServer.url}`);
-      if (synced) say('(Keystone signs its tokens with the fernet keys keystone-operator generated.)');
-      say(catalogueTable(await readCatalogue(keystoneServer)));
+      let catalogue: CatalogueRow[];
+      if (local) {
+        const synced = await local.keysSynced;
+        if (await local.bootstrapped)
+          say("keystone-bootstrap's keystone-manage bootstrap ran against the real Keystone.");
+        say(`Keystone catalogue (openstack endpoint list) from ${local.server.url}`);
+        if (synced) say('(Keystone signs its tokens with the fernet keys keystone-operator generated.)');
+        catalogue = await readCatalogue(local.server);
+      } else {
+        say(`OpenStack pods (namespace ${OPENSTACK_NAMESPACE}, real node, stand-in images)`);
+        say(workloadPodsTable(await openstackPods(admin)));
+        await admin.create(Kinds.Pod, openstackClientPod(workloads!.openstackclient));
+        await waitForPodReady(cp!.kubectl, kubeconfig, OPENSTACK_NAMESPACE, 'openstackclient');
+        say(
+          'Keystone catalogue: `openstack endpoint list` in pod openstack/openstackclient, from the Keystone pods keystone-operator deployed',
+        );
+        catalogue = await readCatalogueFromPod(cp!.kubectl, kubeconfig);
+      }
+      say(catalogueTable(catalogue));
     });
     const pids = [
       ...operators.map((o) => o.pid),
-      ...(relay ? [relay.pid] : []),
       ...Object.values(cp.handle.state.components).map((c) => c.pid),
     ];
     if (!allDone) say('Not every resource converged: see the operator logs above.');

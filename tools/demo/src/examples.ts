@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import { run } from './exec.js';
 import { OPENSTACK_NAMESPACE } from './targets.js';
 
@@ -14,27 +15,58 @@ function namesNamespaces(file: string): boolean {
   });
 }
 
+/** The file's objects without `spec.containerImage`, written to `dir`. */
+function withoutContainerImage(file: string, dir: string): string {
+  const docs = parseAllDocuments(readFileSync(file, 'utf8')).map((doc) => {
+    const obj = doc.toJS() as { spec?: Record<string, unknown> } | null;
+    if (obj?.spec) delete obj.spec['containerImage'];
+    return stringify(obj);
+  });
+  const out = join(dir, file.split('/').pop() ?? 'example.yaml');
+  writeFileSync(out, docs.join('---\n'));
+  return out;
+}
+
 /**
  * `kubectl apply --server-side` of every file in examples/, in name order. Files without a
  * namespace (the upstream README examples, verbatim) land in `openstack`, as upstream's docs assume.
+ * `dropContainerImage` leaves out the examples' `containerImage` so the operators' defaults apply;
+ * `only` picks files by name.
  */
-export async function applyExamples(kubectl: string, kubeconfig: string): Promise<string[]> {
+export async function applyExamples(
+  kubectl: string,
+  kubeconfig: string,
+  opts: { dropContainerImage?: boolean; only?: (file: string) => boolean } = {},
+): Promise<string[]> {
   const files = readdirSync(examplesDir)
-    .filter((f) => f.endsWith('.yaml'))
+    .filter((f) => f.endsWith('.yaml') && (opts.only?.(f) ?? true))
     .sort();
-  for (const f of files) {
-    const path = join(examplesDir, f);
-    const namespace = namesNamespaces(path) ? [] : ['-n', OPENSTACK_NAMESPACE];
-    await run(kubectl, [
-      '--kubeconfig',
-      kubeconfig,
-      'apply',
-      '--server-side',
-      '--field-manager=stackops-demo',
-      ...namespace,
-      '-f',
-      path,
-    ]);
+  const scratch = mkdtempSync(join(tmpdir(), 'stackops-demo-examples-'));
+  try {
+    for (const f of files) await applyExample(kubectl, kubeconfig, join(examplesDir, f), scratch, opts);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   return files;
+}
+
+async function applyExample(
+  kubectl: string,
+  kubeconfig: string,
+  file: string,
+  scratch: string,
+  opts: { dropContainerImage?: boolean },
+): Promise<void> {
+  const namespace = namesNamespaces(file) ? [] : ['-n', OPENSTACK_NAMESPACE];
+  const path = opts.dropContainerImage ? withoutContainerImage(file, scratch) : file;
+  await run(kubectl, [
+    '--kubeconfig',
+    kubeconfig,
+    'apply',
+    '--server-side',
+    '--field-manager=stackops-demo',
+    ...namespace,
+    '-f',
+    path,
+  ]);
 }

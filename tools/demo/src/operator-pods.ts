@@ -43,34 +43,3 @@ export async function operatorPods(client: KubeClient): Promise<OperatorPod[]> {
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
-
-/** Sets env vars on an operator Deployment's container (a strategic merge: others stay). */
-export async function setOperatorEnv(
-  client: KubeClient,
-  alias: string,
-  env: Record<string, string>,
-): Promise<string> {
-  const { items } = await client.list(Kinds.Deployment, {
-    namespace: RELEASE_NAMESPACE,
-    labelSelector: `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/name=${alias}`,
-  });
-  const name = items[0]?.metadata.name;
-  if (!name) throw new Error(`no ${alias} operator Deployment in ${RELEASE_NAMESPACE}`);
-  await client.patch(
-    Kinds.Deployment,
-    { namespace: RELEASE_NAMESPACE, name },
-    {
-      spec: {
-        template: {
-          spec: {
-            containers: [
-              { name: 'operator', env: Object.entries(env).map(([k, v]) => ({ name: k, value: v })) },
-            ],
-          },
-        },
-      },
-    },
-    'strategic',
-  );
-  return name;
-}

@@ -4,6 +4,7 @@ import { seconds } from './steps.js';
 /** Colours only on a terminal: logs and CI get plain text. */
 const style = process.stdout.isTTY && !process.env['NO_COLOR'] ? {} : { head: [], border: [] };
 
+import type { WorkloadPod } from './openstack-pods.js';
 import type { OperatorPod } from './operator-pods.js';
 import type { TargetResult } from './wait.js';
 
@@ -51,5 +52,12 @@ export function podsTable(pods: OperatorPod[], builtImages: Map<string, string>)
       p.image,
       builtImages.get(p.image) === p.imageID ? `yes (${p.imageID.slice(0, 19)})` : `NO (${p.imageID})`,
     ]);
+  return table.toString();
+}
+
+/** The pods of what the operators deployed: node, state, restarts, image. */
+export function workloadPodsTable(pods: WorkloadPod[]): string {
+  const table = new Table({ head: ['pod', 'node', 'state', 'restarts', 'image'], style });
+  for (const p of pods) table.push([p.name, p.node, p.state, String(p.restarts), p.image]);
   return table.toString();
 }
