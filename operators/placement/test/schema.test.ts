@@ -67,8 +67,44 @@ describe('PlacementAPI schema', () => {
       { ...valid, databaseAccount: 'place-ment' },
       'spec.databaseAccount: Invalid value: "place-ment"',
     ],
+    [
+      'topologyRef (needs infra-operator Topology CRs)',
+      { ...valid, topologyRef: { name: 'default' } },
+      'spec.topologyRef: not supported yet',
+    ],
+    [
+      'auth.applicationCredentialSecret (needs keystone application credentials)',
+      { ...valid, auth: { applicationCredentialSecret: 'ac-placement-secret' } },
+      'spec.auth.applicationCredentialSecret: not supported yet',
+    ],
+    [
+      'an Exec probe without a command',
+      { ...valid, override: { probes: { livenessProbes: { type: 'Exec' } } } },
+      'command is required for exec probe type',
+    ],
+    [
+      'a probe path without a leading slash',
+      { ...valid, override: { probes: { readinessProbes: { path: 'health' } } } },
+      'spec.override.probes.readinessProbes.path: Invalid value: "health"',
+    ],
   ])('rejects %s', async (_what, spec, message) => {
     expect(await rejection(spec)).toContain(message);
+  });
+
+  it('accepts the zero values upstream manifests carry for what is refused, tls and probe overrides', async () => {
+    const created = await client.create<KubeObject & { spec: Record<string, unknown> }>(PlacementAPIKind, {
+      apiVersion: 'placement.openstack.org/v1beta1',
+      kind: 'PlacementAPI',
+      metadata: { generateName: 'zero-', namespace },
+      spec: {
+        ...valid,
+        topologyRef: {},
+        auth: { applicationCredentialSecret: '' },
+        tls: { api: { internal: {}, public: {} }, caBundleSecretName: 'combined-ca-bundle' },
+        override: { probes: { livenessProbes: { periodSeconds: 10 } } },
+      },
+    });
+    expect(created.spec['passwordSelectors']).toEqual({ service: 'PlacementPassword' });
   });
 
   it('accepts policy.yaml and both endpoint overrides', async () => {

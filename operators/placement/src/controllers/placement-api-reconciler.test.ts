@@ -246,6 +246,54 @@ describe("upstream's checks with upstream's input", () => {
     expect(envRef(job, 'DB_PASSWORD')).toEqual({ name: 'osp-secret', key: 'PlacementDatabasePassword' });
   });
 
+  it('uses the key passwordSelectors.database names and the databaseAccount as the SQL user', async () => {
+    const fake = new FakeKubeClient();
+    const cr = placementAPI();
+    cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDbPw' };
+    cr.spec.databaseAccount = 'placement_2';
+    const secret = ospSecret({
+      PlacementPassword: b64('p'),
+      MyDbPw: b64('my-db-pw'),
+      DbRootPassword: b64('r'),
+    });
+    seedDeployable(fake, cr, secret);
+    await converge(fake);
+    const job = fake.peek<JobView>(Kinds.Job, { namespace: NS, name: 'placement-db-create' });
+    expect(envRef(job, 'DB_PASSWORD')).toEqual({ name: 'osp-secret', key: 'MyDbPw' });
+    expect(JSON.stringify(job)).toContain('placement_2');
+    expect(secretData(fake, 'placement-config-data', 'placement.conf')).toContain(
+      'connection = mysql+pymysql://placement_2:my-db-pw@openstack.openstack.svc/placement?',
+    );
+  });
+
+  it('names the generated account Secret after databaseAccount as a DNS name', async () => {
+    const fake = new FakeKubeClient();
+    const cr = placementAPI();
+    cr.spec.databaseAccount = 'Placement_2';
+    seedDeployable(fake, cr, todaysOspSecret());
+    await converge(fake);
+    expect(secretData(fake, 'placement-2-db-secret', 'DatabasePassword')).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('preserveJobs keeps finished Jobs (no TTL); by default they go 600 s after finishing', async () => {
+    const ttl = async (preserveJobs: boolean) => {
+      const fake = new FakeKubeClient();
+      const cr = placementAPI();
+      cr.spec.preserveJobs = preserveJobs;
+      seedDeployable(fake, cr);
+      await converge(fake);
+      return ['placement-db-create', 'placement-db-sync'].map(
+        (name) =>
+          fake.peek<KubeObject & { spec: { ttlSecondsAfterFinished?: number } }>(Kinds.Job, {
+            namespace: NS,
+            name,
+          })?.spec.ttlSecondsAfterFinished,
+      );
+    };
+    expect(await ttl(true)).toEqual([undefined, undefined]);
+    expect(await ttl(false)).toEqual([600, 600]);
+  });
+
   it("reports upstream's 15 conditions, and labels no Job pod with service: placement", async () => {
     const fake = new FakeKubeClient();
     seedDeployable(fake, placementAPI(), todaysOspSecret());

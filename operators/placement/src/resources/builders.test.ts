@@ -199,6 +199,12 @@ describe('placementDeployment', () => {
     expect(deployment().spec.template.spec.containers[1]).not.toHaveProperty('startupProbe');
   });
 
+  it('gives both containers spec.resources', () => {
+    const resources = { requests: { cpu: '1', memory: '500Mi' }, limits: { memory: '1Gi' } };
+    for (const c of deployment({ resources }).spec.template.spec.containers)
+      expect(c['resources']).toEqual(resources);
+  });
+
   it('differs only in CONFIG_HASH when the hash changes', () => {
     const strip = (x: unknown) => JSON.stringify(x).replaceAll('"h1"', '"H"').replaceAll('"h2"', '"H"');
     const other = deployment({ replicas: 3, nodeSelector: { role: 'ctl' } }, 'h2');

@@ -15,8 +15,12 @@ import type { PlacementApiPass } from '../context.js';
 
 /** The key older install_yamls osp-secrets carry the placement database password under. */
 export const LEGACY_DATABASE_PASSWORD_KEY = 'PlacementDatabasePassword';
-/** Upstream MariaDBAccount's password Secret: `<account>-db-secret`, key `DatabasePassword`. */
-export const accountSecretName = (account: string): string => `${account}-db-secret`;
+/**
+ * Upstream MariaDBAccount's password Secret: `<account>-db-secret`, key `DatabasePassword`. The
+ * account is an SQL name (underscores allowed), the Secret a DNS name: `_` becomes `-`.
+ */
+export const accountSecretName = (account: string): string =>
+  `${account.toLowerCase().replaceAll('_', '-')}-db-secret`;
 export const ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
 
 /** 32 hex characters: no character a shell or a connection URL would treat specially. */
