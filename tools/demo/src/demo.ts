@@ -216,7 +216,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     });
     cp = await steps.run(
       real
-        ? `Start the local control plane "${opts.clusterName}" with a real node, and load the operator images`
+        ? `Start the local control plane "${opts.clusterName}" with a real node, and load the operator and stand-in images`
         : `Start the local control plane "${opts.clusterName}"`,
       async (note) => {
         const started = await startControlPlane({
