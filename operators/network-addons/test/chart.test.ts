@@ -75,7 +75,7 @@ describe('chart: lint and template', () => {
   });
 
   it('grants exactly the kinds the templates render, and escalate/bind only on the components’ roles', async () => {
-    const [role] = findRendered(await template(), 'ClusterRole');
+    const [role] = findRendered(await template(), 'ClusterRole', 'nao-network-addons-operator');
     const rules = role?.rules ?? [];
     const allows = (group: string, resource: string, verb: string, name?: string) =>
       rules.some(
@@ -106,10 +106,10 @@ describe('chart: lint and template', () => {
     for (const o of rendered) {
       const group = o.apiVersion?.includes('/') ? o.apiVersion.split('/')[0]! : '';
       for (const verb of ['get', 'list', 'watch', 'create', 'patch']) {
-        expect(allows(group, plural(o), verb), `${verb} ${o.kind}`).toBe(true);
+        expect(allows(group, plural(o), verb, o.metadata.name), `${verb} ${o.kind}`).toBe(true);
       }
       if (o.kind !== 'CustomResourceDefinition')
-        expect(allows(group, plural(o), 'delete'), `delete ${o.kind}`).toBe(true);
+        expect(allows(group, plural(o), 'delete', o.metadata.name), `delete ${o.kind}`).toBe(true);
     }
     // escalate/bind name exactly the roles the components render.
     const roleNames = (kind: string) =>

@@ -91,6 +91,33 @@ describe('NetworkAddonsConfig lifecycle', () => {
     expect(await range()).toEqual(first);
   });
 
+  it('deleting the applied-config ConfigMap keeps the generated range (from status) and says so in an Event', async () => {
+    const first = await range();
+    expect((await getConfig(client))?.status?.kubeMacPoolRange).toEqual({
+      rangeStart: first?.['RANGE_START'],
+      rangeEnd: first?.['RANGE_END'],
+    });
+    const appliedRef = { namespace: ns, name: 'cluster-networks-addons-operator-applied-cluster' };
+    const before = await client.get(Kinds.ConfigMap, appliedRef);
+    await client.delete(Kinds.ConfigMap, appliedRef);
+    await waitUntil('the applied-config ConfigMap written again', async () => {
+      const cm = await client.get(Kinds.ConfigMap, appliedRef);
+      return cm !== undefined && cm.metadata.uid !== before?.metadata.uid;
+    });
+    expect((await applied()).kubeMacPool).toEqual({
+      rangeStart: first?.['RANGE_START'],
+      rangeEnd: first?.['RANGE_END'],
+    });
+    expect(await range()).toEqual(first);
+    const events = await client.list<KubeObject & { reason?: string; message?: string }>(Kinds.Event, {
+      namespace: 'default',
+    });
+    const missing = events.items.find((e) => e.reason === 'AppliedConfigMissing');
+    expect(missing?.message).toContain(
+      `KubeMacPool range ${first?.['RANGE_START']}-${first?.['RANGE_END']} kept from status`,
+    );
+  });
+
   it('an explicit range replaces the generated one on day 2, verbatim', async () => {
     await setSpec(client, {
       kubeMacPool: { rangeStart: '02:20:20:00:00:00', rangeEnd: '02:20:20:00:FF:FF' },

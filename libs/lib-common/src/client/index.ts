@@ -14,6 +14,10 @@ export {
   apiErrorFromResponse,
   CLIENT_TIMEOUT,
   CONNECTION_ERROR,
+  cleanMessage,
+  describeError,
+  errorDetail,
+  errorSubject,
   isAlreadyExists,
   isBadRequest,
   isConflict,
@@ -23,10 +27,13 @@ export {
   isInvalid,
   isNamespaceTerminating,
   isNotFound,
+  isPatchTestFailed,
   isTooManyRequests,
   isTransient,
   isUnauthorized,
+  MAX_VALUE_LENGTH,
   type StatusDetails,
+  shortValue,
 } from './errors.js';
 export { deepEqual, isSubset, type JsonValue, mergePatchDiff, stableStringify } from './json.js';
 export { apiVersionOf, type KindRef, Kinds, kindKey, resourcePath } from './kinds.js';

@@ -30,7 +30,6 @@ export {
   failureMessage,
   isBenignFailure,
   MAX_MESSAGE_LENGTH,
-  MAX_VALUE_LENGTH,
   subjectText,
 } from './messages.js';
 export { compareByPriority, higherPriority, mirrorConditions, priorityGroup } from './mirror.js';

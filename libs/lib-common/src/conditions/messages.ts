@@ -6,7 +6,6 @@ import {
   isConflict,
   isConnectionError,
   isNamespaceTerminating,
-  MAX_VALUE_LENGTH,
   shortValue,
 } from '../client/errors.js';
 import { Severity } from './catalog.js';
@@ -152,5 +151,3 @@ export function failureMessage(err: unknown): FailureMessage {
 export function isBenignFailure(err: unknown): boolean {
   return isConflict(err) || isNamespaceTerminating(err);
 }
-
-export { MAX_VALUE_LENGTH };

@@ -1,2 +1,7 @@
+export {
+  namespaceHolder,
+  ONE_PER_NAMESPACE_RECHECK_MS,
+  onePerNamespaceMessage,
+} from './one-per-namespace.js';
 export { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
 export { runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';

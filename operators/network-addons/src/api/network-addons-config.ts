@@ -149,6 +149,15 @@ export const networkAddonsConfigStatusSchema = Type.Object(
           'metadata.generation this status describes (not upstream; lets `kubectl wait` ignore a status older than the spec).',
       }),
     ),
+    kubeMacPoolRange: Type.Optional(
+      Type.Object(
+        { rangeStart: Type.String(), rangeEnd: Type.String() },
+        {
+          description:
+            'The MAC range KubeMacPool was last given (not upstream): kept here too, so losing the applied-config ConfigMap does not change it.',
+        },
+      ),
+    ),
     operatorVersion: Type.Optional(Type.String({ description: 'Version of the running operator.' })),
     observedVersion: Type.Optional(
       Type.String({ description: 'Operator version whose configuration was last fully rolled out.' }),

@@ -1,4 +1,4 @@
-import type { KindRef, KubeObject } from '@stackops/lib-common/client';
+import { errorDetail, type KindRef, type KubeObject } from '@stackops/lib-common/client';
 import type { Pass, StepResult } from '@stackops/lib-common/pipeline';
 import { stop } from '@stackops/lib-common/pipeline';
 import { ReconcileError } from '@stackops/lib-common/runtime';
@@ -51,9 +51,8 @@ export function invalidSpec(ctx: NetworkAddonsPass, reason: string, message: str
 export const retryableFailure = (reason: string, message: string, cause?: unknown): ReconcileError =>
   new ReconcileError(message, { reason, severity: 'Warning', retry: 'backoff', cause });
 
-/** The text of an API error (the server's own message) or of any other error. */
-export const errorText = (err: unknown): string =>
-  (err as { statusMessage?: string }).statusMessage ?? (err instanceof Error ? err.message : String(err));
+/** What an error says to a user: the fields the API server refused, without the request's verb or URL, values cut. */
+export const errorText = (err: unknown): string => errorDetail(err);
 
 /** `(apps/v1, Kind=DaemonSet) ns/name`, as upstream names an object in its messages. */
 export const describeObject = (obj: KubeObject): string =>

@@ -37,6 +37,8 @@ export function networkAddonsConfigReconciler(settings: NetworkAddonsSettings, n
     finish: finishStatus,
     // Its conditions are Available/Progressing/Degraded, with upstream's own Events (status/events.ts).
     readyEvents: false,
+    // What it writes is logged one line each; its Event stays upstream's one `Modified` per rollout.
+    recordWrites: 'logs',
     ...(now ? { now } : {}),
   });
 }

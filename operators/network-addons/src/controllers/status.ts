@@ -1,3 +1,4 @@
+import { cutMessage, failureMessage } from '@stackops/lib-common/conditions';
 import { ReconcileError } from '@stackops/lib-common/runtime';
 import { OPERATOR_CONFIG_NAME } from '../api/constants.js';
 import type { NetworkAddonsConfigStatus } from '../api/network-addons-config.js';
@@ -7,11 +8,37 @@ import type { NetworkAddonsPass } from './context.js';
 /** Seconds precision, as the API server keeps condition times. */
 const timestamp = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
 
-/** A step that threw a retryable failure: the status reports it (Degraded) before the retry. */
+/**
+ * A step that threw: the status reports it (Degraded) before the retry. A `ReconcileError` says its
+ * own reason; anything else (an API error a step did not expect) is told by lib-common's failure table.
+ */
 export function recordFailure(ctx: NetworkAddonsPass, err: unknown): void {
-  if (!(err instanceof ReconcileError)) return;
-  ctx.outcome = { kind: 'failed', failure: { reason: err.reason, message: err.message } };
-  ctx.log.warn({ reason: err.reason, err: err.message }, 'could not apply the configuration');
+  const failure =
+    err instanceof ReconcileError
+      ? { reason: err.reason, message: cutMessage(err.message) }
+      : (({ eventReason, message }) => ({ reason: eventReason, message }))(failureMessage(err));
+  ctx.outcome = { kind: 'failed', failure };
+  ctx.log.warn(
+    { reason: failure.reason, err: err instanceof Error ? err.message : String(err) },
+    'could not apply the configuration',
+  );
+}
+
+/**
+ * The KubeMacPool range in use, once the configuration was applied with one (kept when a pass
+ * failed or KubeMacPool was turned off, so turning it on again or losing the applied-config
+ * ConfigMap keeps the addresses).
+ */
+function withKubeMacPoolRange(
+  status: NetworkAddonsConfigStatus,
+  ctx: NetworkAddonsPass,
+): NetworkAddonsConfigStatus {
+  const kmp = ctx.filled?.kubeMacPool;
+  const range =
+    ctx.outcome?.kind !== 'failed' && kmp?.rangeStart && kmp.rangeEnd
+      ? { rangeStart: kmp.rangeStart, rangeEnd: kmp.rangeEnd }
+      : ctx.previousStatus?.kubeMacPoolRange;
+  return range ? { ...status, kubeMacPoolRange: range } : status;
 }
 
 /**
@@ -31,5 +58,5 @@ export function finishStatus(ctx: NetworkAddonsPass): NetworkAddonsConfigStatus 
   if (!ctx.outcome) return before ?? {};
   const update = computeStatus(before, ctx.outcome, versions, now);
   for (const e of update.events) ctx.event(e.type, e.reason, e.message);
-  return update.status;
+  return withKubeMacPoolRange(update.status, ctx);
 }

@@ -83,6 +83,7 @@ describe('chart CRDs', () => {
     expect(Object.keys(schema.properties.status.properties)).toEqual([
       'conditions',
       'observedGeneration',
+      'kubeMacPoolRange',
       'operatorVersion',
       'observedVersion',
       'targetVersion',

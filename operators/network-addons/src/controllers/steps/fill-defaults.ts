@@ -25,8 +25,12 @@ export function fillFromPreviousConfig(ctx: NetworkAddonsPass) {
       `failed to read the previously applied configuration: ${errorText(err)}`,
     );
   }
+  const fromStatusOnly = !cm && ctx.previousStatus?.kubeMacPoolRange !== undefined;
+  if (!cm && ctx.previousStatus?.kubeMacPoolRange)
+    previous = fromStatus(ctx, ctx.previousStatus.kubeMacPoolRange);
   const filled = fillDefaults(ctx.cr.spec ?? {}, previous, ctx.settings.random);
-  if (previous) {
+  // Only the range is known from the status: the other previous values cannot be compared.
+  if (previous && !fromStatusOnly) {
     const unsafe = isChangeSafe(previous, filled);
     if (unsafe.length)
       return invalidSpec(
@@ -37,4 +41,20 @@ export function fillFromPreviousConfig(ctx: NetworkAddonsPass) {
   }
   ctx.filled = filled;
   return undefined;
+}
+
+/**
+ * The applied-config ConfigMap is gone (deleted by hand) while the status says a range was applied:
+ * the range is kept from the status (a new random one would re-address every VM's future NICs),
+ * and a Warning Event says what happened. The apply step writes the ConfigMap again.
+ */
+function fromStatus(ctx: NetworkAddonsPass, range: { rangeStart: string; rangeEnd: string }): FilledSpec {
+  const name = appliedConfigName(ctx.cr.metadata.name ?? '');
+  ctx.event(
+    'Warning',
+    'AppliedConfigMissing',
+    `ConfigMap ${ctx.settings.env.operatorNamespace}/${name} was deleted; KubeMacPool range ${range.rangeStart}-${range.rangeEnd} kept from status, ConfigMap written again`,
+  );
+  ctx.log.warn({ configMap: name }, 'applied-config ConfigMap missing; KubeMacPool range taken from status');
+  return { kubeMacPool: { ...range } } as FilledSpec;
 }
