@@ -50,7 +50,7 @@ describe('chart: lint and template', () => {
 
   it('by default: one ClusterRole with the kinds and verbs the operator uses, a Lease Role in its namespace', async () => {
     const ms = await template();
-    const [role] = findRendered(ms, 'ClusterRole');
+    const [role] = findRendered(ms, 'ClusterRole', 'placement-placement-operator');
     const resources = role!.rules!.flatMap((r) => r.resources);
     for (const r of [
       'placementapis',
@@ -85,12 +85,18 @@ describe('chart: lint and template', () => {
     });
     const leases = findRendered(ms, 'Role').find((r) => r.rules!.some((x) => x.resources.includes('leases')));
     expect(leases?.metadata.namespace).toBe('openstack-operators');
-    expect(findRendered(ms, 'ClusterRoleBinding')).toHaveLength(1);
+    expect(findRendered(ms, 'ClusterRoleBinding').map((b) => b.metadata.name)).toEqual([
+      'placement-placement-operator-metrics-auth',
+      'placement-placement-operator',
+    ]);
   });
 
   it('watchNamespaces: a Role and RoleBinding per namespace and no ClusterRole', async () => {
     const ms = await template('watchNamespaces={openstack,other}');
-    expect(findRendered(ms, 'ClusterRole')).toEqual([]);
+    expect(findRendered(ms, 'ClusterRole').map((r) => r.metadata.name)).toEqual([
+      'placement-placement-operator-metrics-auth',
+      'placement-placement-operator-metrics-reader',
+    ]);
     const namespaces = findRendered(ms, 'RoleBinding').map((r) => r.metadata.namespace);
     expect(namespaces.sort()).toEqual(['openstack', 'openstack-operators', 'other']);
     expect(renderedContainer(ms).args).toContain('--watch-namespace=openstack,other');

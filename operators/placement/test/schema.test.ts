@@ -54,7 +54,8 @@ describe('PlacementAPI schema', () => {
     ],
     ['replicas above 32', { ...valid, replicas: 33 }, 'spec.replicas: Invalid value: 33'],
     ['negative replicas', { ...valid, replicas: -1 }, 'spec.replicas: Invalid value: -1'],
-    ['apiTimeout below 10', { ...valid, apiTimeout: 5 }, 'spec.apiTimeout: Invalid value: 5'],
+    ['apiTimeout below 10', { ...valid, apiTimeout: 5 }, 'apiTimeout must be at least 10 (or 0 for 60)'],
+    ['negative apiTimeout', { ...valid, apiTimeout: -1 }, 'spec.apiTimeout: Invalid value: -1'],
     ['no secret', { databaseInstance: 'openstack' }, 'spec.secret: Required value'],
     ['no databaseInstance', { secret: 'osp-secret' }, 'spec.databaseInstance: Required value'],
     [
@@ -98,6 +99,7 @@ describe('PlacementAPI schema', () => {
       metadata: { generateName: 'zero-', namespace },
       spec: {
         ...valid,
+        apiTimeout: 0,
         topologyRef: {},
         auth: { applicationCredentialSecret: '' },
         tls: { api: { internal: {}, public: {} }, caBundleSecretName: 'combined-ca-bundle' },
@@ -105,6 +107,7 @@ describe('PlacementAPI schema', () => {
       },
     });
     expect(created.spec['passwordSelectors']).toEqual({ service: 'PlacementPassword' });
+    expect(created.spec['apiTimeout']).toBe(0);
   });
 
   it('accepts policy.yaml and both endpoint overrides', async () => {

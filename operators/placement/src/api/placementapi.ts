@@ -103,8 +103,12 @@ export const placementApiSpecSchema = Type.Object(
     apiTimeout: Type.Optional(
       Type.Integer({
         default: 60,
-        minimum: 10,
-        description: 'Timeout in seconds of the API (httpd TimeOut).',
+        minimum: 0,
+        description: 'Timeout in seconds of the API (httpd TimeOut): at least 10, or 0 for the default 60.',
+        'x-kubernetes-validations': [
+          // upstream's webhook turns 0 into 60 before its minimum of 10 is checked
+          { rule: 'self == 0 || self >= 10', message: 'apiTimeout must be at least 10 (or 0 for 60)' },
+        ],
       }),
     ),
     serviceUser: Type.Optional(
@@ -247,6 +251,9 @@ export const placementApiSchema = Type.Object(
   },
   { description: 'PlacementAPI deploys the OpenStack Placement API and registers it in keystone.' },
 );
+
+/** `apiTimeout` 0 means upstream's default (its webhook writes 60). */
+export const DEFAULT_API_TIMEOUT = 60;
 
 /** Fields the CRD defaults: always present on objects read from the API server. */
 type Defaulted =

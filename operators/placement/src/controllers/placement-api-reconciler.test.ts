@@ -275,6 +275,15 @@ describe("upstream's checks with upstream's input", () => {
     expect(secretData(fake, 'placement-2-db-secret', 'DatabasePassword')).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it('apiTimeout 0 means 60 (upstream: its webhook writes the default)', async () => {
+    const fake = new FakeKubeClient();
+    const cr = placementAPI();
+    cr.spec.apiTimeout = 0;
+    seedDeployable(fake, cr);
+    await converge(fake);
+    expect(secretData(fake, 'placement-config-data', 'httpd.conf')).toContain('TimeOut 60\n');
+  });
+
   it('preserveJobs keeps finished Jobs (no TTL); by default they go 600 s after finishing', async () => {
     const ttl = async (preserveJobs: boolean) => {
       const fake = new FakeKubeClient();

@@ -17,7 +17,7 @@ describe('chart CRDs', () => {
     expect(spec.required).toEqual(expect.arrayContaining(['databaseInstance', 'secret']));
     expect(spec.required).not.toContain('containerImage');
     expect(spec.properties.replicas).toMatchObject({ default: 1, minimum: 0, maximum: 32 });
-    expect(spec.properties.apiTimeout).toMatchObject({ default: 60, minimum: 10 });
+    expect(spec.properties.apiTimeout).toMatchObject({ default: 60, minimum: 0 });
     expect(spec.properties.serviceUser.default).toBe('placement');
     expect(spec.properties.databaseAccount.default).toBe('placement');
     expect(spec.properties.passwordSelectors.default).toEqual({ service: 'PlacementPassword' });

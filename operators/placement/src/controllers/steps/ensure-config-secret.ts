@@ -18,6 +18,7 @@ import {
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
+import { DEFAULT_API_TIMEOUT } from '../../api/placementapi.js';
 import { childNames } from '../../resources/names.js';
 import { renderConfigFiles } from '../../templates/config-files.js';
 import type { PlacementApiPass } from '../context.js';
@@ -73,7 +74,7 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
     keystonePublicURL: keystone.publicURL,
     keystoneInternalURL: keystone.internalURL,
     region: keystone.region,
-    apiTimeout: cr.spec.apiTimeout,
+    apiTimeout: cr.spec.apiTimeout || DEFAULT_API_TIMEOUT,
     tlsEndpoints: TLS_ENDPOINTS.filter((e) => tlsEnabled(cr.spec.tls, e)),
     customServiceConfig: cr.spec.customServiceConfig,
     defaultConfigOverwrite: cr.spec.defaultConfigOverwrite,
