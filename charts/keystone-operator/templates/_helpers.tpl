@@ -62,43 +62,53 @@ app.kubernetes.io/part-of: stackops
 
 {{/*
 The rules the operator needs on the objects it manages, wherever it manages them (ClusterRole, or
-one Role per watched namespace): exactly the kinds and verbs its three controllers use.
+one Role per watched namespace): exactly the kinds and verbs its three controllers use (the README's
+"Permissions" lists why; tools/e2e/test/permissions.test.ts fails on anything more).
 */}}
 {{- define "keystone-operator.namespacedRules" -}}
+# KeystoneAPI, KeystoneService, KeystoneEndpoint: read (cache), finalizers added and removed with
+# JSON patches, status written.
 - apiGroups: ["keystone.openstack.org"]
   resources: ["keystoneapis", "keystoneservices", "keystoneendpoints"]
-  verbs: ["get", "list", "watch", "update", "patch"]
+  verbs: ["get", "list", "watch", "patch", "update"]
 - apiGroups: ["keystone.openstack.org"]
   resources: ["keystoneapis/status", "keystoneservices/status", "keystoneendpoints/status"]
-  verbs: ["get", "update", "patch"]
+  verbs: ["get", "patch", "update"]
+# Owner references with blockOwnerDeletion on what it creates.
 - apiGroups: ["keystone.openstack.org"]
   resources: ["keystoneapis/finalizers", "keystoneservices/finalizers", "keystoneendpoints/finalizers"]
   verbs: ["update"]
+# What a KeystoneAPI creates (server-side apply), watches as their owner, and prunes. Secrets and
+# ConfigMaps are listed and watched only through the label selector of the objects it owns; the
+# Secrets a CR names are read by name (RBAC cannot limit list/watch to a label: set
+# watchNamespaces to confine even that to your namespaces).
 - apiGroups: [""]
   resources: ["secrets", "configmaps", "services", "serviceaccounts"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-# Also granted to keystone's own Role (keystone-<name>-role), which the operator can only create
-# while holding the same permissions.
-- apiGroups: [""]
-  resources: ["pods"]
-  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-- apiGroups: ["security.openshift.io"]
-  resources: ["securitycontextconstraints"]
-  resourceNames: ["anyuid"]
-  verbs: ["use"]
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
 - apiGroups: ["batch"]
   resources: ["jobs", "cronjobs"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+# keystone's pods run as ServiceAccount keystone-<name>, bound to Role keystone-<name>-role. That
+# Role grants only `use` of the anyuid SecurityContextConstraints (OpenShift), which the operator
+# must hold itself to grant it. No pods: the Deployment and Jobs create them, not the operator.
 - apiGroups: ["rbac.authorization.k8s.io"]
   resources: ["roles", "rolebindings"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["security.openshift.io"]
+  resources: ["securitycontextconstraints"]
+  resourceNames: ["anyuid"]
+  verbs: ["use"]
+# The IPs of keystone's pods on additional networks (status.networkAttachments).
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["list"]
 - apiGroups: ["k8s.cni.cncf.io"]
   resources: ["network-attachment-definitions"]
   verbs: ["get", "list", "watch"]
-- apiGroups: ["", "events.k8s.io"]
+- apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end -}}

@@ -60,3 +60,13 @@ app.kubernetes.io/part-of: stackops
 {{- $global := ((.Values.global | default dict).leaderElection | default dict).enabled -}}
 {{- if or .Values.leaderElection.enabled $global (gt (int .Values.replicas) 1) -}}true{{- else -}}false{{- end -}}
 {{- end -}}
+
+{{/* The ClusterRoles the operator renders (one per component), as a JSON list. */}}
+{{- define "network-addons-operator.clusterRoleNames" -}}
+["multus", "dynamic-networks-controller", "bridge-marker-cr", "kubemacpool-manager-role", "nmstate-handler", "ovs-cni-marker-cr", "secondary", "kubevirt-ipam-controller-manager-role"]
+{{- end -}}
+
+{{/* The ClusterRoleBindings the operator renders, as a JSON list. */}}
+{{- define "network-addons-operator.clusterRoleBindingNames" -}}
+["multus", "dynamic-networks-controller", "bridge-marker-crb", "kubemacpool-manager-rolebinding", "nmstate-handler", "ovs-cni-marker-crb", "secondary", "kubevirt-ipam-controller-manager-rolebinding"]
+{{- end -}}

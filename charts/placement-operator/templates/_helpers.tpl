@@ -65,46 +65,53 @@ The rules the operator needs on the objects it manages, wherever it manages them
 one Role per watched namespace).
 */}}
 {{- define "placement-operator.namespacedRules" -}}
+# PlacementAPI: read (cache), finalizer added and removed with JSON patches, status written.
 - apiGroups: ["placement.openstack.org"]
   resources: ["placementapis"]
-  verbs: ["get", "list", "watch", "update", "patch"]
+  verbs: ["get", "list", "watch", "patch", "update"]
 - apiGroups: ["placement.openstack.org"]
   resources: ["placementapis/status"]
-  verbs: ["get", "update", "patch"]
+  verbs: ["get", "patch", "update"]
 - apiGroups: ["placement.openstack.org"]
   resources: ["placementapis/finalizers"]
   verbs: ["update"]
+# Keystone registration: reads the namespace's KeystoneAPI, owns a KeystoneService and a KeystoneEndpoint.
 - apiGroups: ["keystone.openstack.org"]
   resources: ["keystoneapis"]
   verbs: ["get", "list", "watch"]
 - apiGroups: ["keystone.openstack.org"]
   resources: ["keystoneservices", "keystoneendpoints"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+# What a PlacementAPI creates (server-side apply), watches as their owner, and prunes. Secrets are
+# listed and watched only through the label selector of the ones it owns; the Secret a CR names is
+# read by name (RBAC cannot limit list/watch to a label: set watchNamespaces to confine it).
 - apiGroups: [""]
   resources: ["secrets", "services", "serviceaccounts"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-# Also granted to the service's own Role (placement-<name>-role), which the operator can only create
-# while holding the same permissions.
-- apiGroups: [""]
-  resources: ["pods"]
-  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
-- apiGroups: ["security.openshift.io"]
-  resources: ["securitycontextconstraints"]
-  resourceNames: ["anyuid"]
-  verbs: ["use"]
 - apiGroups: ["apps"]
   resources: ["deployments"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
 - apiGroups: ["batch"]
   resources: ["jobs"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+# placement's pods run as ServiceAccount placement-<name>, bound to Role placement-<name>-role,
+# which grants only `use` of the anyuid SecurityContextConstraints (OpenShift): the operator holds
+# that to grant it. No pods: the Deployment and Jobs create them, not the operator.
 - apiGroups: ["rbac.authorization.k8s.io"]
   resources: ["roles", "rolebindings"]
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["security.openshift.io"]
+  resources: ["securitycontextconstraints"]
+  resourceNames: ["anyuid"]
+  verbs: ["use"]
+# The IPs of placement's pods on additional networks (status.networkAttachments).
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["list"]
 - apiGroups: ["k8s.cni.cncf.io"]
   resources: ["network-attachment-definitions"]
   verbs: ["get", "list", "watch"]
-- apiGroups: ["", "events.k8s.io"]
+- apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end -}}

@@ -53,14 +53,18 @@ describe('chart keystone-operator', () => {
 
   it('grants a ClusterRole by default and one Role per watched namespace otherwise', async () => {
     const cluster = await template();
-    const [role] = findRendered(cluster, 'ClusterRole');
+    const [role] = findRendered(cluster, 'ClusterRole', 'ks-keystone-operator');
     expect(role?.rules).toContainEqual({
       apiGroups: ['keystone.openstack.org'],
       resources: ['keystoneapis/finalizers', 'keystoneservices/finalizers', 'keystoneendpoints/finalizers'],
       verbs: ['update'],
     });
     const scoped = await template('watchNamespaces={a,b}');
-    expect(findRendered(scoped, 'ClusterRole')).toEqual([]);
+    // Only the secure-metrics reviews stay cluster-scoped (no object access).
+    expect(findRendered(scoped, 'ClusterRole').map((r) => r.metadata.name)).toEqual([
+      'ks-keystone-operator-metrics-auth',
+      'ks-keystone-operator-metrics-reader',
+    ]);
     expect(
       findRendered(scoped, 'Role')
         .map((r) => r.metadata.namespace)

@@ -48,7 +48,7 @@ describe('chart: lint and template', () => {
   it('by default: a ClusterRole with exactly what the operator uses, no BareMetalHost CRD', async () => {
     const ms = await template();
     expect(findRendered(ms, 'CustomResourceDefinition')).toEqual([]);
-    const [role] = findRendered(ms, 'ClusterRole');
+    const [role] = findRendered(ms, 'ClusterRole', 'sip-sip-operator-manager');
     expect(role?.rules).toEqual([
       {
         apiGroups: ['airship.airshipit.org'],
@@ -67,10 +67,13 @@ describe('chart: lint and template', () => {
         resources: ['deployments'],
         verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'],
       },
-      { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
       { apiGroups: ['metal3.io'], resources: ['baremetalhosts'], verbs: ['get', 'list', 'watch', 'patch'] },
     ]);
-    expect(findRendered(ms, 'ClusterRoleBinding')).toHaveLength(1);
+    expect(findRendered(ms, 'ClusterRoleBinding').map((b) => b.metadata.name)).toEqual([
+      'sip-sip-operator-metrics-auth',
+      'sip-sip-operator-manager',
+    ]);
   });
 
   it('installBareMetalHostCRD adds the CRD, kept on uninstall', async () => {
@@ -81,7 +84,10 @@ describe('chart: lint and template', () => {
 
   it('watchNamespaces: a Role per namespace and no ClusterRole', async () => {
     const ms = await template('watchNamespaces={tenants,metal3}');
-    expect(findRendered(ms, 'ClusterRole')).toEqual([]);
+    expect(findRendered(ms, 'ClusterRole').map((r) => r.metadata.name)).toEqual([
+      'sip-sip-operator-metrics-auth',
+      'sip-sip-operator-metrics-reader',
+    ]);
     const roles = findRendered(ms, 'Role').map((r) => r.metadata.namespace);
     expect(roles.sort()).toEqual(['metal3', 'sip-system', 'tenants']);
     const deployment = findRendered(ms, 'Deployment')[0]!;

@@ -19,18 +19,17 @@ export interface RbacInput {
   labels?: Record<string, string>;
 }
 
-/** The rules keystone and placement give their pods (upstream): `use` of SCC anyuid, and pods CRUD. */
+/**
+ * The rules keystone and placement give their pods: `use` of the anyuid SecurityContextConstraints
+ * (OpenShift). Upstream also grants pods CRUD, which the services never use; the operator would
+ * have to hold it (RBAC escalation check), i.e. `create pods` in every namespace it serves.
+ */
 export const SERVICE_POD_RULES: PolicyRule[] = [
   {
     apiGroups: ['security.openshift.io'],
     resources: ['securitycontextconstraints'],
     resourceNames: ['anyuid'],
     verbs: ['use'],
-  },
-  {
-    apiGroups: [''],
-    resources: ['pods'],
-    verbs: ['create', 'get', 'list', 'watch', 'update', 'patch', 'delete'],
   },
 ];
 
