@@ -125,6 +125,26 @@ describe('schema and CEL rules', () => {
       /spec.databaseAccount.*should match/,
     ],
     [
+      'topologyRef (not supported yet)',
+      { topologyRef: { name: 'zone-a' } },
+      /spec.topologyRef is not supported yet/,
+    ],
+    [
+      'notificationsBus (not supported yet)',
+      { notificationsBus: { cluster: 'rabbitmq' } },
+      /spec.notificationsBus is not supported yet/,
+    ],
+    [
+      'a non-empty rabbitMqClusterName (not supported yet)',
+      { rabbitMqClusterName: 'rabbitmq' },
+      /spec.rabbitMqClusterName is not supported yet/,
+    ],
+    [
+      'a containerImage with whitespace',
+      { containerImage: 'quay.io/x y' },
+      /spec.containerImage.*should match/,
+    ],
+    [
       'a network attachment that is no name',
       { networkAttachments: ['Storage Net'] },
       /spec.networkAttachments\[0\].*should match/,
@@ -136,6 +156,16 @@ describe('schema and CEL rules', () => {
       expect(await api(spec)).toMatch(message);
     });
   }
+
+  it('KeystoneAPI: accepts upstream manifests setting rabbitMqClusterName to its zero value', async () => {
+    const created = await client.create(KeystoneKinds.KeystoneAPI, {
+      apiVersion: 'keystone.openstack.org/v1beta1',
+      kind: 'KeystoneAPI',
+      metadata: { name: 'zero-values', namespace: ns },
+      spec: { secret: 'osp-secret', rabbitMqClusterName: '', federatedRealmConfig: '' },
+    } as KubeObject);
+    expect(created.metadata.name).toBe('zero-values');
+  });
 
   it('KeystoneEndpoint: rejects an endpoint key other than admin/internal/public', async () => {
     expect(

@@ -96,13 +96,13 @@ export const tlsApiSchema = Type.Object({
   ),
 });
 
-/** Upstream `TopoRef` (accepted for compatibility; topology is not implemented yet). */
+/** Upstream `TopoRef` (KeystoneAPI refuses it until topology is implemented). */
 export const topoRefSchema = Type.Object({
   name: Type.Optional(Type.String()),
   namespace: Type.Optional(Type.String()),
 });
 
-/** infra-operator `RabbitMqConfig` (accepted for compatibility; notifications are not implemented yet). */
+/** infra-operator `RabbitMqConfig` (KeystoneAPI refuses it until notifications are implemented). */
 export const notificationsBusSchema = Type.Object({
   cluster: Type.String({ minLength: 1 }),
   user: Type.Optional(Type.String()),
@@ -134,7 +134,10 @@ export type ResourceRequirements = Static<typeof resourceRequirementsSchema>;
 
 const preserved = Type.Object({}, { 'x-kubernetes-preserve-unknown-fields': true });
 
-/** Upstream `KeystoneExtraMounts` (accepted for compatibility; extra mounts are not implemented yet). */
+/**
+ * Upstream `KeystoneExtraMounts`: volumes and mounts added to the API pods (`propagation` empty,
+ * `Keystone` or `All`); volumes and mounts are core/v1 objects, checked by the API server on the pods.
+ */
 export const extraMountsSchema = Type.Object({
   name: Type.Optional(Type.String()),
   region: Type.Optional(Type.String()),

@@ -74,6 +74,7 @@ export const keystoneApiSpecSchema = Type.Object(
     containerImage: Type.Optional(
       Type.String({
         description: `Keystone image; empty means ${KEYSTONE_API_IMAGE_ENV} or the built-in default.`,
+        pattern: '^\\S*$',
       }),
     ),
     databaseInstance: Type.Optional(
@@ -165,14 +166,22 @@ export const keystoneApiSpecSchema = Type.Object(
         ],
       }),
     ),
-    rabbitMqClusterName: Type.Optional(Type.String({ description: 'Deprecated; not implemented yet.' })),
+    rabbitMqClusterName: Type.Optional(
+      Type.String({
+        description:
+          'Deprecated RabbitMQ cluster for notifications; not supported yet (refused unless empty).',
+      }),
+    ),
     notificationsBus: Type.Optional(notificationsBusSchema),
     tls: Type.Optional(tlsApiSchema),
     apiTimeout: Type.Optional(Type.Integer({ default: 60, minimum: 10, description: 'Apache TimeOut (s).' })),
     topologyRef: Type.Optional(topoRefSchema),
     extraMounts: Type.Optional(Type.Array(extraMountsSchema, { default: [] })),
     federatedRealmConfig: Type.Optional(
-      Type.String({ description: 'Not implemented yet (accepted, ignored).' }),
+      Type.String({
+        description:
+          'Secret whose federation-config.json (file name → JSON content) is mounted file by file and copied to /var/lib/httpd/metadata/.',
+      }),
     ),
     externalKeystoneAPI: Type.Optional(Type.Boolean({ default: false })),
   },
@@ -180,6 +189,22 @@ export const keystoneApiSpecSchema = Type.Object(
     'x-kubernetes-validations': [
       ...externalRules('public'),
       ...externalRules('internal'),
+      // Fields that need other operators' CRs (infra-operator's Topology and RabbitMQ): refused, never
+      // accepted and ignored, until they are implemented.
+      {
+        rule: '!has(self.topologyRef)',
+        message: 'spec.topologyRef is not supported yet (it needs infra-operator Topology CRs)',
+      },
+      {
+        rule: '!has(self.notificationsBus)',
+        message:
+          'spec.notificationsBus is not supported yet (keystone notifications need infra-operator RabbitMQ)',
+      },
+      {
+        rule: "!has(self.rabbitMqClusterName) || self.rabbitMqClusterName == ''",
+        message:
+          'spec.rabbitMqClusterName is not supported yet (keystone notifications need infra-operator RabbitMQ)',
+      },
       {
         rule:
           "!has(self.rabbitMqClusterName) || self.rabbitMqClusterName == '' || !has(self.notificationsBus) || " +

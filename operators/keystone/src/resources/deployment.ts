@@ -8,6 +8,8 @@ import {
 } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
+import { extraMountsFor, KeystonePropagation } from './extra-mounts.js';
+import { federationVolumes } from './federation.js';
 import { KEYSTONE_PORT, KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
 import { keystoneVolumes, mounts } from './volumes.js';
 
@@ -21,6 +23,7 @@ export function buildKeystoneDeployment(
   spec: ResolvedSpec,
   configHash: string,
   podAnnotations: Record<string, string>,
+  federationFilenames: readonly string[] = [],
 ): KubeObject {
   // upstream probes the public vhost's scheme (both vhosts listen on one port)
   const probe = httpProbe({
@@ -30,6 +33,8 @@ export function buildKeystoneDeployment(
   });
   const ca = caBundleVolumes(spec.tls);
   const certs = endpointCertVolumes(spec.tls);
+  const extra = extraMountsFor(spec.extraMounts, KeystonePropagation.api);
+  const federation = federationVolumes(federationFilenames);
   return buildDeployment({
     name: KeystoneNames.deployment,
     namespace: cr.metadata.namespace ?? '',
@@ -39,7 +44,14 @@ export function buildKeystoneDeployment(
     serviceAccountName: KeystoneNames.serviceAccount(cr),
     nodeSelector: spec.nodeSelector,
     configHash,
-    volumes: [...keystoneVolumes(cr, spec.fernetMaxActiveKeys), ...ca.volumes, ...certs.volumes],
+    // upstream's order: base volumes, extra mounts, CA bundle, federation, endpoint certificates
+    volumes: [
+      ...keystoneVolumes(cr, spec.fernetMaxActiveKeys),
+      ...extra.volumes,
+      ...ca.volumes,
+      ...federation.volumes,
+      ...certs.volumes,
+    ],
     containers: [
       {
         name: 'keystone-api',
@@ -62,7 +74,9 @@ export function buildKeystoneDeployment(
           mounts.kollaConfig,
           mounts.fernetKeys,
           mounts.credentialKeys,
+          ...extra.mounts,
           ...ca.mounts,
+          ...federation.mounts,
           ...certs.mounts,
         ],
       },

@@ -20,6 +20,8 @@ export interface KeystoneApiPass extends Pass<KeystoneAPI, KeystoneApiStatus> {
   passwords?: { admin: string; database: string; root: string };
   memcachedServers?: string;
   podAnnotations?: Record<string, string>;
+  /** The federatedRealmConfig file names (sorted), mounted one by one into the API pods. */
+  federationFilenames?: string[];
   /** The combined input hash, once computed: the pods' CONFIG_HASH. */
   configHash?: string;
 }

@@ -66,7 +66,7 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
     expect(cr?.metadata.finalizers).toEqual(['openstack.org/keystoneapi']);
     expect(conditionOf(fake, 'InputReady')).toMatchObject({
       status: 'False',
-      message: 'Input data resources missing',
+      message: 'Input data resources missing: Secret osp-secret',
     });
     expect(conditionOf(fake, 'DBReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
     expect(conditionOf(fake, 'MemcachedReady')).toBeUndefined();

@@ -15,6 +15,7 @@ import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureCronJob } from './steps/ensure-cron-job.js';
 import { ensureDatabase } from './steps/ensure-database.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
+import { ensureFederation } from './steps/ensure-federation.js';
 import { ensureFernetKeys } from './steps/ensure-fernet-keys.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
 import { ensureServices } from './steps/ensure-services.js';
@@ -26,7 +27,7 @@ import { runDbSync } from './steps/run-db-sync.js';
 import { waitForDependants } from './steps/wait-for-dependants.js';
 
 /**
- * Upstream's order: input, database, memcached, config, keys, TLS inputs, the input hash, networks, RBAC,
+ * Upstream's order: input, database, memcached, config, keys, federation, TLS inputs, the input hash, networks, RBAC,
  * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
  * CronJob, and clients' cloud config. Each step either goes on or ends the pass.
  */
@@ -36,6 +37,7 @@ const KEYSTONE_API_STEPS = [
   checkMemcached,
   ensureConfigSecret,
   ensureFernetKeys,
+  ensureFederation,
   checkTlsInput,
   recordInputHash,
   resolveNetworks,
@@ -68,6 +70,7 @@ export function keystoneApiReconciler(
 ): Reconciler<KeystoneAPI> {
   return pipeline<KeystoneAPI, KeystoneApiStatus, KeystoneApiPass>({
     kind: KeystoneKinds.KeystoneAPI,
+    onePerNamespace: true,
     conditions: (cr) => initialConditionTypes(resolveSpec(cr, defaults)),
     initialStatus: (cr, previous) => {
       const { conditions: _c, ...rest } = previous ?? {};

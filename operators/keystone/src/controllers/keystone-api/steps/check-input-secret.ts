@@ -33,7 +33,13 @@ export async function checkInputSecret(ctx: KeystoneApiPass): Promise<StepResult
     return stop(BROKEN_INPUT_RETRY_MS);
   }
   if (!verified.found) {
-    ctx.conditions.markFalse(ConditionType.InputReady, 'Error', 'Warning', 'Input data resources missing');
+    ctx.conditions.markFalse(
+      ConditionType.InputReady,
+      'Error',
+      'Warning',
+      'Input data resources missing: Secret %s',
+      ref.name,
+    );
     return stop(RECHECK_AFTER_MS);
   }
   for (const key of [keys.admin, ...(ctx.spec.externalKeystoneAPI ? [] : [keys.database])]) {

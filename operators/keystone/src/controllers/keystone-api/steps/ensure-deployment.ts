@@ -13,7 +13,13 @@ import { verifyNetworks } from './resolve-networks.js';
  * DeploymentReady is True when every replica is updated and ready (0 replicas count as ready).
  */
 export async function ensureDeployment(ctx: KeystoneApiPass): Promise<StepResult> {
-  const desired = buildKeystoneDeployment(ctx.cr, ctx.spec, ctx.configHash ?? '', ctx.podAnnotations ?? {});
+  const desired = buildKeystoneDeployment(
+    ctx.cr,
+    ctx.spec,
+    ctx.configHash ?? '',
+    ctx.podAnnotations ?? {},
+    ctx.federationFilenames ?? [],
+  );
   let live: typeof desired;
   try {
     live = await applyChild(ctx, Kinds.Deployment, desired);
