@@ -83,6 +83,12 @@ describe('buildDbCreateJob', () => {
 describe('client config', () => {
   it('renders my.cnf and a percent-encoded connection URL', () => {
     expect(databaseClientConfig()).toBe('[client]\nssl=0');
+    expect(databaseClientConfig({})).toBe(
+      '[client]\nssl-ca=/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem\nssl=1',
+    );
+    expect(databaseClientConfig({ caPath: '/ca.pem', certPath: '/c.crt', keyPath: '/c.key' })).toBe(
+      '[client]\nssl-cert=/c.crt\nssl-key=/c.key\nssl-ca=/ca.pem\nssl=1',
+    );
     expect(
       databaseConnectionUrl({
         user: 'keystone',

@@ -1,5 +1,6 @@
 export {
   type ConnectionUrlParts,
+  DATABASE_CA_BUNDLE_PATH,
   databaseClientConfig,
   databaseConnectionUrl,
   MY_CNF_PATH,
@@ -11,6 +12,20 @@ export {
   DEFAULT_MARIADB_CLIENT_IMAGE,
   MARIADB_IMAGE_ENV,
 } from './job.js';
+export {
+  accountSecretName,
+  ensureMariaDbAccount,
+  ensureMariaDbDatabase,
+  findGalera,
+  MARIADB_ACCOUNT_PASSWORD_KEY,
+  MARIADB_RECHECK_MS,
+  type MariaDbConnection,
+  type MariaDbDatabaseState,
+  type MariaDbOutcome,
+  type MariaDbRequest,
+  reconcileMariaDb,
+  releaseMariaDbFinalizers,
+} from './mariadb.js';
 export {
   assertSqlIdentifier,
   DB_ROOT_PASSWORD_KEY,

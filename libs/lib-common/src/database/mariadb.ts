@@ -1,0 +1,317 @@
+import { randomBytes } from 'node:crypto';
+import { Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
+import { ConditionType } from '../conditions/catalog.js';
+import type { Conditions } from '../conditions/conditions.js';
+import { ExternalKinds, type Galera, type MariaDBAccount, type MariaDBDatabase } from '../external/index.js';
+import { controllerOf, controllerReference } from '../objects/owner.js';
+
+/**
+ * The mariadb-operator mode of a service's database step (ADR 0013): the service CR asks
+ * mariadb-operator for its database and account through MariaDBDatabase/MariaDBAccount CRs, as
+ * upstream's services do, instead of running the db-create Job of ADR 0005.
+ */
+
+/** Key of the account password in the account's Secret (mariadb-operator's). */
+export const MARIADB_ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
+/** Status condition mariadb-operator sets on a MariaDBDatabase once the schema exists. */
+const DATABASE_READY = 'MariaDBDatabaseReady';
+/** How long upstream waits before looking at the MariaDB CRs again (they are not watched). */
+export const MARIADB_RECHECK_MS = 5_000;
+/** …and at the database Service, which comes later than the Galera CR. */
+const SERVICE_RECHECK_MS = 10_000;
+
+/** The Secret mariadb-operator reads an account's password from. */
+export const accountSecretName = (account: string): string => `${account}-db-secret`;
+
+/** The Galera CR `name`, or undefined (also when mariadb-operator's CRDs are not installed). */
+export async function findGalera(
+  client: KubeClient,
+  name: string,
+  namespace: string,
+): Promise<Galera | undefined> {
+  return client.get<Galera & KubeObject>(ExternalKinds.Galera, { name, namespace });
+}
+
+export interface MariaDbRequest {
+  /** The service CR (apiVersion, kind, name, uid): controller of the CRs and Secret, finalizer holder. */
+  owner: KubeObject;
+  namespace: string;
+  /** The Galera CR name (`databaseInstance`). */
+  instance: string;
+  /** The schema name (`keystone`, `placement`). */
+  databaseName: string;
+  /** The MariaDBDatabase CR name (upstream: the service name). */
+  databaseCrName: string;
+  /** The MariaDBAccount CR name (`databaseAccount`). */
+  accountName: string;
+  /** Generated user names are `<prefix>_<4 hex>`. */
+  userNamePrefix: string;
+  requireTLS: boolean;
+  /** The service CR's finalizer, put on both CRs and removed by `releaseMariaDbFinalizers`. */
+  finalizer: string;
+  /** Labels for the MariaDBDatabase besides `dbName`. */
+  labels: Record<string, string>;
+}
+
+/** What the service's config needs once mariadb-operator has done its part. */
+export interface MariaDbConnection {
+  hostname: string;
+  user: string;
+  password: string;
+  /** The database reports TLS support: the client config then turns TLS on. */
+  tlsSupport: boolean;
+}
+
+type Cond = { type: string; status: string };
+const isTrue = (obj: { status?: { conditions?: Cond[] } } | undefined, type: string): boolean =>
+  obj?.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
+
+/** A merge patch of `metadata` that adds what is missing (labels, finalizer, controller), or undefined. */
+function metadataPatch(
+  obj: KubeObject,
+  owner: KubeObject,
+  finalizer: string,
+  labels: Record<string, string>,
+) {
+  const meta: Record<string, unknown> = {};
+  const current = obj.metadata.labels ?? {};
+  if (Object.entries(labels).some(([k, v]) => current[k] !== v)) meta['labels'] = labels;
+  const finalizers = obj.metadata.finalizers ?? [];
+  if (!finalizers.includes(finalizer)) meta['finalizers'] = [...finalizers, finalizer];
+  if (!controllerOf(obj)) {
+    meta['ownerReferences'] = [...(obj.metadata.ownerReferences ?? []), controllerReference(owner)];
+  }
+  if (Object.keys(meta).length === 0) return undefined;
+  // The resourceVersion makes a concurrent change a conflict instead of a lost update (lists replace).
+  return { metadata: { ...meta, resourceVersion: obj.metadata.resourceVersion } };
+}
+
+const decode = (v: string | undefined): string | undefined =>
+  v === undefined ? undefined : Buffer.from(v, 'base64').toString('utf8');
+
+/**
+ * Upstream's `EnsureMariaDBAccount`: the account CR (created with a generated user name and
+ * `<account>-db-secret`; `requireTLS` kept in step) and its Secret (created with a random
+ * password, made immutable), both controlled by the service CR, the account with its finalizer.
+ * Throws with a message fit for a condition (no secret value in it).
+ */
+export async function ensureMariaDbAccount(
+  client: KubeClient,
+  req: MariaDbRequest,
+): Promise<{ account: MariaDBAccount & KubeObject; password: string }> {
+  const ref = { name: req.accountName, namespace: req.namespace };
+  let account = await client.get<MariaDBAccount & KubeObject>(ExternalKinds.MariaDBAccount, ref);
+  if (!account) {
+    account = await client.create<MariaDBAccount & KubeObject>(ExternalKinds.MariaDBAccount, {
+      apiVersion: 'mariadb.openstack.org/v1beta1',
+      kind: 'MariaDBAccount',
+      metadata: {
+        ...ref,
+        ownerReferences: [controllerReference(req.owner)],
+        finalizers: [req.finalizer],
+      },
+      spec: {
+        userName: `${req.userNamePrefix.replaceAll('-', '_')}_${randomBytes(2).toString('hex')}`,
+        secret: accountSecretName(req.accountName),
+        requireTLS: req.requireTLS,
+        accountType: 'User',
+      },
+    });
+  } else {
+    const spec = account.spec;
+    const specPatch: Record<string, unknown> = {};
+    if ((spec?.requireTLS ?? false) !== req.requireTLS) specPatch['requireTLS'] = req.requireTLS;
+    if (!spec?.secret) specPatch['secret'] = accountSecretName(req.accountName);
+    const meta = metadataPatch(account, req.owner, req.finalizer, {});
+    if (meta || Object.keys(specPatch).length > 0) {
+      account = await client.patch<MariaDBAccount & KubeObject>(
+        ExternalKinds.MariaDBAccount,
+        ref,
+        { ...(meta ?? { metadata: { resourceVersion: account.metadata.resourceVersion } }), spec: specPatch },
+        'merge',
+      );
+    }
+  }
+  const secretName = account.spec?.secret ?? accountSecretName(req.accountName);
+  if (!account.spec?.userName) throw new Error(`no userName field in account ${req.accountName}`);
+  const secretRef = { name: secretName, namespace: req.namespace };
+  type Secret = KubeObject & { data?: Record<string, string>; immutable?: boolean };
+  let secret = await client.get<Secret>(Kinds.Secret, secretRef);
+  if (!secret) {
+    secret = await client.create<Secret>(Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { ...secretRef, ownerReferences: [controllerReference(req.owner)] },
+      immutable: true,
+      stringData: { [MARIADB_ACCOUNT_PASSWORD_KEY]: randomBytes(16).toString('hex') },
+    } as Secret);
+    // The API server returns what it stored: `data`, base64-encoded.
+  } else if (!secret.immutable || !controllerOf(secret)) {
+    const patch: Record<string, unknown> = { immutable: true };
+    if (!controllerOf(secret)) {
+      patch['metadata'] = {
+        ownerReferences: [...(secret.metadata.ownerReferences ?? []), controllerReference(req.owner)],
+      };
+    }
+    secret = await client.patch<Secret>(Kinds.Secret, secretRef, patch, 'merge');
+  }
+  const password = decode(secret.data?.[MARIADB_ACCOUNT_PASSWORD_KEY]);
+  if (password === undefined) {
+    throw new Error(`field ${MARIADB_ACCOUNT_PASSWORD_KEY} not found in Secret ${secretName}`);
+  }
+  return { account, password };
+}
+
+export type MariaDbDatabaseState =
+  | { state: 'waiting'; retryAfterMs: number }
+  | { state: 'ready'; hostname: string; tlsSupport: boolean };
+
+/**
+ * Upstream's `NewDatabaseForAccount(...).CreateOrPatchAll()` then `WaitForDBCreated()`: the
+ * MariaDBDatabase `<databaseCrName>` (schema name, `dbName=<instance>` label, controller, finalizer),
+ * the database Service found by mariadb-operator's labels, the account labelled with the database
+ * and holding the finalizer; ready once both CRs report Ready conditions of their own. Every write
+ * is followed by a wait, as upstream requeues after each create or patch.
+ */
+export async function ensureMariaDbDatabase(
+  client: KubeClient,
+  req: MariaDbRequest,
+  account: MariaDBAccount & KubeObject,
+): Promise<MariaDbDatabaseState> {
+  const ref = { name: req.databaseCrName, namespace: req.namespace };
+  const labels = { ...req.labels, dbName: req.instance };
+  const db = await client.get<MariaDBDatabase & KubeObject>(ExternalKinds.MariaDBDatabase, ref);
+  if (!db) {
+    await client.create(ExternalKinds.MariaDBDatabase, {
+      apiVersion: 'mariadb.openstack.org/v1beta1',
+      kind: 'MariaDBDatabase',
+      metadata: {
+        ...ref,
+        labels,
+        ownerReferences: [controllerReference(req.owner)],
+        finalizers: [req.finalizer],
+      },
+      spec: { name: req.databaseName },
+    });
+    return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
+  }
+  const dbPatch = metadataPatch(db, req.owner, req.finalizer, labels);
+  if (dbPatch) {
+    await client.patch(ExternalKinds.MariaDBDatabase, ref, dbPatch, 'merge');
+    return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
+  }
+  const services = await client.list(Kinds.Service, {
+    namespace: req.namespace,
+    labelSelector: `app=mariadb,cr=mariadb-${req.instance}`,
+  });
+  if (services.items.length === 0) return { state: 'waiting', retryAfterMs: SERVICE_RECHECK_MS };
+  if (services.items.length > 1) {
+    throw new Error(`more then one DB service found (${services.items.length})`);
+  }
+  const hostname = `${services.items[0]?.metadata.name}.${req.namespace}.svc`;
+  const accountPatch = metadataPatch(account, req.owner, req.finalizer, {
+    mariaDBDatabaseName: req.databaseCrName,
+  });
+  if (accountPatch) {
+    await client.patch(
+      ExternalKinds.MariaDBAccount,
+      { name: req.accountName, namespace: req.namespace },
+      accountPatch,
+      'merge',
+    );
+    return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
+  }
+  if (!isTrue(db, DATABASE_READY) || !isTrue(account, ConditionType.MariaDBAccountReady)) {
+    return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
+  }
+  return { state: 'ready', hostname, tlsSupport: db.status?.tlsSupport ?? false };
+}
+
+export type MariaDbOutcome =
+  | { ready: true; connection: MariaDbConnection }
+  | { ready: false; retryAfterMs?: number };
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The whole step in mariadb-operator mode, with upstream's conditions: `MariaDBAccountReady`
+ * True "MariaDBAccount creation complete" or False "MariaDBAccount is not present: …";
+ * `DBReady` False/Requested "DB create job still running" while mariadb-operator works,
+ * False/Error on an error, True "DB create completed" with the connection to use.
+ */
+export async function reconcileMariaDb(
+  client: KubeClient,
+  conditions: Conditions,
+  req: MariaDbRequest,
+): Promise<MariaDbOutcome> {
+  let ensured: Awaited<ReturnType<typeof ensureMariaDbAccount>>;
+  try {
+    ensured = await ensureMariaDbAccount(client, req);
+  } catch (err) {
+    conditions.markFalse(
+      ConditionType.MariaDBAccountReady,
+      'Error',
+      'Warning',
+      'MariaDBAccount is not present: %s',
+      messageOf(err),
+    );
+    return { ready: false, retryAfterMs: MARIADB_RECHECK_MS };
+  }
+  conditions.markTrue(ConditionType.MariaDBAccountReady);
+  let db: MariaDbDatabaseState;
+  try {
+    db = await ensureMariaDbDatabase(client, req, ensured.account);
+  } catch (err) {
+    conditions.markError(ConditionType.DBReady, messageOf(err));
+    return { ready: false };
+  }
+  if (db.state === 'waiting') {
+    conditions.markRequested(ConditionType.DBReady);
+    return { ready: false, retryAfterMs: db.retryAfterMs };
+  }
+  conditions.markTrue(ConditionType.DBReady);
+  return {
+    ready: true,
+    connection: {
+      hostname: db.hostname,
+      user: ensured.account.spec?.userName ?? '',
+      password: ensured.password,
+      tlsSupport: db.tlsSupport,
+    },
+  };
+}
+
+/**
+ * On the service CR's deletion (upstream `DeleteDatabaseAndAccountFinalizers`): its finalizer
+ * leaves the MariaDBDatabase, the account and the account's Secret, so mariadb-operator may drop
+ * them once garbage collection deletes them with their owner.
+ */
+export async function releaseMariaDbFinalizers(
+  client: KubeClient,
+  req: Pick<MariaDbRequest, 'namespace' | 'databaseCrName' | 'accountName' | 'finalizer'>,
+): Promise<void> {
+  const drop = async (kind: typeof Kinds.Secret, name: string) => {
+    const obj = await client.get(kind, { name, namespace: req.namespace });
+    const finalizers = obj?.metadata.finalizers ?? [];
+    if (!obj || !finalizers.includes(req.finalizer)) return;
+    await client.patch(
+      kind,
+      { name, namespace: req.namespace },
+      {
+        metadata: {
+          finalizers: finalizers.filter((f) => f !== req.finalizer),
+          resourceVersion: obj.metadata.resourceVersion,
+        },
+      },
+      'merge',
+    );
+  };
+  const account = await client.get<MariaDBAccount & KubeObject>(ExternalKinds.MariaDBAccount, {
+    name: req.accountName,
+    namespace: req.namespace,
+  });
+  if (account?.spec?.secret) await drop(Kinds.Secret, account.spec.secret);
+  await drop(ExternalKinds.MariaDBAccount, req.accountName);
+  await drop(ExternalKinds.MariaDBDatabase, req.databaseCrName);
+}
