@@ -4,6 +4,7 @@ import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { forObject } from '../logging/logger.js';
 import type { BackoffOptions } from './backoff.js';
 import type { CacheReader, InformerCache, KindCacheOptions } from './cache.js';
+import { NamedObjectWatches } from './controller-sources.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
@@ -52,6 +53,21 @@ interface Source {
 /** How a watched kind triggers: which events count, and which of its objects are cached at all. */
 export interface SourceOptions extends KindCacheOptions {
   predicates?: Predicate[];
+}
+
+/** `referencedBy` options. */
+export interface ReferenceOptions extends SourceOptions {
+  /**
+   * Watch each named object by name (a list+watch with `metadata.name=<name>` in the primary's
+   * namespace, for as long as a primary names it) instead of caching the whole kind: the Secrets a
+   * spec names, without listing every Secret. Reconcilers read them from `ctx.cache` as usual.
+   */
+  byName?: boolean;
+}
+
+interface NamedSource {
+  kind: KindRef;
+  names: (primary: KubeObject) => readonly (string | undefined)[];
 }
 
 const cacheOptionsOf = (o: SourceOptions): KindCacheOptions | undefined =>
@@ -108,12 +124,16 @@ function mapToKeys(fn: MapFn, primary: KindRef): (obj: KubeObject) => string[] {
 const keysOfEvent = (e: InformerEvent, toKeys: (o: KubeObject) => string[]): string[] =>
   e.type === 'update' ? [...new Set([...toKeys(e.old), ...toKeys(e.obj)])] : toKeys(e.obj);
 
+const sameKind = (a: KindRef, b: KindRef): boolean =>
+  a.group === b.group && a.kind === b.kind && a.version === b.version;
+
 /** Builder: `for(kind)`, `owns(kind)`, `watches(kind, map)`, `withPredicates(...)`, then `reconcile(fn)`. */
 export class ControllerBuilder<T extends KubeObject = KubeObject> {
   private primary: KindRef | undefined;
   private primaryPredicates: Predicate[] = [];
   private primaryCache: KindCacheOptions | undefined;
   private readonly pending: ((primary: KindRef, cache: CacheReader) => Source)[] = [];
+  private readonly named: NamedSource[] = [];
 
   constructor(
     private readonly opts: ControllerOptions,
@@ -169,13 +189,18 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
   /**
    * A change to an object of `kind` enqueues the primary objects of its namespace (all of them for
    * a cluster-scoped primary) whose `names(primary)` include its name: the Secret or Service a spec
-   * names by name. Read from the cache, so it costs no request.
+   * names by name. Read from the cache, so it costs no request. With `byName`, only the named
+   * objects are watched (see `ReferenceOptions.byName`), and only the primaries naming one are woken.
    */
   referencedBy(
     kind: KindRef,
     names: (primary: T) => readonly (string | undefined)[],
-    opts: SourceOptions = {},
+    opts: ReferenceOptions = {},
   ): this {
+    if (opts.byName) {
+      this.named.push({ kind, names: names as NamedSource['names'] });
+      return this;
+    }
     this.pending.push((primary, cache) => ({
       kind,
       predicates: opts.predicates ?? [],
@@ -204,7 +229,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
       },
       ...this.pending.map((make) => make(primary, deps.cache)),
     ];
-    const c = new Controller<T>(name, primary, sources, fn, deps, this.opts);
+    const c = new Controller<T>(name, primary, sources, fn, deps, this.opts, this.named);
     this.register(c);
     return c;
   }
@@ -221,6 +246,7 @@ export class Controller<T extends KubeObject = KubeObject> {
   private stopSignal: AbortController | undefined;
   /** Settles when the runs a stop abandoned at its deadline have ended (they ignored their signal). */
   private abandonedRuns: Promise<void> | undefined;
+  private readonly namedWatches: { source: NamedSource; watches: NamedObjectWatches }[];
 
   constructor(
     readonly name: string,
@@ -229,9 +255,26 @@ export class Controller<T extends KubeObject = KubeObject> {
     private readonly reconciler: Reconciler<T>,
     private readonly deps: ControllerDeps,
     private readonly opts: ControllerOptions,
+    named: readonly NamedSource[] = [],
   ) {
     // Create the informers now, so the cache starts them with everything else.
     for (const s of sources) deps.cache.informer(s.kind, s.cache);
+    this.namedWatches = named.map((source) => ({
+      source,
+      watches: new NamedObjectWatches(
+        deps.client,
+        source.kind,
+        (keys) => {
+          for (const k of keys) this.queue?.add(k);
+        },
+        { logger: deps.logger },
+      ),
+    }));
+  }
+
+  /** How many objects are watched by name (see `ReferenceOptions.byName`). */
+  get namedWatchCount(): number {
+    return this.namedWatches.reduce((n, w) => n + w.watches.size, 0);
   }
 
   /** The kinds this controller reads (for sync gating and readiness). */
@@ -296,18 +339,40 @@ export class Controller<T extends KubeObject = KubeObject> {
     for (const u of this.unsubscribe.splice(0)) u();
     const res = await queue.shutdown(deadlineMs);
     this.queue = undefined;
+    // Started again by the reconciles after the next start().
+    await Promise.all(this.namedWatches.map((w) => w.watches.stop()));
     if (!res.drained) this.abandonedRuns = queue.whenIdle();
     return res;
+  }
+
+  /** The shared cache, except that objects watched by name are read from their own watches. */
+  private readerWithNamed(): CacheReader {
+    const shared = this.deps.cache;
+    return {
+      get: <O extends KubeObject>(kind: KindRef, ref: ObjectRef | string): O | undefined => {
+        const r = typeof ref === 'string' ? refOfKey(ref) : ref;
+        for (const { source, watches } of this.namedWatches) {
+          if (source.kind !== kind && !sameKind(source.kind, kind)) continue;
+          const hit = watches.lookup<O>(r);
+          if (hit.watched) return hit.obj;
+        }
+        return shared.get<O>(kind, ref);
+      },
+      list: (kind, opts) => shared.list(kind, opts),
+    };
   }
 
   private async handle(key: string, signal: AbortSignal): Promise<Outcome> {
     const obj = this.deps.cache.get<T>(this.primary, key);
     // Gone from the cache: deleted (finalizers, if any, were handled while it still existed).
-    if (!obj) return 'success';
+    if (!obj) {
+      for (const w of this.namedWatches) w.watches.release(key);
+      return 'success';
+    }
     const log = forObject(this.deps.logger.child({ controller: this.name }), this.primary.kind, key);
     const ctx: ReconcileContext = {
       client: this.deps.client,
-      cache: this.deps.cache,
+      cache: this.namedWatches.length ? this.readerWithNamed() : this.deps.cache,
       recorder: this.deps.recorder,
       log,
       key,
@@ -318,6 +383,19 @@ export class Controller<T extends KubeObject = KubeObject> {
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
     try {
+      const namespace = obj.metadata.namespace;
+      await Promise.all(
+        this.namedWatches.map(({ source, watches }) =>
+          watches.track(
+            key,
+            source
+              .names(obj)
+              .filter((n): n is string => Boolean(n))
+              .map((name) => (namespace ? { namespace, name } : { name })),
+            signal,
+          ),
+        ),
+      );
       const res = await this.reconciler(obj, ctx);
       const after = res?.requeueAfterMs;
       if (after !== undefined && after > 0) {

@@ -14,6 +14,7 @@ export {
   type ReconcileContext,
   type ReconcileResult,
   type Reconciler,
+  type ReferenceOptions,
   type SourceOptions,
 } from './controller.js';
 export {
