@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { readCrds } from '@stackops/lib-common/testing';
@@ -50,13 +50,17 @@ const templateCrds = (dir: OperatorDir) => {
 const nadCrd = () =>
   readCrds(join(repoRoot, 'operators/keystone/test/fixtures/crds/network-attachment-definition.yaml'));
 
-/** Our operator as a local process: node on its built main.js, probes and metrics on free loopback ports. */
+/**
+ * Our operator as a local process: node on its bundle (what its image runs; dist/main.js when
+ * there is no bundle), probes and metrics on free loopback ports. BENCH_NODE_FLAGS adds node
+ * flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or a heap limit).
+ */
 const ourOperator = (dir: OperatorDir, env: Record<string, string> = {}): SubjectSpec => ({
   name: `${dir}-operator`,
   command: [
     process.execPath,
     ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
-    join(repoRoot, 'operators', dir, 'dist', 'main.js'),
+    entryPoint(dir),
     '--kubeconfig={kubeconfig}',
     '--health-probe-bind-address=127.0.0.1:{probePort}',
     '--metrics-bind-address=127.0.0.1:{metricsPort}',
@@ -64,6 +68,11 @@ const ourOperator = (dir: OperatorDir, env: Record<string, string> = {}): Subjec
   env: { LOG_LEVEL: 'info', ...env },
   userAgent: /^stackops\//,
 });
+
+function entryPoint(dir: OperatorDir): string {
+  const bundle = join(repoRoot, 'operators', dir, 'bundle', 'main.mjs');
+  return existsSync(bundle) ? bundle : join(repoRoot, 'operators', dir, 'dist', 'main.js');
+}
 
 const kind = (group: string, version: string, k: string, plural: string, namespaced = true): KindRef => ({
   group,

@@ -1,5 +1,6 @@
-import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { createLogger, type Logger } from '../logging/index.js';
+import { loadKubeConfig } from './kubeconfig.js';
 import { Manager, managerOptionsFromFlags } from './manager.js';
 import { type ManagerFlags, parseManagerOptions } from './options.js';
 
@@ -133,9 +134,8 @@ async function start<C>(opts: OperatorMainOptions<C>, io: OperatorIo): Promise<v
   }
   const flags = parseManagerOptions(io.argv, io.env);
   const config = (opts.readConfig ? opts.readConfig(io.env) : undefined) as C;
-  const kubeConfig = new KubeConfig();
-  if (flags.kubeconfig) kubeConfig.loadFromFile(flags.kubeconfig);
-  else kubeConfig.loadFromDefault();
+  // The client uses nothing of a KubeConfig but what KubeConfigSource has (see kubeconfig.ts).
+  const kubeConfig = (await loadKubeConfig(flags.kubeconfig, io.env)) as KubeConfig;
   const logger = createLogger({ name: opts.name, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
   const manager = new Manager(
     managerOptionsFromFlags(flags, {
