@@ -72,5 +72,7 @@ if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()
     process.stderr.write('usage: profile-summary <file.cpuprofile> [top]\n');
     process.exit(2);
   }
-  process.stdout.write(`${summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(process.argv[3] ?? 25))}\n`);
+  process.stdout.write(
+    `${summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as Profile, Number(process.argv[3] ?? 25))}\n`,
+  );
 }
