@@ -196,6 +196,12 @@ describe('SIPCluster schema', () => {
     ],
     ['an issuer that is not a URL', [...svc, 'auth', 0, 'issuer'], 'dex.example.org', 'should match'],
     [
+      'a clusterIP (not supported yet)',
+      [...svc, 'jumpHost', 0, 'clusterIP'],
+      '10.96.0.10',
+      'clusterIP is not supported yet',
+    ],
+    [
       'a name too long for the service names',
       ['metadata', 'name'],
       'a-very-long-tenant-cluster-name-that-overflows',

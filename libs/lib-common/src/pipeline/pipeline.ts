@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isConflict, isNamespaceTerminating, isNotFound, shortValue } from '../client/errors.js';
+import { isConflict, isNamespaceTerminating, isNotFound } from '../client/errors.js';
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import {
@@ -194,7 +194,7 @@ export function pipeline<
       events.push({
         type: 'Normal',
         reason: `Successful${verb}`,
-        message: `${verb}d ${w.kind.kind} ${shortValue(name)}`,
+        message: `${verb}d ${w.kind.kind} ${name}`,
       });
     };
     const exists = (kind: KindRef, ref: { name: string; namespace?: string }): boolean | undefined => {

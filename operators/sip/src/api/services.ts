@@ -25,7 +25,9 @@ const commonServiceFields = {
   ),
   clusterIP: Type.Optional(
     Type.String({
-      description: 'Accepted for compatibility with upstream manifests; not used (as upstream).',
+      description:
+        'Not supported yet (upstream accepts and ignores it): only empty is accepted, so a manifest that sets it is refused instead of silently ignored.',
+      'x-kubernetes-validations': [{ rule: "self == ''", message: 'clusterIP is not supported yet' }],
     }),
   ),
 } satisfies TProperties;

@@ -1,4 +1,4 @@
-import { falseCondition } from '@stackops/lib-common/conditions';
+import { cutMessage, failureMessage, falseCondition } from '@stackops/lib-common/conditions';
 import { pipeline } from '@stackops/lib-common/pipeline';
 import { ReconcileError, type Reconciler } from '@stackops/lib-common/runtime';
 import { CONDITION_READY, SIP_FINALIZER } from '../api/constants.js';
@@ -13,14 +13,23 @@ import { labelHosts } from './steps/label-hosts.js';
 import { releaseHosts } from './steps/release-hosts.js';
 import { reportReady } from './steps/report-ready.js';
 
-/** A failed step's Ready: False with the step's reason, severity and message, and a Warning Event when it changed. */
+/**
+ * A failed step's Ready: False with the step's reason, severity and message, and a Warning Event
+ * when it changed. An error no step expected (an API error) is told by lib-common's failure table
+ * (object and field, no HTTP verb or URL).
+ */
 function recordFailure(p: SIPClusterPass, err: unknown): void {
-  if (!(err instanceof ReconcileError)) return;
-  p.failure = err;
-  setReady(p, falseCondition(CONDITION_READY, err.reason, err.severity, err.message), {
+  const failure =
+    err instanceof ReconcileError
+      ? err
+      : (({ eventReason, severity, message }) =>
+          new ReconcileError(message, { reason: eventReason, severity, cause: err }))(failureMessage(err));
+  p.failure = failure;
+  const message = cutMessage(failure.message);
+  setReady(p, falseCondition(CONDITION_READY, failure.reason, failure.severity, message), {
     type: 'Warning',
-    reason: err.reason,
-    message: err.message,
+    reason: failure.reason,
+    message,
   });
 }
 
@@ -45,5 +54,7 @@ export function sipClusterReconciler(opts: { images: ServiceImages }): Reconcile
     finish: sipClusterStatus,
     // setReady records Ready's Events, on any change of the condition (message included).
     readyEvents: false,
+    // Each write is logged one line each; its Events stay SIP's own (HostScheduled, HostReleased, …).
+    recordWrites: 'logs',
   });
 }

@@ -117,6 +117,11 @@ describe('load balancers', () => {
     expect(podTemplate(deployment).spec['containers']).toMatchObject([{ image: 'default/haproxy' }]);
   });
 
+  it("a service's image from the spec wins over the operator's default", () => {
+    const deployment = find(objects, 'Deployment', 'loadbalancer-controlplane-c1');
+    expect(podTemplate(deployment).spec['containers']).toMatchObject([{ image: 'haproxy:2.3.2' }]);
+  });
+
   it('an IPv6 backend is written in brackets', () => {
     const ctx = context('fd00::2');
     const cfg = secretText(
