@@ -18,3 +18,16 @@ export function buildConfigDataSecret(
     data: configFiles(spec, data),
   });
 }
+
+/**
+ * `<cr>-scripts`: upstream renders keystone's (empty) scripts folder into it and mounts it at
+ * /usr/local/bin/container-scripts; kept so pod specs and Secrets match upstream's.
+ */
+export function buildScriptsSecret(cr: KeystoneAPI): KubeObject {
+  return buildConfigSecret({
+    name: KeystoneNames.scriptsSecret(cr),
+    namespace: cr.metadata.namespace ?? '',
+    labels: keystoneGroupLabels(cr),
+    data: {},
+  });
+}

@@ -13,10 +13,7 @@ export function buildTrustFlushCronJob(
 ): KubeObject {
   const args = spec.trustFlushArgs.split(' ').filter((a) => a !== '');
   const ca = caBundleVolumes(spec.tls);
-  const volumes = [
-    ...keystoneVolumes(cr, spec.fernetMaxActiveKeys).filter((v) => v['name'] !== 'credential-keys'),
-    ...ca.volumes,
-  ];
+  const volumes = [...keystoneVolumes(cr, spec.fernetMaxActiveKeys), ...ca.volumes];
   return {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
@@ -25,13 +22,13 @@ export function buildTrustFlushCronJob(
       schedule: spec.trustFlushSchedule,
       suspend: spec.trustFlushSuspend,
       concurrencyPolicy: 'Forbid',
+      // upstream: labels and annotations on the Job template, none on its pods
       jobTemplate: {
-        metadata: { labels: keystoneServiceLabels(cr) },
+        metadata: { labels: keystoneServiceLabels(cr), annotations: { ...podAnnotations } },
         spec: {
           parallelism: 1,
           completions: 1,
           template: {
-            metadata: { labels: keystoneServiceLabels(cr), annotations: { ...podAnnotations } },
             spec: {
               restartPolicy: 'Never',
               serviceAccountName: KeystoneNames.serviceAccount(cr),

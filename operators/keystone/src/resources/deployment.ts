@@ -11,7 +11,7 @@ import type { ResolvedSpec } from '../config/spec.js';
 import { extraMountsFor, KeystonePropagation } from './extra-mounts.js';
 import { federationVolumes } from './federation.js';
 import { KEYSTONE_PORT, KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
-import { keystoneVolumes, mounts } from './volumes.js';
+import { apiMounts, keystoneVolumes } from './volumes.js';
 
 /**
  * The `keystone` Deployment: one `keystone-api` container (kolla starts httpd), probes on /v3,
@@ -56,7 +56,8 @@ export function buildKeystoneDeployment(
       {
         name: 'keystone-api',
         image: spec.containerImage,
-        command: ['/bin/bash', '-c', '/usr/local/bin/kolla_start'],
+        command: ['/bin/bash'],
+        args: ['-c', '/usr/local/bin/kolla_start'],
         env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
         ports: [{ name: 'keystone-api', containerPort: KEYSTONE_PORT, protocol: 'TCP' }],
         livenessProbe: probe,
@@ -69,16 +70,7 @@ export function buildKeystoneDeployment(
           runAsGroup: KEYSTONE_UID,
           capabilities: { drop: ['MKNOD'] },
         },
-        volumeMounts: [
-          mounts.configData,
-          mounts.kollaConfig,
-          mounts.fernetKeys,
-          mounts.credentialKeys,
-          ...extra.mounts,
-          ...ca.mounts,
-          ...federation.mounts,
-          ...certs.mounts,
-        ],
+        volumeMounts: [...apiMounts, ...extra.mounts, ...ca.mounts, ...federation.mounts, ...certs.mounts],
       },
     ],
   });

@@ -2,7 +2,7 @@ import { caBundleVolumes, type JobObject } from '@stackops/lib-common/openstack'
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
-import { keystoneVolumes, mounts } from './volumes.js';
+import { apiMounts, keystoneVolumes, mounts } from './volumes.js';
 
 type Json = Record<string, unknown>;
 
@@ -28,7 +28,9 @@ function keystoneJob(input: JobInput, name: string, container: Json, volumes: Js
     spec: {
       backoffLimit: 6,
       template: {
-        metadata: { labels, annotations: { ...input.podAnnotations } },
+        // upstream: only the Job carries the service labels, not its pods (`-l service=keystone`
+        // finds the API pods alone)
+        metadata: { annotations: { ...input.podAnnotations } },
         spec: {
           restartPolicy: 'OnFailure',
           serviceAccountName: KeystoneNames.serviceAccount(input.cr),
@@ -46,15 +48,13 @@ function keystoneJob(input: JobInput, name: string, container: Json, volumes: Js
 /** `keystone-db-sync`: `keystone-manage db_sync` with keystone.conf and my.cnf. */
 export function buildDbSyncJob(input: JobInput): JobObject {
   const ca = caBundleVolumes(input.spec.tls);
-  const volumes = [
-    ...keystoneVolumes(input.cr, input.spec.fernetMaxActiveKeys).filter((v) => v['name'] === 'config-data'),
-    ...ca.volumes,
-  ];
+  const volumes = [...keystoneVolumes(input.cr, input.spec.fernetMaxActiveKeys), ...ca.volumes];
   return keystoneJob(
     input,
     KeystoneNames.dbSyncJob,
     {
-      command: ['/bin/bash', '-c', 'keystone-manage db_sync'],
+      command: ['/bin/bash'],
+      args: ['-c', 'keystone-manage db_sync'],
       env: kollaEnv,
       volumeMounts: [mounts.keystoneConf, mounts.myCnf, ...ca.mounts],
       securityContext: {
@@ -82,7 +82,8 @@ export function buildBootstrapJob(
     input,
     KeystoneNames.bootstrapJob,
     {
-      command: ['/bin/bash', '-c', '/usr/local/bin/kolla_set_configs && keystone-manage bootstrap'],
+      command: ['/bin/bash'],
+      args: ['-c', '/usr/local/bin/kolla_set_configs && keystone-manage bootstrap'],
       env: [
         ...kollaEnv,
         {
@@ -96,13 +97,7 @@ export function buildBootstrapJob(
         { name: 'OS_BOOTSTRAP_INTERNAL_URL', value: endpoints.internal },
         { name: 'OS_BOOTSTRAP_PUBLIC_URL', value: endpoints.public },
       ],
-      volumeMounts: [
-        mounts.configData,
-        mounts.kollaConfig,
-        mounts.fernetKeys,
-        mounts.credentialKeys,
-        ...ca.mounts,
-      ],
+      volumeMounts: [...apiMounts, ...ca.mounts],
       securityContext: { runAsUser: 0, allowPrivilegeEscalation: false },
     },
     [...keystoneVolumes(input.cr, s.fernetMaxActiveKeys), ...ca.volumes],

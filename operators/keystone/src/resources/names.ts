@@ -16,6 +16,8 @@ export const KeystoneNames = {
   cloudConfigMap: 'openstack-config',
   cloudConfigSecret: 'openstack-config-secret',
   configSecret: (cr: KeystoneAPI) => `${cr.metadata.name}-config-data`,
+  /** Upstream's (empty for keystone) scripts Secret, mounted at /usr/local/bin/container-scripts. */
+  scriptsSecret: (cr: KeystoneAPI) => `${cr.metadata.name}-scripts`,
   dbCreateJob: (cr: KeystoneAPI) => `${cr.metadata.name}-db-create`,
   /** ServiceAccount; the Role and RoleBinding add `-role` / `-rolebinding`. */
   serviceAccount: (cr: KeystoneAPI) => `keystone-${cr.metadata.name}`,

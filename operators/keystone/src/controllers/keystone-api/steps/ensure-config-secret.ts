@@ -2,15 +2,15 @@ import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { type SecretObject, secretHash, secretValue } from '@stackops/lib-common/objects';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { buildConfigDataSecret } from '../../../resources/config-data-secret.js';
+import { buildConfigDataSecret, buildScriptsSecret } from '../../../resources/config-data-secret.js';
 import { keystoneConfigData } from '../../../templates/config-files.js';
 import { applyChild } from '../apply.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /**
- * The `<cr>-config-data` Secret (keystone.conf, httpd.conf, custom.conf, my.cnf, kolla config,
+ * The `<cr>-scripts` (empty, as upstream's) and `<cr>-config-data` Secrets (keystone.conf, httpd.conf, custom.conf, my.cnf, kolla config,
  * the customConfigSecret's `httpd_custom_<endpoint>_<key>` files, defaultConfigOverwrite files).
- * Its content hash is one of the inputs. A missing customConfigSecret is an error that names it
+ * Their content hashes are inputs. A missing customConfigSecret is an error that names it
  * (its creation brings the reconcile back).
  */
 export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResult> {
@@ -39,14 +39,16 @@ export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResu
     memcachedServers: ctx.memcachedServers ?? '',
     endpoints: ctx.status.apiEndpoints,
   });
-  let secret: SecretObject;
+  const secrets: SecretObject[] = [];
   try {
-    secret = buildConfigDataSecret(ctx.cr, ctx.spec, data) as SecretObject;
-    await applyChild(ctx, Kinds.Secret, secret);
+    for (const secret of [buildScriptsSecret(ctx.cr), buildConfigDataSecret(ctx.cr, ctx.spec, data)]) {
+      await applyChild(ctx, Kinds.Secret, secret);
+      secrets.push(secret as SecretObject);
+    }
   } catch (err) {
     ctx.conditions.markError(ConditionType.ServiceConfigReady, err);
     throw err;
   }
-  ctx.inputs[secret.metadata.name ?? ''] = secretHash(secret);
+  for (const secret of secrets) ctx.inputs[secret.metadata.name ?? ''] = secretHash(secret);
   return undefined;
 }
