@@ -77,7 +77,11 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     // the KeystoneAPI.
     expect(cr.metadata.finalizers).toEqual(['openstack.org/keystoneservice']);
     expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement');
-    expect(cr.metadata.annotations?.['keystone.openstack.org/service-user']).toBe('placement');
+    // Ownership (ADR 0012): the status records the IDs, Keystone records the owner on each object.
+    expect(cr.status?.userID).toBe(user?.id);
+    const owner = `KeystoneService/${ns}/placement/${cr.metadata.uid}`;
+    expect(user?.stackops_owner).toBe(owner);
+    expect((await admin.services.get(serviceID))?.stackops_owner).toBe(owner);
   });
 
   it('updates the service in place and the user password when the Secret changes', async () => {
@@ -147,7 +151,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       'user renamed',
       (o) =>
         isReadyObject(o) &&
-        o.metadata.annotations?.['keystone.openstack.org/service-user'] === 'placement-new',
+        conditionOf(o, 'KeystoneServiceOSUserReady')?.message === 'Keystone Service user placement-new ready',
     );
     expect(conditionOf(renamed, 'KeystoneServiceOSUserReady')?.message).toBe(
       'Keystone Service user placement-new ready',

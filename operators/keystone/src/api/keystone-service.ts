@@ -13,7 +13,12 @@ export const keystoneServiceSpecSchema = Type.Object({
 });
 
 export const keystoneServiceStatusSchema = Type.Object({
-  serviceID: Type.Optional(Type.String()),
+  serviceID: Type.Optional(
+    Type.String({ description: 'ID of the catalog service this object owns in Keystone.' }),
+  ),
+  userID: Type.Optional(
+    Type.String({ description: 'ID of the service user this object owns in Keystone (empty when shared).' }),
+  ),
   conditions: Type.Optional(conditionListSchema),
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
 });

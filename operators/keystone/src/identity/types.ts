@@ -1,18 +1,29 @@
 import type { EndpointInterface } from '../api/keystone-endpoint.js';
 
 /**
+ * The extra attribute Keystone stores on users, services and endpoints (it keeps unknown top-level
+ * attributes and returns them) naming the custom resource that created the object (ADR 0012).
+ */
+export const OWNER_ATTRIBUTE = 'stackops_owner';
+
+/** Users, services and endpoints carry the owner marker when this operator created (or adopted) them. */
+export interface OwnerMarked {
+  [OWNER_ATTRIBUTE]?: string | null;
+}
+
+/**
  * Identity v3 resources as Keystone sends and accepts them. Field names are Keystone's own (snake_case),
  * so a payload reads exactly like the API reference.
  */
 
-export interface Service {
+export interface Service extends OwnerMarked {
   id: string;
   type: string;
   name?: string;
   description?: string;
   enabled: boolean;
 }
-export interface ServiceCreate {
+export interface ServiceCreate extends OwnerMarked {
   type: string;
   name: string;
   description?: string;
@@ -24,7 +35,7 @@ export interface ServiceFilter {
   name?: string;
 }
 
-export interface Endpoint {
+export interface Endpoint extends OwnerMarked {
   id: string;
   service_id: string;
   interface: EndpointInterface;
@@ -33,7 +44,7 @@ export interface Endpoint {
   region?: string | null;
   enabled: boolean;
 }
-export interface EndpointCreate {
+export interface EndpointCreate extends OwnerMarked {
   service_id: string;
   interface: EndpointInterface;
   url: string;
@@ -104,7 +115,7 @@ export interface ProjectFilter {
   parent_id?: string;
 }
 
-export interface User {
+export interface User extends OwnerMarked {
   id: string;
   name: string;
   domain_id: string;
@@ -113,7 +124,7 @@ export interface User {
   description?: string;
   password_expires_at?: string | null;
 }
-export interface UserCreate {
+export interface UserCreate extends OwnerMarked {
   name: string;
   domain_id?: string;
   password?: string;

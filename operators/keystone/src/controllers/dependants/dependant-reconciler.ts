@@ -7,6 +7,7 @@ import { isBeingDeleted } from '../../api/helpers.js';
 import type { IdentityClientPool } from '../../identity/client-pool.js';
 import type { DependantPass } from './context.js';
 import { findKeystoneAPI } from './keystone-api-access.js';
+import { DEFAULT_RESYNC_MS } from './resync.js';
 import { checkKeystoneAPI } from './steps/check-keystone-api.js';
 import { connectAdminClient } from './steps/connect-admin-client.js';
 
@@ -39,7 +40,11 @@ export interface DependantDefinition<T extends KubeObject, S extends object, P e
 export function dependantReconciler<T extends KubeObject, S extends object, P extends DependantPass<T, S>>(
   def: DependantDefinition<T, S, P>,
   pool: IdentityClientPool,
+  resyncMs: number = DEFAULT_RESYNC_MS,
 ): Reconciler<T> {
+  // Keystone is the truth of what is registered and nothing watches it: every live pass comes back
+  // after the resync period to repair drift (a deleted user, a password or URL changed by hand).
+  const scheduleResync = (ctx: P) => void ctx.requeueAfter(resyncMs);
   const keystoneNeeded = (ctx: P): boolean => {
     const api = findKeystoneAPI(ctx.cache, ctx.cr.metadata.namespace ?? '');
     return api !== undefined && !isBeingDeleted(api) && def.registered(ctx.status);
@@ -63,9 +68,14 @@ export function dependantReconciler<T extends KubeObject, S extends object, P ex
     context: (pass) =>
       Object.assign(pass, {
         pool,
-        changes: { push: (change: string) => pass.event('Normal', 'KeystoneUpdated', change) },
+        changes: {
+          push: (change: string) => {
+            pass.log.info({ keystone: change }, change);
+            pass.event('Normal', 'KeystoneUpdated', change);
+          },
+        },
       }) as P,
-    steps: [checkKeystoneAPI, connectAdminClient, ...def.register],
+    steps: [scheduleResync, checkKeystoneAPI, connectAdminClient, ...def.register],
     finalizer: {
       name: def.finalizer,
       cleanup: (ctx) =>

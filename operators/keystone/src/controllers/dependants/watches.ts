@@ -8,6 +8,8 @@ export interface DependantControllerOptions {
   /** Shared between the KeystoneService and KeystoneEndpoint controllers, so both reuse one admin token. */
   pool?: IdentityClientPool;
   concurrency?: number;
+  /** How often Keystone is re-checked for drift (default: `KEYSTONE_RESYNC_PERIOD`, else 5 min). */
+  resyncMs?: number;
 }
 
 export const refOf = (o: KubeObject): ObjectRef => ({

@@ -4,6 +4,7 @@ import type { KeystoneEndpoint, KeystoneEndpointStatus } from '../../api/keyston
 import type { KeystoneService } from '../../api/keystone-service.js';
 import type { EndpointsSpec } from '../../registration/endpoints.js';
 import type { DependantPass } from '../dependants/context.js';
+import { ownershipOf } from '../dependants/ownership.js';
 
 export type KeystoneEndpointPassStatus = KeystoneEndpointStatus & { endpointIDs: Record<string, string> };
 
@@ -24,10 +25,15 @@ export const namedService = (ctx: KeystoneEndpointPass): KeystoneService | undef
   });
 
 /** What the catalog registration needs: the service, the region, the wanted and the recorded endpoints. */
-export const endpointsSpec = (ctx: KeystoneEndpointPass): EndpointsSpec => ({
-  serviceId: ctx.status.serviceID ?? '',
-  serviceName: ctx.cr.spec.serviceName,
-  region: ctx.region ?? '',
-  desired: ctx.cr.spec.endpoints,
-  recorded: ctx.status.endpointIDs,
-});
+export const endpointsSpec = (ctx: KeystoneEndpointPass): EndpointsSpec => {
+  const { owner, adopt } = ownershipOf(ctx, 'KeystoneEndpoint');
+  return {
+    serviceId: ctx.status.serviceID ?? '',
+    serviceName: ctx.cr.spec.serviceName,
+    region: ctx.region ?? '',
+    desired: ctx.cr.spec.endpoints,
+    recorded: ctx.status.endpointIDs,
+    owner,
+    adopt,
+  };
+};

@@ -4,6 +4,7 @@ import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../api/keystone-endpoint.js';
 import { IdentityClientPool } from '../../identity/client-pool.js';
+import { resyncPeriodFromEnv } from '../dependants/resync.js';
 import {
   type DependantControllerOptions,
   everyInNamespace,
@@ -48,5 +49,10 @@ export function registerKeystoneEndpointController(manager: Manager, opts: Depen
       predicates: [keystoneApiChangedForDependants],
     })
     .watches(Kinds.Secret, endpointsUsingAdminSecret(manager))
-    .reconcile(keystoneEndpointReconciler(opts.pool ?? new IdentityClientPool()));
+    .reconcile(
+      keystoneEndpointReconciler(
+        opts.pool ?? new IdentityClientPool(),
+        opts.resyncMs ?? resyncPeriodFromEnv(process.env),
+      ),
+    );
 }

@@ -19,7 +19,10 @@ import { waitForKeystoneService } from './steps/wait-for-keystone-service.js';
  * that KeystoneService and on the KeystoneAPI while its endpoints exist, and deletes them before
  * releasing those finalizers.
  */
-export function keystoneEndpointReconciler(pool: IdentityClientPool): Reconciler<KeystoneEndpoint> {
+export function keystoneEndpointReconciler(
+  pool: IdentityClientPool,
+  resyncMs?: number,
+): Reconciler<KeystoneEndpoint> {
   return dependantReconciler<KeystoneEndpoint, KeystoneEndpointPassStatus, KeystoneEndpointPass>(
     {
       kind: KeystoneKinds.KeystoneEndpoint,
@@ -44,5 +47,6 @@ export function keystoneEndpointReconciler(pool: IdentityClientPool): Reconciler
       releaseParents,
     },
     pool,
+    resyncMs,
   );
 }

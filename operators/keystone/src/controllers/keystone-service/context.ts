@@ -1,6 +1,8 @@
 import { serviceFinalizerOnApi } from '../../api/finalizers.js';
 import type { KeystoneService, KeystoneServiceStatus } from '../../api/keystone-service.js';
+import type { Ownership } from '../../registration/service.js';
 import type { DependantPass } from '../dependants/context.js';
+import { ownershipOf } from '../dependants/ownership.js';
 
 export type KeystoneServicePass = DependantPass<KeystoneService, KeystoneServiceStatus>;
 
@@ -8,5 +10,5 @@ export type KeystoneServicePass = DependantPass<KeystoneService, KeystoneService
 export const apiFinalizer = (ctx: KeystoneServicePass): string =>
   serviceFinalizerOnApi(ctx.cr.metadata.name ?? '');
 
-/** The Keystone user this KeystoneService registered, so a renamed `serviceUser` can retire the old one. */
-export const SERVICE_USER_ANNOTATION = 'keystone.openstack.org/service-user';
+/** This KeystoneService as the owner of its Keystone service and user (ADR 0012). */
+export const serviceOwnership = (ctx: KeystoneServicePass): Ownership => ownershipOf(ctx, 'KeystoneService');

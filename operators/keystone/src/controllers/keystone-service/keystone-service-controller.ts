@@ -4,6 +4,7 @@ import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneService } from '../../api/keystone-service.js';
 import { IdentityClientPool } from '../../identity/client-pool.js';
+import { resyncPeriodFromEnv } from '../dependants/resync.js';
 import {
   type DependantControllerOptions,
   everyInNamespace,
@@ -39,5 +40,10 @@ export function registerKeystoneServiceController(manager: Manager, opts: Depend
       predicates: [keystoneApiChangedForDependants],
     })
     .watches(Kinds.Secret, servicesUsingSecret(manager))
-    .reconcile(keystoneServiceReconciler(opts.pool ?? new IdentityClientPool()));
+    .reconcile(
+      keystoneServiceReconciler(
+        opts.pool ?? new IdentityClientPool(),
+        opts.resyncMs ?? resyncPeriodFromEnv(process.env),
+      ),
+    );
 }

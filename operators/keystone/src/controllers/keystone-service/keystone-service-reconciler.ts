@@ -11,15 +11,18 @@ import { holdKeystoneAPI } from './steps/hold-keystone-api.js';
 import { registerCatalogService } from './steps/register-catalog-service.js';
 import { registerServiceUser } from './steps/register-service-user.js';
 import { releaseKeystoneAPI } from './steps/release-keystone-api.js';
-import { retireRenamedUser } from './steps/retire-renamed-user.js';
 import { unregisterService } from './steps/unregister-service.js';
 
 /**
  * KeystoneService: registers the catalog service, and its user in project `service` with roles
- * admin and service; on deletion removes both, then releases `openstack.org/keystoneservice-<name>`
- * on the KeystoneAPI and its own finalizer.
+ * admin and service, both owned by it (ADR 0012) and re-checked every resync period; on deletion
+ * removes what it owns, then releases `openstack.org/keystoneservice-<name>` on the KeystoneAPI and
+ * its own finalizer.
  */
-export function keystoneServiceReconciler(pool: IdentityClientPool): Reconciler<KeystoneService> {
+export function keystoneServiceReconciler(
+  pool: IdentityClientPool,
+  resyncMs?: number,
+): Reconciler<KeystoneService> {
   return dependantReconciler<KeystoneService, KeystoneServiceStatus, KeystoneServicePass>(
     {
       kind: KeystoneKinds.KeystoneService,
@@ -29,11 +32,12 @@ export function keystoneServiceReconciler(pool: IdentityClientPool): Reconciler<
         unknownCondition(T.KeystoneServiceOSUserReady, Reason.Init, M.KeystoneServiceOSUserReadyInit),
       ],
       initialStatus: (cr, previous) => ({ ...previous, observedGeneration: cr.metadata.generation ?? 0 }),
-      registered: (status) => Boolean(status.serviceID),
-      register: [holdKeystoneAPI, registerCatalogService, registerServiceUser, retireRenamedUser],
+      registered: (status) => Boolean(status.serviceID || status.userID),
+      register: [holdKeystoneAPI, registerCatalogService, registerServiceUser],
       unregister: [unregisterService],
       releaseParents: releaseKeystoneAPI,
     },
     pool,
+    resyncMs,
   );
 }

@@ -1,9 +1,15 @@
 import { KeystoneConditionTypes, KeystoneMessages } from '../../../api/conditions.js';
+import { isNotOwned } from '../../../registration/ownership.js';
 import { ensureCatalogService } from '../../../registration/service.js';
 import { markFailed } from '../../dependants/conditions.js';
-import type { KeystoneServicePass } from '../context.js';
+import { refuse } from '../../dependants/ownership.js';
+import { type KeystoneServicePass, serviceOwnership } from '../context.js';
 
-/** The catalog service `{type, name, description, enabled}` (KeystoneServiceOSServiceReady); its ID goes to `status.serviceID`. */
+/**
+ * The catalog service `{type, name, description, enabled}` (KeystoneServiceOSServiceReady), owned by
+ * this KeystoneService; its ID goes to `status.serviceID`. A service of another CR, or one that
+ * existed before and is not adopted, is refused.
+ */
 export async function registerCatalogService(ctx: KeystoneServicePass) {
   const type = KeystoneConditionTypes.KeystoneServiceOSServiceReady;
   const spec = ctx.cr.spec;
@@ -18,6 +24,7 @@ export async function registerCatalogService(ctx: KeystoneServicePass) {
         enabled: spec.enabled,
       },
       ctx.status.serviceID || undefined,
+      serviceOwnership(ctx),
       ctx.changes,
     );
     ctx.status.serviceID = service.id;
@@ -28,6 +35,7 @@ export async function registerCatalogService(ctx: KeystoneServicePass) {
       service.id,
     );
   } catch (err) {
+    if (isNotOwned(err)) return refuse(ctx, type, err);
     markFailed(ctx.conditions, type, KeystoneMessages.KeystoneServiceOSServiceReadyError, err);
     throw err;
   }

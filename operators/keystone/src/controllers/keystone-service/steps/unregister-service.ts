@@ -1,18 +1,18 @@
-import { deleteServiceRegistration } from '../../../registration/service.js';
-import { type KeystoneServicePass, SERVICE_USER_ANNOTATION } from '../context.js';
+import { deleteOwnedService, deleteOwnedUsers } from '../../../registration/service.js';
+import { type KeystoneServicePass, serviceOwnership } from '../context.js';
 
-/** On deletion: the users (current and recorded name; their role assignments go with them) and the catalog service. */
+/**
+ * On deletion: its user (by recorded ID and by name; role assignments go with it) and its catalog
+ * service (endpoints go with it), each only if this KeystoneService owns it — a refused or sharing
+ * KeystoneService deletes nothing in Keystone.
+ */
 export async function unregisterService(ctx: KeystoneServicePass) {
   if (!ctx.identity) throw new Error('unregisterService runs after connectAdminClient');
-  const recorded = ctx.cr.metadata.annotations?.[SERVICE_USER_ANNOTATION];
-  await deleteServiceRegistration(
-    ctx.identity,
-    {
-      serviceId: ctx.status.serviceID ?? '',
-      usernames: [ctx.cr.spec.serviceUser, ...(recorded ? [recorded] : [])],
-    },
-    ctx.changes,
-  );
+  const { owner } = serviceOwnership(ctx);
+  const ids = ctx.status.userID ? [ctx.status.userID] : [];
+  await deleteOwnedUsers(ctx.identity, { ids, names: [ctx.cr.spec.serviceUser] }, owner, ctx.changes);
+  await deleteOwnedService(ctx.identity, ctx.status.serviceID ?? '', owner, ctx.changes);
   ctx.status.serviceID = '';
+  ctx.status.userID = '';
   return undefined;
 }
