@@ -11,6 +11,7 @@ export function initialConditionTypes(spec: ResolvedSpec): string[] {
   return [
     ConditionType.InputReady,
     ConditionType.TLSInputReady,
+    ConditionType.MariaDBAccountReady,
     ConditionType.DBReady,
     ...(spec.memcachedInstance ? [ConditionType.MemcachedReady] : []),
     ConditionType.ServiceConfigReady,

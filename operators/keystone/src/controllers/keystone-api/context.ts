@@ -18,6 +18,8 @@ export interface KeystoneApiPass extends Pass<KeystoneAPI, KeystoneApiStatus> {
   inputs: Record<string, string>;
   /** Passwords read from the input Secret (never logged). */
   passwords?: { admin: string; database: string; root: string };
+  /** Where the database account's password lives (`spec.secret`'s key, or the generated `<account>-db-secret`). */
+  databaseAccount?: { secret: string; key: string };
   memcachedServers?: string;
   podAnnotations?: Record<string, string>;
   /** The federatedRealmConfig file names (sorted), mounted one by one into the API pods. */

@@ -123,3 +123,37 @@ describe('KeystoneAPI fields that read other Secrets (fake API server)', () => {
     expect(await ttls(false)).toEqual([600, 600, 600]);
   });
 });
+
+describe("install_yamls' osp-secret as it is today (no KeystoneDatabasePassword)", () => {
+  it('generates the account password once into keystone-db-secret and connects with it', async () => {
+    const fake = new FakeKubeClient();
+    seed(fake, {});
+    await fake.delete(Kinds.Secret, { namespace: NS, name: 'osp-secret' });
+    fake.seed(Kinds.Secret, secret('osp-secret', { AdminPassword: 'a', DbRootPassword: 'r' }));
+    await converge(fake);
+    expect(cond(fake, 'MariaDBAccountReady')).toMatchObject({
+      status: 'True',
+      message: 'MariaDBAccount creation complete',
+    });
+    const account = fake.peek<
+      KubeObject & { stringData?: Record<string, string>; data?: Record<string, string> }
+    >(Kinds.Secret, { namespace: NS, name: 'keystone-db-secret' });
+    const password =
+      account?.stringData?.['DatabasePassword'] ??
+      Buffer.from(account?.data?.['DatabasePassword'] ?? '', 'base64').toString();
+    expect(password).toMatch(/^[0-9a-f]{32}$/);
+    const config = fake.peek<
+      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
+    >(Kinds.Secret, { namespace: NS, name: 'keystone-config-data' });
+    const conf =
+      config?.stringData?.['keystone.conf'] ??
+      Buffer.from(config?.data?.['keystone.conf'] ?? '', 'base64').toString();
+    expect(conf).toContain(`mysql+pymysql://keystone:${password}@`);
+    await converge(fake);
+    const again = fake.peek<KubeObject & { metadata: { resourceVersion?: string } }>(Kinds.Secret, {
+      namespace: NS,
+      name: 'keystone-db-secret',
+    });
+    expect(again?.metadata.resourceVersion).toBe(account?.metadata.resourceVersion);
+  });
+});

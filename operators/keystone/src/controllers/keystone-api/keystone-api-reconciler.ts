@@ -14,6 +14,7 @@ import { ensureCloudConfig } from './steps/ensure-cloud-config.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureCronJob } from './steps/ensure-cron-job.js';
 import { ensureDatabase } from './steps/ensure-database.js';
+import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
 import { ensureFederation } from './steps/ensure-federation.js';
 import { ensureFernetKeys } from './steps/ensure-fernet-keys.js';
@@ -33,6 +34,7 @@ import { waitForDependants } from './steps/wait-for-dependants.js';
  */
 const KEYSTONE_API_STEPS = [
   checkInputSecret,
+  ensureDatabaseAccount,
   ensureDatabase,
   checkMemcached,
   ensureConfigSecret,

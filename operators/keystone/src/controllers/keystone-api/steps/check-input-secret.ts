@@ -3,6 +3,7 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import {
   MissingSecretKeyError,
   type SecretObject,
+  secretValue,
   stableHash,
   verifySecret,
 } from '@stackops/lib-common/objects';
@@ -15,13 +16,15 @@ import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 const BROKEN_INPUT_RETRY_MS = 30_000;
 
 /**
- * The input Secret has the admin password, the database password and (for the db-create
- * Job) the MariaDB root password, and the passwords pass upstream's rule. A missing Secret is a
+ * The input Secret has the admin password and (for the db-create Job) the MariaDB root password,
+ * maybe the database password, and the passwords pass upstream's rule. A missing Secret is a
  * wait; a missing key or a bad password names the key. External mode needs only the admin password.
  */
 export async function checkInputSecret(ctx: KeystoneApiPass): Promise<StepResult> {
   const keys = inputSecretKeys(ctx.spec);
-  const wanted = ctx.spec.externalKeystoneAPI ? [keys.admin] : [keys.admin, keys.database, keys.root];
+  // The database password is optional: without it the account's password is generated (upstream
+  // takes it from mariadb-operator's MariaDBAccount; install_yamls' osp-secret no longer has it).
+  const wanted = ctx.spec.externalKeystoneAPI ? [keys.admin] : [keys.admin, keys.root];
   const ref = { name: ctx.spec.secret, namespace: ctx.cr.metadata.namespace ?? '' };
   let verified: Awaited<ReturnType<typeof verifySecret>>;
   try {
@@ -42,8 +45,15 @@ export async function checkInputSecret(ctx: KeystoneApiPass): Promise<StepResult
     );
     return stop(RECHECK_AFTER_MS);
   }
-  for (const key of [keys.admin, ...(ctx.spec.externalKeystoneAPI ? [] : [keys.database])]) {
-    const problem = passwordProblem(verified.values[key] ?? '');
+  const databasePassword = ctx.spec.externalKeystoneAPI
+    ? undefined
+    : secretValue(verified.secret, keys.database);
+  const checked: [string, string][] = [
+    [keys.admin, verified.values[keys.admin] ?? ''],
+    ...(databasePassword !== undefined ? [[keys.database, databasePassword] as [string, string]] : []),
+  ];
+  for (const [key, value] of checked) {
+    const problem = passwordProblem(value);
     if (problem) {
       // upstream's exact text in the condition; the Event says which key
       ctx.conditions.markError(ConditionType.InputReady, problem);
@@ -53,7 +63,7 @@ export async function checkInputSecret(ctx: KeystoneApiPass): Promise<StepResult
   }
   ctx.passwords = {
     admin: verified.values[keys.admin] ?? '',
-    database: verified.values[keys.database] ?? '',
+    database: databasePassword ?? '',
     root: verified.values[keys.root] ?? '',
   };
   // Only what the pods depend on feeds the input hash (the root password only concerns db-create).
