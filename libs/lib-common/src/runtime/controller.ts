@@ -67,7 +67,7 @@ export interface ReferenceOptions extends SourceOptions {
 
 interface NamedSource {
   kind: KindRef;
-  names: (primary: KubeObject) => readonly (string | undefined)[];
+  names: (primary: KubeObject) => readonly (string | ObjectRef | undefined)[];
 }
 
 const cacheOptionsOf = (o: SourceOptions): KindCacheOptions | undefined =>
@@ -197,10 +197,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     names: (primary: T) => readonly (string | undefined)[],
     opts: ReferenceOptions = {},
   ): this {
-    if (opts.byName) {
-      this.named.push({ kind, names: names as NamedSource['names'] });
-      return this;
-    }
+    if (opts.byName) return this.watchesNamed(kind, names);
     this.pending.push((primary, cache) => ({
       kind,
       predicates: opts.predicates ?? [],
@@ -212,6 +209,16 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
         return candidates.filter((p) => names(p).includes(name)).map((p) => keyOf(p));
       },
     }));
+    return this;
+  }
+
+  /**
+   * Watches, by name, the objects `refs(primary)` names (a bare name is in the primary's namespace;
+   * a ref may name another namespace, e.g. a BareMetalHost's BMC Secret), while a primary names
+   * them; a change wakes the primaries naming the object. Nothing else of the kind is listed.
+   */
+  watchesNamed(kind: KindRef, refs: (primary: T) => readonly (string | ObjectRef | undefined)[]): this {
+    this.named.push({ kind, names: refs as NamedSource['names'] });
     return this;
   }
 
@@ -388,10 +395,11 @@ export class Controller<T extends KubeObject = KubeObject> {
         this.namedWatches.map(({ source, watches }) =>
           watches.track(
             key,
-            source
-              .names(obj)
-              .filter((n): n is string => Boolean(n))
-              .map((name) => (namespace ? { namespace, name } : { name })),
+            source.names(obj).flatMap((n): ObjectRef[] => {
+              if (!n) return [];
+              if (typeof n !== 'string') return [n];
+              return [namespace ? { namespace, name: n } : { name: n }];
+            }),
             signal,
           ),
         ),

@@ -19,6 +19,9 @@ export const PLACEMENT_API_OWNED_KINDS: readonly KindRef[] = [
   KeystoneKinds.KeystoneEndpoint,
 ];
 
+/** The label every Secret a PlacementAPI creates carries (`ownerLabels`). */
+const OWNED_SECRETS = 'placement.openstack.org/uid';
+
 const refOf = (cr: PlacementAPI): ObjectRef => ({
   namespace: cr.metadata.namespace ?? '',
   name: cr.metadata.name ?? '',
@@ -46,9 +49,11 @@ export function registerPlacementApiController(
     name: 'placementapi',
     concurrency,
   });
-  for (const kind of PLACEMENT_API_OWNED_KINDS) builder = builder.owns(kind);
+  // Only its own Secrets (labelled with the owner) are cached; those a spec names are watched by name.
+  for (const kind of PLACEMENT_API_OWNED_KINDS)
+    builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWNED_SECRETS } : {});
   return builder
-    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret, ...tlsSecretNames(cr.spec.tls)])
+    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret, ...tlsSecretNames(cr.spec.tls)], { byName: true })
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance])
     .watches(
       KeystoneKinds.KeystoneAPI,
