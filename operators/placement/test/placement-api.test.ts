@@ -54,12 +54,12 @@ describe('a PlacementAPI without its inputs', () => {
       passwordSelectors: { service: 'PlacementPassword' },
     });
     const cr = await waitForCondition(client, ns(0), 'InputReady', 'False', {
-      message: 'Input data resources missing',
+      message: 'Input data resources missing: Secret osp-secret',
     });
     expect(cr.metadata.finalizers).toEqual(['openstack.org/placementapi']);
     expect(conditionOf(cr, 'Ready')).toMatchObject({
       status: 'False',
-      message: 'Input data resources missing',
+      message: 'Input data resources missing: Secret osp-secret',
     });
     for (const t of [
       'DBReady',
@@ -129,7 +129,7 @@ describe('the full reconcile with a Ready KeystoneAPI', () => {
     const sa = await client.get(Kinds.ServiceAccount, { name: 'placement-placement', namespace: n });
     expect(sa).toBeDefined();
     const role = await client.get<Role>(Kinds.Role, { name: 'placement-placement-role', namespace: n });
-    expect(role?.rules.flatMap((r) => r.resources)).toEqual(['securitycontextconstraints', 'pods']);
+    expect(role?.rules.flatMap((r) => r.resources)).toEqual(['securitycontextconstraints']);
     expect(
       await client.get(Kinds.RoleBinding, { name: 'placement-placement-rolebinding', namespace: n }),
     ).toBeDefined();

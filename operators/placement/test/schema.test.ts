@@ -52,6 +52,11 @@ describe('PlacementAPI schema', () => {
       { ...valid, override: { service: { admin: {} } } },
       'spec.override.service keys must be one of: internal, public',
     ],
+    [
+      'a containerImage with whitespace',
+      { ...valid, containerImage: 'quay.io/x/placement :latest' },
+      'spec.containerImage: Invalid value: "quay.io/x/placement :latest"',
+    ],
     ['replicas above 32', { ...valid, replicas: 33 }, 'spec.replicas: Invalid value: 33'],
     ['negative replicas', { ...valid, replicas: -1 }, 'spec.replicas: Invalid value: -1'],
     ['apiTimeout below 10', { ...valid, apiTimeout: 5 }, 'apiTimeout must be at least 10 (or 0 for 60)'],

@@ -96,6 +96,7 @@ export const placementApiSpecSchema = Type.Object(
   {
     containerImage: Type.Optional(
       Type.String({
+        pattern: '^\\S*$',
         description:
           'Placement API image. When empty the operator uses RELATED_IMAGE_PLACEMENT_API_IMAGE_URL_DEFAULT, else the upstream image.',
       }),

@@ -44,6 +44,8 @@ export const PLACEMENT_API_STEPS = [
 export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<PlacementAPI> {
   return pipeline<PlacementAPI, PlacementApiStatus, PlacementApiPass>({
     kind: PlacementAPIKind,
+    // Services and keystone children are named `placement…` whatever the CR's name: one per namespace.
+    onePerNamespace: true,
     conditions: placementConditionTypes,
     initialStatus: (cr, previous) => {
       // What is known stays (so an early stop does not wipe it).

@@ -38,7 +38,8 @@ export async function checkInputSecret(ctx: PlacementApiPass): Promise<StepResul
       ConditionType.InputReady,
       Reason.Error,
       Severity.Warning,
-      'Input data resources missing',
+      'Input data resources missing: Secret %s',
+      name,
     );
     return stop(RECHECK_AFTER_MS);
   }
