@@ -136,7 +136,11 @@ export async function ensureMariaDbAccount(
   const secretName = account.spec?.secret ?? accountSecretName(req.accountName);
   if (!account.spec?.userName) throw new Error(`no userName field in account ${req.accountName}`);
   const secretRef = { name: secretName, namespace: req.namespace };
-  type Secret = KubeObject & { data?: Record<string, string>; immutable?: boolean };
+  type Secret = KubeObject & {
+    data?: Record<string, string>;
+    stringData?: Record<string, string>;
+    immutable?: boolean;
+  };
   let secret = await client.get<Secret>(Kinds.Secret, secretRef);
   if (!secret) {
     secret = await client.create<Secret>(Kinds.Secret, {
@@ -156,7 +160,9 @@ export async function ensureMariaDbAccount(
     }
     secret = await client.patch<Secret>(Kinds.Secret, secretRef, patch, 'merge');
   }
-  const password = decode(secret.data?.[MARIADB_ACCOUNT_PASSWORD_KEY]);
+  // Either field, as upstream checks: a client may have written stringData the server did not fold yet.
+  const password =
+    secret.stringData?.[MARIADB_ACCOUNT_PASSWORD_KEY] ?? decode(secret.data?.[MARIADB_ACCOUNT_PASSWORD_KEY]);
   if (password === undefined) {
     throw new Error(`field ${MARIADB_ACCOUNT_PASSWORD_KEY} not found in Secret ${secretName}`);
   }

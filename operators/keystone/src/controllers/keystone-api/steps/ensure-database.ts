@@ -1,14 +1,20 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { apiVersionOf, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   buildDbCreateJob,
   DEFAULT_DB_PORT,
   databaseHostname,
   dbCreateJobName,
+  findGalera,
+  type MariaDbRequest,
+  reconcileMariaDb,
+  releaseMariaDbFinalizers,
   setDbReadyCondition,
 } from '@stackops/lib-common/database';
 import { stableHash } from '@stackops/lib-common/objects';
 import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { KeystoneFinalizers } from '../../../api/finalizers.js';
+import { KeystoneKinds } from '../../../api/group.js';
 import { databaseUser } from '../../../config/spec.js';
 import { KEYSTONE_DATABASE, keystoneServiceLabels } from '../../../resources/names.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
@@ -21,14 +27,67 @@ function servicePort(svc: KubeObject): number {
   return ports[0]?.port ?? DEFAULT_DB_PORT;
 }
 
+declare module '../context.js' {
+  interface KeystoneApiPass {
+    /**
+     * Set in mariadb-operator mode: the account's user (the password is `passwords.database`) and
+     * whether the database supports TLS (then my.cnf turns TLS on when a CA bundle is mounted).
+     * Job mode leaves it unset: the user is `databaseAccount`.
+     */
+    databaseConnection?: { user: string; tlsSupport: boolean };
+  }
+}
+
+/** Upstream keystone's MariaDBDatabase CR name and user name prefix. */
+const KEYSTONE_DATABASE_CR = 'keystone';
+
+/** What keystone asks mariadb-operator for (upstream keystone's names; no TLS required of the account). */
+function mariaDbRequest(ctx: KeystoneApiPass): MariaDbRequest {
+  const kind = KeystoneKinds.KeystoneAPI;
+  return {
+    owner: { ...ctx.cr, apiVersion: apiVersionOf(kind), kind: kind.kind },
+    namespace: ctx.cr.metadata.namespace ?? '',
+    instance: ctx.spec.databaseInstance,
+    databaseName: KEYSTONE_DATABASE,
+    databaseCrName: KEYSTONE_DATABASE_CR,
+    accountName: ctx.spec.databaseAccount,
+    userNamePrefix: 'keystone',
+    requireTLS: false,
+    finalizer: KeystoneFinalizers.KeystoneAPI,
+    labels: {},
+  };
+}
+
 /**
- * The keystone database and account exist on the MariaDB Service `databaseInstance`
- * (ADR 0005): the hash-gated `<cr>-db-create` Job runs the idempotent SQL whenever its inputs
- * (names, server, password hashes) changed since the last success.
+ * mariadb-operator mode (ADR 0013): MariaDBAccount and MariaDBDatabase CRs as upstream creates
+ * them; the config then connects as the account, with its password from `<account>-db-secret`.
+ */
+async function ensureMariaDbDatabase(ctx: KeystoneApiPass): Promise<StepResult> {
+  const outcome = await reconcileMariaDb(ctx.client, ctx.conditions, mariaDbRequest(ctx));
+  if (!outcome.ready) return stop(outcome.retryAfterMs);
+  const { hostname, user, password, tlsSupport } = outcome.connection;
+  ctx.status.databaseHostname = hostname;
+  ctx.passwords = { ...ctx.passwords!, database: password };
+  ctx.databaseConnection = { user, tlsSupport };
+  return undefined;
+}
+
+/** Deletion: keystone's finalizer leaves the MariaDB CRs (no-op in Job mode: there are none). */
+export async function releaseDatabase(ctx: KeystoneApiPass): Promise<StepResult> {
+  await releaseMariaDbFinalizers(ctx.client, mariaDbRequest(ctx));
+  return undefined;
+}
+
+/**
+ * The keystone database and account exist. When `databaseInstance` names a Galera CR,
+ * mariadb-operator makes them (ADR 0013); otherwise it names a MariaDB Service and the hash-gated
+ * `<cr>-db-create` Job runs the idempotent SQL whenever its inputs (names, server, password
+ * hashes) changed since the last success (ADR 0005).
  */
 export async function ensureDatabase(ctx: KeystoneApiPass): Promise<StepResult> {
   const ns = ctx.cr.metadata.namespace ?? '';
   const instance = ctx.spec.databaseInstance;
+  if (await findGalera(ctx.client, instance, ns)) return ensureMariaDbDatabase(ctx);
   const svc = ctx.cache.get(Kinds.Service, { name: instance, namespace: ns });
   if (!svc) {
     setDbReadyCondition(ctx.conditions, { state: 'waitingForService', service: instance });

@@ -1,0 +1,109 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { ExternalKinds } from '@stackops/lib-common/external';
+import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import { describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../../../api/group.js';
+import type { KeystoneAPI } from '../../../api/keystone-api.js';
+import { defaultsFromEnv } from '../../../config/defaults.js';
+import { keystoneApiReconciler } from '../keystone-api-reconciler.js';
+
+const NS = 'openstack';
+const ref = { namespace: NS, name: 'keystone' };
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const unb64 = (s = '') => Buffer.from(s, 'base64').toString('utf8');
+
+/** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
+function seedControlPlane(fake: FakeKubeClient) {
+  fake.seed(KeystoneKinds.KeystoneAPI, {
+    apiVersion: 'keystone.openstack.org/v1beta1',
+    kind: 'KeystoneAPI',
+    metadata: { name: 'keystone', namespace: NS },
+    spec: { secret: 'osp-secret', databaseInstance: 'openstack' },
+  } as KeystoneAPI);
+  fake.seed(Kinds.Secret, {
+    metadata: { name: 'osp-secret', namespace: NS },
+    data: {
+      AdminPassword: b64('admin-pw'),
+      KeystoneDatabasePassword: b64('osp-db-pw'),
+      DbRootPassword: b64('r'),
+    },
+  } as KubeObject);
+  fake.seed(ExternalKinds.Galera, {
+    apiVersion: 'mariadb.openstack.org/v1beta1',
+    kind: 'Galera',
+    metadata: { name: 'openstack', namespace: NS },
+    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
+  } as KubeObject);
+  fake.seed(Kinds.Service, {
+    metadata: { name: 'openstack', namespace: NS, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
+    spec: { ports: [{ port: 3306 }] },
+  } as KubeObject);
+}
+
+const reconcile = (fake: FakeKubeClient) =>
+  reconcileOnce<KeystoneAPI>(
+    fake,
+    KeystoneKinds.KeystoneAPI,
+    ref,
+    keystoneApiReconciler(defaultsFromEnv({})),
+  );
+const conditionOf = (fake: FakeKubeClient, type: string) =>
+  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
+
+/** Plays mariadb-operator once it has seen both CRs: Ready conditions on their status. */
+function mariadbOperatorReports(fake: FakeKubeClient) {
+  const now = new Date().toISOString();
+  for (const [kind, type] of [
+    [ExternalKinds.MariaDBDatabase, 'MariaDBDatabaseReady'],
+    [ExternalKinds.MariaDBAccount, 'MariaDBAccountReady'],
+  ] as const) {
+    const obj = fake.peek(kind, { namespace: NS, name: 'keystone' });
+    if (!obj) continue;
+    fake.seed(kind, { ...obj, status: { conditions: [{ type, status: 'True', lastTransitionTime: now }] } });
+  }
+}
+
+describe('KeystoneAPI database step, mariadb-operator mode (databaseInstance names a Galera CR)', () => {
+  it('asks mariadb-operator through MariaDBAccount/MariaDBDatabase, runs no db-create Job, and connects as the account', async () => {
+    const fake = new FakeKubeClient();
+    seedControlPlane(fake);
+    for (let i = 0; i < 6 && conditionOf(fake, 'DBReady')?.status !== 'True'; i++) {
+      await reconcile(fake);
+      mariadbOperatorReports(fake);
+    }
+    expect(conditionOf(fake, 'DBReady')).toMatchObject({ status: 'True', message: 'DB create completed' });
+    expect(conditionOf(fake, 'MariaDBAccountReady')).toMatchObject({
+      status: 'True',
+      message: 'MariaDBAccount creation complete',
+    });
+    const account = fake.peek<KubeObject & { spec: { userName: string; secret: string } }>(
+      ExternalKinds.MariaDBAccount,
+      { namespace: NS, name: 'keystone' },
+    );
+    expect(account?.spec.secret).toBe('keystone-db-secret');
+    expect(account?.metadata.finalizers).toEqual(['openstack.org/keystoneapi']);
+    const db = fake.peek(ExternalKinds.MariaDBDatabase, { namespace: NS, name: 'keystone' });
+    expect(db?.metadata.labels).toEqual({ dbName: 'openstack' });
+    expect(db?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'KeystoneAPI', name: 'keystone' });
+    expect(fake.all(Kinds.Job).map((j) => j.metadata.name)).not.toContain('keystone-db-create');
+    expect(fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.databaseHostname).toBe(
+      'openstack.openstack.svc',
+    );
+
+    // The account's password (not osp-secret's) is in the connection keystone.conf gets.
+    await simulateControllerManager(fake);
+    await reconcile(fake);
+    const accountSecret = fake.peek<
+      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
+    >(Kinds.Secret, { namespace: NS, name: 'keystone-db-secret' });
+    const password =
+      accountSecret?.stringData?.['DatabasePassword'] ?? unb64(accountSecret?.data?.['DatabasePassword']);
+    expect(password).toMatch(/^[0-9a-f]{32}$/);
+    const config = fake.peek<
+      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
+    >(Kinds.Secret, { namespace: NS, name: 'keystone-config-data' });
+    const conf = config?.stringData?.['keystone.conf'] ?? unb64(config?.data?.['keystone.conf']);
+    expect(conf).toContain(`:${password}@openstack.openstack.svc/keystone?`);
+    expect(conf).not.toContain('osp-db-pw');
+  });
+});
