@@ -1,0 +1,66 @@
+import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../src/api/group.js';
+import { getObject, useOperator } from './support/harness.js';
+import {
+  conditionOf,
+  createKeystone,
+  isReady,
+  preparedNamespace,
+  waitForKeystone,
+} from './support/keystone.js';
+
+/** How long the writes of a settled namespace are counted. */
+const WINDOW_MS = 10_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const controllerUid = (o: KubeObject | undefined) =>
+  o?.metadata.ownerReferences?.find((r) => r.controller)?.uid;
+
+describe('two KeystoneAPIs in one namespace', () => {
+  const suite = useOperator({ beforeAll, afterAll });
+
+  it('the second is refused with a condition and writes nothing; nothing of the first is touched, even when the second is deleted', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    const first = await createKeystone(client, ns);
+    await waitForKeystone(client, ns, 'the first Ready', isReady, { timeoutMs: 90_000 });
+    const secretBefore = await getObject(client, Kinds.Secret, ns, 'keystone');
+    const jobsBefore = (await client.list(Kinds.Job, { namespace: ns })).items
+      .map((j) => j.metadata.uid)
+      .sort();
+    expect(controllerUid(secretBefore)).toBe(first.metadata.uid);
+
+    await createKeystone(client, ns, {}, 'keystone-second');
+    const second = await waitForKeystone(
+      client,
+      ns,
+      'the second refused',
+      (cr) =>
+        conditionOf(cr, 'Ready')?.status === 'False' &&
+        /only one KeystoneAPI per namespace/.test(conditionOf(cr, 'Ready')?.message ?? ''),
+      { name: 'keystone-second' },
+    );
+    expect(conditionOf(second, 'Ready')).toMatchObject({ severity: 'Error' });
+    expect(conditionOf(second, 'Ready')?.message).toContain(`KeystoneAPI keystone already runs in ${ns}`);
+    expect(second.metadata.finalizers ?? []).toEqual([]);
+
+    // A bounded number of writes over the window (the storm this replaces was ~95 writes/s).
+    const requests = (suite.operator.manager.client as RestKubeClient).requests;
+    await sleep(1_000);
+    const before = requests.writes();
+    await sleep(WINDOW_MS);
+    expect(requests.writes() - before).toBeLessThanOrEqual(2);
+
+    const secretAfter = await getObject(client, Kinds.Secret, ns, 'keystone');
+    expect(controllerUid(secretAfter)).toBe(first.metadata.uid);
+    expect(secretAfter?.metadata.resourceVersion).toBe(secretBefore?.metadata.resourceVersion);
+
+    await client.delete(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone-second' });
+    await sleep(3_000);
+    const jobsAfter = (await client.list(Kinds.Job, { namespace: ns })).items
+      .map((j) => j.metadata.uid)
+      .sort();
+    expect(jobsAfter).toEqual(jobsBefore);
+    expect(isReady((await getObject(client, KeystoneKinds.KeystoneAPI, ns, 'keystone')) as never)).toBe(true);
+  });
+});
