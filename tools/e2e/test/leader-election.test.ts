@@ -9,10 +9,10 @@ import {
   cleanUp,
   deleteNamespaces,
   expectRunsForReal,
-  fetchInNode,
   helmInstall,
   type PodShape,
   readyPods,
+  scrapeMetrics,
   waitForCondition,
 } from './support.js';
 
@@ -40,7 +40,7 @@ const holds = (lease: Lease | undefined, pod: PodShape) =>
   lease?.spec?.holderIdentity?.startsWith(`${pod.metadata.name}_`) ?? false;
 
 async function masterStatus(pod: PodShape): Promise<number | undefined> {
-  const { body } = await fetchInNode(`http://${pod.status?.podIP}:8080/metrics`);
+  const { body } = await scrapeMetrics(pod.status?.podIP, namespace, release);
   const m = body.match(/^leader_election_master_status\{name="keystone-operator"\} (\d+)/m);
   return m ? Number(m[1]) : undefined;
 }
@@ -58,6 +58,9 @@ describe('two replicas with leader election', () => {
     const leaseMs = (lease?.spec?.leaseDurationSeconds ?? 0) * 1000;
     expect(leaseMs).toBeGreaterThan(0);
     expect(await masterStatus(leader)).toBe(1);
+    // The standby exports the series too, at 0.
+    const standby = pods.find((p) => p !== leader)!;
+    expect(await masterStatus(standby)).toBe(0);
 
     const deleted = Date.now();
     await client.delete(Kinds.Pod, { namespace, name: leader.metadata.name! });

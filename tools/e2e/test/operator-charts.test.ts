@@ -22,6 +22,7 @@ import {
   helmInstall,
   jsonLogs,
   readyPods,
+  scrapeMetrics,
   waitForCondition,
 } from './support.js';
 
@@ -120,8 +121,10 @@ describe('each operator chart, alone, on the real node', () => {
         for (const s of c.samples) await applyExample(s.file, s.namespace);
         await c.converge(c.cr);
 
-        // Scraped where Prometheus would: the pod IP, from inside the node's network.
-        const metrics = await fetchInNode(`http://${pod!.status?.podIP}:8080/metrics`);
+        // Scraped where Prometheus would: the pod IP, from inside the node's network, over HTTPS
+        // with a token the operator has the API server review (secure metrics, the chart default).
+        expect((await fetchInNode(`https://${pod!.status?.podIP}:8080/metrics`)).status).toBe(401);
+        const metrics = await scrapeMetrics(pod!.status?.podIP, namespace, release);
         expect(metrics.status).toBe(200);
         // Reconciles that ended well: a success, or a success that asks to be looked at again later.
         const reconciled = [

@@ -149,16 +149,61 @@ export function expectRunsForReal(pod: PodShape, operator: string): string[] {
  * An HTTP GET from inside the real node's network namespace, where pod IPs are reachable (from the
  * host they are not): Node's fetch run under `nsenter --net`.
  */
-export async function fetchInNode(url: string): Promise<{ status: number; body: string }> {
+export async function fetchInNode(
+  url: string,
+  opts: { token?: string } = {},
+): Promise<{ status: number; body: string }> {
+  // HTTPS endpoints here serve self-signed certificates (the operators' secure metrics).
   const script =
-    'fetch(process.argv[1]).then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })))' +
+    "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';" +
+    "const h = process.argv[2] ? { Authorization: 'Bearer ' + process.argv[2] } : {};" +
+    'fetch(process.argv[1], { headers: h }).then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })))' +
     '.catch((e) => { process.stderr.write(String(e)); process.exit(1); })';
   const out = await exec(
     'nsenter',
-    [`--net=${netnsPath}`, '--', process.execPath, '-e', script, url],
+    [`--net=${netnsPath}`, '--', process.execPath, '--no-warnings', '-e', script, url, opts.token ?? ''],
     30_000,
   );
   return JSON.parse(out) as { status: number; body: string };
+}
+
+/**
+ * Scrapes an operator pod's secure /metrics as Prometheus would: HTTPS on the pod IP, with the
+ * token of a ServiceAccount bound to the release's `<fullname>-metrics-reader` ClusterRole.
+ */
+export async function scrapeMetrics(
+  podIP: string | undefined,
+  namespace: string,
+  release: string,
+): Promise<{ status: number; body: string }> {
+  const roles = await kubectl([
+    'get',
+    'clusterroles',
+    '-l',
+    `app.kubernetes.io/instance=${release}`,
+    '-o',
+    'name',
+  ]);
+  const reader = roles
+    .split('\n')
+    .map((n) => n.replace(/^clusterrole\.rbac\.authorization\.k8s\.io\//, ''))
+    .find((n) => n.endsWith('-metrics-reader'));
+  if (!reader) throw new Error(`release ${release} has no metrics-reader ClusterRole`);
+  const binding = `${release}-e2e-scraper`;
+  await kubectl(['create', 'serviceaccount', 'e2e-scraper', '-n', namespace]).catch(() => '');
+  await kubectl([
+    'create',
+    'clusterrolebinding',
+    binding,
+    `--clusterrole=${reader}`,
+    `--serviceaccount=${namespace}:e2e-scraper`,
+  ]).catch(() => '');
+  try {
+    const token = (await kubectl(['create', 'token', 'e2e-scraper', '-n', namespace])).trim();
+    return await fetchInNode(`https://${podIP}:8080/metrics`, { token });
+  } finally {
+    await kubectl(['delete', 'clusterrolebinding', binding, '--ignore-not-found']);
+  }
 }
 
 /** `kubectl logs` of a pod, each line parsed as JSON (a line that is not JSON fails the test). */
