@@ -50,8 +50,7 @@ const PLACEMENT_API_FIELD_COVERAGE: Record<string, string> = {
   'spec.override.service.*.endpointURL': 'publishes the given public URL in the KeystoneEndpoint',
   'spec.override.probes':
     'merges override.probes field by field (set fields win), and adds a startup probe only when asked',
-  'spec.tls':
-    'serves https vhosts, publishes https:// endpoints, and a new certificate or CA rolls only the API pods',
+  'spec.tls': 'waits for its TLS Secrets by name, then serves https and publishes https endpoints',
   'spec.tls.api':
     'waits in TLSInputReady naming the missing CA bundle, then the missing certificate, and recovers',
   'spec.tls.caBundleSecretName':
