@@ -125,4 +125,23 @@ describe('pod-level TLS (upstream layout)', () => {
     const d = buildKeystoneDeployment(plain, s, 'h', {}) as Json;
     expect(JSON.stringify(d)).not.toMatch(/tls-certs|combined-ca-bundle|HTTPS/);
   });
+
+  it('my.cnf turns TLS to the database on only when the database supports it and a CA bundle is mounted', () => {
+    const data = (databaseTls: boolean) =>
+      configFiles(
+        spec,
+        keystoneConfigData(cr, spec, {
+          databaseHostname: 'db',
+          databasePassword: 'p',
+          memcachedServers: '',
+          databaseTls,
+          databaseUser: 'keystone_ab12',
+        }),
+      );
+    expect(data(true)['my.cnf']).toBe(
+      '[client]\nssl-ca=/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem\nssl=1',
+    );
+    expect(data(false)['my.cnf']).toBe('[client]\nssl=0');
+    expect(data(true)['keystone.conf']).toContain('mysql+pymysql://keystone_ab12:p@db/keystone');
+  });
 });

@@ -16,6 +16,8 @@ import { keystoneApiKollaConfig } from './kolla-config.js';
 /** Everything the config templates read (and `customServiceConfig` may use). */
 export interface KeystoneConfigData {
   databaseConnection: string;
+  /** my.cnf with TLS to the database (CA bundle mounted and the database supports it). */
+  databaseTls: boolean;
   memcachedServers: string;
   enableSecureRBAC: boolean;
   fernetMaxActiveKeys: number;
@@ -41,6 +43,10 @@ export interface KeystoneConfigData {
 export interface KeystoneConfigInputs {
   databaseHostname: string;
   databasePassword: string;
+  /** mariadb-operator mode: the account's user name (else `databaseAccount`). */
+  databaseUser?: string;
+  /** The database supports TLS and a CA bundle is mounted: my.cnf turns TLS on (upstream GetDatabaseClientConfig). */
+  databaseTls?: boolean;
   /** `host:port` list of memcached servers, comma-joined; empty when caching is off. */
   memcachedServers: string;
   endpoints?: { internal?: string | undefined; public?: string | undefined };
@@ -57,11 +63,12 @@ export function keystoneConfigData(
   const ns = cr.metadata.namespace ?? '';
   return {
     databaseConnection: databaseConnectionUrl({
-      user: databaseUser(spec),
+      user: inputs.databaseUser ?? databaseUser(spec),
       password: inputs.databasePassword,
       host: inputs.databaseHostname,
       database: KEYSTONE_DATABASE,
     }),
+    databaseTls: inputs.databaseTls ?? false,
     memcachedServers: inputs.memcachedServers,
     enableSecureRBAC: spec.enableSecureRBAC,
     fernetMaxActiveKeys: spec.fernetMaxActiveKeys,
@@ -113,7 +120,7 @@ export function configFiles(spec: ResolvedSpec, data: KeystoneConfigData): Recor
     'ssl.conf': httpdSslConf,
     'keystone-api-config.json': keystoneApiKollaConfig(),
     ...renderCustomData({ 'custom.conf': spec.customServiceConfig ?? '' }, customDataParameters(data)),
-    'my.cnf': databaseClientConfig(),
+    'my.cnf': databaseClientConfig(data.databaseTls ? {} : undefined),
     ...httpdCustomConfigFiles(data),
     ...renderCustomData(spec.defaultConfigOverwrite ?? {}, customDataParameters(data)),
   };

@@ -20,6 +20,8 @@ export interface KeystoneApiPass extends Pass<KeystoneAPI, KeystoneApiStatus> {
   passwords?: { admin: string; database: string; root: string };
   /** Where the database account's password lives (`spec.secret`'s key, or the generated `<account>-db-secret`). */
   databaseAccount?: { secret: string; key: string };
+  /** Set in mariadb-operator mode: the MariaDBAccount's user; TLS support of the database. */
+  databaseConnection?: { user: string; tlsSupport: boolean };
   memcachedServers?: string;
   podAnnotations?: Record<string, string>;
   /** The federatedRealmConfig file names (sorted), mounted one by one into the API pods. */

@@ -13,7 +13,7 @@ import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureCloudConfig } from './steps/ensure-cloud-config.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureCronJob } from './steps/ensure-cron-job.js';
-import { ensureDatabase } from './steps/ensure-database.js';
+import { ensureDatabase, releaseDatabase } from './steps/ensure-database.js';
 import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
 import { ensureFederation } from './steps/ensure-federation.js';
@@ -86,7 +86,7 @@ export function keystoneApiReconciler(
     },
     context: (pass) => Object.assign(pass, { spec: resolveSpec(pass.cr, defaults), defaults, inputs: {} }),
     steps: (ctx) => (ctx.spec.externalKeystoneAPI ? EXTERNAL_KEYSTONE_API_STEPS : KEYSTONE_API_STEPS),
-    finalizer: { name: KeystoneFinalizers.KeystoneAPI, cleanup: [waitForDependants] },
+    finalizer: { name: KeystoneFinalizers.KeystoneAPI, cleanup: [waitForDependants, releaseDatabase] },
     ...(opts.now ? { now: opts.now } : {}),
   });
 }

@@ -36,6 +36,8 @@ export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResu
     httpdCustomFiles,
     databaseHostname: ctx.status.databaseHostname ?? '',
     databasePassword: ctx.passwords?.database ?? '',
+    ...(ctx.databaseConnection ? { databaseUser: ctx.databaseConnection.user } : {}),
+    databaseTls: Boolean(ctx.databaseConnection?.tlsSupport && ctx.spec.tls?.caBundleSecretName),
     memcachedServers: ctx.memcachedServers ?? '',
     endpoints: ctx.status.apiEndpoints,
   });
