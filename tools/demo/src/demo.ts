@@ -184,6 +184,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   try {
     let images: { archives: string[]; byName: Map<string, string> } | undefined;
     let workloads: Record<WorkloadImageName, string> | undefined;
+    const workloadArchives: string[] = [];
     if (real) {
       imageDir = mkdtempSync(join(tmpdir(), 'stackops-demo-images-'));
       const loaded: LoadedImage[] = await snapshotOperatorImages(imageDir);
@@ -199,7 +200,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
           const built = await buildWorkloadImages();
           const all = Object.values(built.images);
           for (const i of all) {
-            images!.archives.push(i.built.archive);
+            workloadArchives.push(i.built.archive);
             note(
               `${i.name} (${Object.entries(i.versions)
                 .map(([k, v]) => `${k} ${v}`)
@@ -229,6 +230,8 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
             `real node ${started.realNode.name} ${started.realNode.ip}; images: ${[...images!.byName.keys()].join(', ')}`,
           );
           const client = createKubeClient(started.kubeConfig, { fieldManager: 'stackops-demo' });
+          // After the start, whose deadline is for the daemons: these images are large.
+          await started.realNode.loadImages(workloadArchives);
           await keepWorkloadsOnKwok(client);
           await openstackNamespaceOnRealNode(client);
           note(
