@@ -393,6 +393,12 @@ describe('SIPCluster', () => {
     expect(
       await client.get(Kinds.Secret, { namespace: ns, name: `loadbalancer-controlplane-${loser}` }),
     ).toBeUndefined();
+    // No storm while both exist: a bounded number of writes over a 10 s window (the loser re-checks
+    // on its waiting delay, writing nothing when its status is unchanged).
+    await new Promise((r) => setTimeout(r, 1_000));
+    const writesBefore = operator.manager.client.requests.writes();
+    await new Promise((r) => setTimeout(r, 10_000));
+    expect(operator.manager.client.requests.writes() - writesBefore).toBeLessThanOrEqual(2);
 
     // Once the winner is gone its hosts are free again, and the loser takes them.
     await client.delete(SIPClusterKind, { namespace: ns, name: winner });
