@@ -19,9 +19,9 @@ export const LEGACY_DATABASE_PASSWORD_KEY = 'PlacementDatabasePassword';
  * Upstream MariaDBAccount's password Secret: `<account>-db-secret`, key `DatabasePassword`. The
  * account is an SQL name (underscores allowed), the Secret a DNS name: `_` becomes `-`.
  */
-export const accountSecretName = (account: string): string =>
+const accountSecretName = (account: string): string =>
   `${account.toLowerCase().replaceAll('_', '-')}-db-secret`;
-export const ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
+const ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
 
 /** 32 hex characters: no character a shell or a connection URL would treat specially. */
 const generatePassword = (): string => randomBytes(16).toString('hex');
