@@ -22,6 +22,8 @@ export class NamedObjectWatches {
     private readonly opts: {
       logger?: Logger;
       informer?: Omit<InformerOptions, 'namespaces' | 'fieldSelector'>;
+      /** How long a reconcile waits for a new watch's first list (default 10 s). */
+      syncTimeoutMs?: number;
     } = {},
   ) {}
 
@@ -58,7 +60,16 @@ export class NamedObjectWatches {
       w.primaries.add(primaryKey);
       waits.push(w.informer.waitForSync(signal));
     }
-    await Promise.all(waits);
+    // A list that keeps failing (RBAC, API server down) must not hold the worker: after the
+    // timeout the reconcile goes on and sees the object as absent, and the watch keeps trying.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all(waits),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.opts.syncTimeoutMs ?? 10_000);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 
   /** Stops watching what `primaryKey` named (it was deleted). */
