@@ -308,26 +308,26 @@ describe("upstream's checks with upstream's input", () => {
     seedDeployable(fake, placementAPI(), todaysOspSecret());
     await converge(fake);
     const conditions = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions ?? [];
-    expect(conditions.map((c) => c.type).sort()).toEqual(
-      [
-        'Ready',
-        'CreateServiceReady',
-        'DBReady',
-        'DBSyncReady',
-        'DeploymentReady',
-        'InputReady',
-        'KeystoneEndpointReady',
-        'KeystoneServiceReady',
-        'MariaDBAccountReady',
-        'NetworkAttachmentsReady',
-        'RoleBindingReady',
-        'RoleReady',
-        'ServiceAccountReady',
-        'ServiceConfigReady',
-        'TLSInputReady',
-      ].sort(),
-    );
-    expect(conditions.every((c) => c.status === 'True')).toBe(true);
+    // In upstream's order (Ready first, then by type), with upstream's True messages: its kuttl
+    // asserts compare the list element by element.
+    expect(conditions.map((c) => [c.type, c.message])).toEqual([
+      ['Ready', 'Setup complete'],
+      ['CreateServiceReady', 'Create service completed'],
+      ['DBReady', 'DB create completed'],
+      ['DBSyncReady', 'DBsync completed'],
+      ['DeploymentReady', 'Deployment completed'],
+      ['InputReady', 'Input data complete'],
+      ['KeystoneEndpointReady', 'Setup complete'],
+      ['KeystoneServiceReady', 'Setup complete'],
+      ['MariaDBAccountReady', 'MariaDBAccount creation complete'],
+      ['NetworkAttachmentsReady', 'NetworkAttachments completed'],
+      ['RoleBindingReady', 'RoleBinding created'],
+      ['RoleReady', 'Role created'],
+      ['ServiceAccountReady', 'ServiceAccount created'],
+      ['ServiceConfigReady', 'Service config create completed'],
+      ['TLSInputReady', 'Input data complete'],
+    ]);
+    expect(conditions.every((c) => c.status === 'True' && c.reason === 'Ready')).toBe(true);
     expect(conditionOf(fake, 'TLSInputReady')?.message).toBe('Input data complete');
     for (const name of ['placement-db-create', 'placement-db-sync']) {
       const job = fake.peek<JobView>(Kinds.Job, { namespace: NS, name });
