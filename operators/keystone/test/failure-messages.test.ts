@@ -1,0 +1,113 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../src/api/group.js';
+import type { KeystoneAPI } from '../src/api/keystone-api.js';
+import { useOperator } from './support/harness.js';
+import { conditionOf, createKeystone, preparedNamespace, waitForKeystone } from './support/keystone.js';
+
+type Event = KubeObject & {
+  type?: string;
+  reason?: string;
+  message?: string;
+  involvedObject?: { name?: string };
+};
+
+/** No HTTP verb, URL or query string in what a user reads. */
+const NO_REQUEST_LINE =
+  /\b(GET|POST|PUT|PATCH|DELETE)\s+\/|https?:\/\/127\.|\/apis?\/|fieldManager=|force=true/;
+
+/** The first condition (other than Ready) that is False with reason Error. */
+const failed = (cr: KeystoneAPI) =>
+  cr.status?.conditions?.find((c) => c.type !== 'Ready' && c.status === 'False' && c.reason === 'Error');
+
+async function eventsOf(client: import('@stackops/lib-common/client').KubeClient, ns: string, name: string) {
+  return (await client.list<Event>(Kinds.Event, { namespace: ns })).items.filter(
+    (e) => e.involvedObject?.name === name,
+  );
+}
+
+describe('KeystoneAPI failures say what they are', () => {
+  const suite = useOperator({ beforeAll, afterAll });
+
+  it.each([
+    [
+      'a name of 62 characters (the db-create Job name is too long for its label)',
+      'k'.repeat(62),
+      {},
+      /is invalid: .*must be no more than 63 characters/,
+    ],
+    [
+      'an invalid nodeSelector',
+      'keystone',
+      { nodeSelector: { 'bad key!': 'x' } },
+      /nodeSelector: "bad key!"/,
+    ],
+  ])(
+    '%s: the failing step’s condition is False (Error) naming the object and field, with an Event',
+    async (_what, name, spec, expected) => {
+      const { client } = suite;
+      const ns = await preparedNamespace(suite);
+      await createKeystone(client, ns, spec as Partial<KeystoneAPI['spec']>, name);
+      const cr = await waitForKeystone(
+        client,
+        ns,
+        'a False condition with reason Error',
+        (c) => failed(c) !== undefined,
+        {
+          name,
+        },
+      );
+      const condition = failed(cr)!;
+      expect(condition.severity).toBe('Error');
+      expect(condition.message).toMatch(expected);
+      expect(condition.message).toMatch(/^(Job|Service|Deployment|Secret|ConfigMap) /);
+      expect(condition.message).not.toMatch(NO_REQUEST_LINE);
+      expect(condition.message?.length).toBeLessThanOrEqual(200);
+      expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', severity: 'Error' });
+      const events = await eventsOf(client, ns, name);
+      expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'InvalidObject' }));
+      for (const e of events) expect(e.message ?? '').not.toMatch(NO_REQUEST_LINE);
+    },
+  );
+
+  it('a missing Secret is named in InputReady', async () => {
+    const { client } = suite;
+    const ns = await suite.namespace();
+    await createKeystone(client, ns, { secret: 'not-there' });
+    const cr = await waitForKeystone(
+      client,
+      ns,
+      'InputReady False',
+      (c) => conditionOf(c, 'InputReady')?.status === 'False',
+    );
+    expect(conditionOf(cr, 'InputReady')?.message).toContain('not-there');
+  });
+
+  it('records Events for what it creates', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    await createKeystone(client, ns);
+    const created = await waitUntil('a SuccessfulCreate Event for the db-create Job', async () =>
+      (await eventsOf(client, ns, 'keystone')).find(
+        (e) => e.reason === 'SuccessfulCreate' && e.message === 'Created Job keystone-db-create',
+      ),
+    );
+    expect(created.type).toBe('Normal');
+  });
+
+  it('a 300-character value is cut in the condition message (and so in the MESSAGE column)', async () => {
+    const { client } = suite;
+    const ns = await suite.namespace();
+    const secret = `s${'e'.repeat(250)}`;
+    await createKeystone(client, ns, { secret });
+    const cr = await waitForKeystone(
+      client,
+      ns,
+      'InputReady False',
+      (c) => conditionOf(c, 'InputReady')?.status === 'False',
+    );
+    for (const c of cr.status?.conditions ?? []) expect(c.message?.length ?? 0).toBeLessThanOrEqual(200);
+    expect(await client.get(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' })).toBeDefined();
+  });
+});
