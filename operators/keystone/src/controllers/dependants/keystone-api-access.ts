@@ -63,6 +63,19 @@ export async function adminAccess(
     return { state: 'waiting', requeueAfterMs: ADMIN_SECRET_RECHECK_MS };
   }
   if (password.state === 'no-key') throw failed(new Error(password.detail));
+  // An https KeystoneAPI: its CA bundle is trusted (never verification skipped); without one, the
+  // runtime's trust store.
+  let caBundle: string | undefined;
+  if (settings.caBundle) {
+    const { secretName: caSecret, key: caKey } = settings.caBundle;
+    const ca = readSecretKeyFromCache(cache, api.metadata.namespace ?? '', caSecret, caKey);
+    if (ca.state === 'no-secret') {
+      markWaiting(conditions, type, KeystoneMessages.AdminServiceClientReadyWaiting);
+      return { state: 'waiting', requeueAfterMs: ADMIN_SECRET_RECHECK_MS };
+    }
+    if (ca.state === 'no-key') throw failed(new Error(ca.detail));
+    caBundle = ca.value;
+  }
   const identity = pool.get({
     authUrl: settings.authUrl,
     username: settings.username,
@@ -70,6 +83,7 @@ export async function adminAccess(
     userDomainName: settings.userDomainName,
     projectName: settings.projectName,
     projectDomainName: settings.projectDomainName,
+    ...(caBundle ? { caBundle } : {}),
   });
   try {
     await identity.currentToken();
