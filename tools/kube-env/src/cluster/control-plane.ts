@@ -276,7 +276,8 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     writeState(layout, state);
     return proc;
   };
-  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+  // Moved on by the time images take to load (their size, not the start, decides that).
+  const deadline = { at: Date.now() + (options.timeoutMs ?? 120_000) };
   const abort = new AbortController();
   const waitFor = (proc: StartedProcess, what: string, probe: () => Promise<boolean>) =>
     waitUntil({ proc, what, probe, processes, deadline, signal: abort.signal }).then(() =>
@@ -356,6 +357,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
               server,
               tls,
               images: options.images ?? [],
+              deadline,
               progress,
             }),
           ]
@@ -380,6 +382,8 @@ interface NodeStartContext {
   server: string;
   tls: TlsClient;
   images: readonly string[];
+  /** The start's deadline: the image import's time is added to it. */
+  deadline: { at: number };
   progress: (line: string) => void;
 }
 
@@ -388,7 +392,9 @@ async function startNodeDaemons(node: PreparedNode, ctx: NodeStartContext): Prom
   const { launchNode, waitFor, server, tls } = ctx;
   const containerd = launchNode('containerd');
   await waitFor(containerd, 'containerd', () => containerdReady(node.state.containerdSocket));
+  const importStarted = Date.now();
   const loaded = await importImages(node.state.containerdSocket, [node.pauseImage, ...ctx.images]);
+  ctx.deadline.at += Date.now() - importStarted;
   ctx.progress(`  images loaded into the real node: ${loaded.join(', ')}`);
   const kubelet = launchNode('kubelet');
   const proxy = launchNode('kube-proxy');
@@ -406,7 +412,7 @@ interface WaitInputs {
   probe: () => Promise<boolean>;
   /** Every process started so far: if any exits meanwhile, that is the error to report. */
   processes: readonly StartedProcess[];
-  deadline: number;
+  deadline: { at: number };
   signal: AbortSignal;
 }
 
@@ -424,7 +430,7 @@ async function waitUntil({ proc, what, probe, processes, deadline, signal }: Wai
     }
     if (signal.aborted) throw new Error(`gave up waiting for ${what}: another component failed`);
     if (await probe()) return;
-    if (Date.now() > deadline) {
+    if (Date.now() > deadline.at) {
       throw new ComponentStartError(
         proc.name,
         `did not become ready (${what}) in time`,
