@@ -70,7 +70,10 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
       host: ctx.status.databaseHostname ?? '',
       database: PLACEMENT_DATABASE_NAME,
     }),
-    databaseClientConfig: databaseClientConfig(),
+    // TLS to the database when it offers TLS and the pods trust a CA bundle (upstream's my.cnf rule).
+    databaseClientConfig: databaseClientConfig(
+      ctx.databaseTlsSupport && cr.spec.tls?.caBundleSecretName ? {} : undefined,
+    ),
     keystonePublicURL: keystone.publicURL,
     keystoneInternalURL: keystone.internalURL,
     region: keystone.region,
