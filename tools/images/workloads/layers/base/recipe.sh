@@ -29,5 +29,7 @@ usermod --shell /bin/bash cloud-admin
 # Where kolla mounts config.json, and the RHEL paths the operators' TLS mounts use.
 mkdir -p /var/lib/kolla/config_files /openstack /etc/pki/tls/certs /etc/pki/tls/private \
   /etc/pki/ca-trust/extracted/pem
-chmod 700 /etc/pki/tls/private
+# 0755 as RHEL ships it (the key files carry their own 0600): httpd, running as the service user,
+# must reach the keys kolla copies there.
+chmod 755 /etc/pki/tls/private
 ln -sf /etc/ssl/certs/ca-certificates.crt /etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem
