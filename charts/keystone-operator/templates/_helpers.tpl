@@ -108,6 +108,18 @@ one Role per watched namespace): exactly the kinds and verbs its three controlle
 - apiGroups: ["k8s.cni.cncf.io"]
   resources: ["network-attachment-definitions"]
   verbs: ["get", "list", "watch"]
+# mariadb-operator (ADR 0013): the Galera named by databaseInstance is read to choose the mode; the
+# service's MariaDBDatabase/MariaDBAccount are created and patched (labels, finalizer), never deleted.
+- apiGroups: ["mariadb.openstack.org"]
+  resources: ["galeras"]
+  verbs: ["get"]
+- apiGroups: ["mariadb.openstack.org"]
+  resources: ["mariadbdatabases", "mariadbaccounts"]
+  verbs: ["get", "list", "create", "patch"]
+# infra-operator's Memcached named by memcachedInstance: read, and the finalizer added/removed.
+- apiGroups: ["memcached.openstack.org"]
+  resources: ["memcacheds"]
+  verbs: ["get", "patch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

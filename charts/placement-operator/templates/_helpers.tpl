@@ -111,6 +111,14 @@ one Role per watched namespace).
 - apiGroups: ["k8s.cni.cncf.io"]
   resources: ["network-attachment-definitions"]
   verbs: ["get", "list", "watch"]
+# mariadb-operator (ADR 0013): the Galera named by databaseInstance is read to choose the mode; the
+# service's MariaDBDatabase/MariaDBAccount are created and patched (labels, finalizer), never deleted.
+- apiGroups: ["mariadb.openstack.org"]
+  resources: ["galeras"]
+  verbs: ["get"]
+- apiGroups: ["mariadb.openstack.org"]
+  resources: ["mariadbdatabases", "mariadbaccounts"]
+  verbs: ["get", "list", "create", "patch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

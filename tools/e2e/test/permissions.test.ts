@@ -104,6 +104,14 @@ const metricsAuth = rule(
 );
 const anyuid = rule(['securitycontextconstraints.security.openshift.io'], ['use'], ['anyuid']);
 
+/** mariadb-operator mode (ADR 0013): read the Galera, create and patch the service's database and account. */
+const mariadb = [
+  ...rule(['galeras.mariadb.openstack.org'], ['get']),
+  ...rule(
+    ['mariadbdatabases.mariadb.openstack.org', 'mariadbaccounts.mariadb.openstack.org'],
+    ['get', 'list', 'create', 'patch'],
+  ),
+];
 const keystone = 'keystone.openstack.org';
 const keystoneKinds = ['keystoneapis', 'keystoneservices', 'keystoneendpoints'];
 
@@ -128,6 +136,8 @@ const NAMESPACED: Record<string, Grant[]> = {
     ...anyuid,
     ...rule(['pods'], ['list']),
     ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
+    ...mariadb,
+    ...rule(['memcacheds.memcached.openstack.org'], ['get', 'patch']),
     ...events,
   ],
   placement: [
@@ -142,6 +152,7 @@ const NAMESPACED: Record<string, Grant[]> = {
     ...anyuid,
     ...rule(['pods'], ['list']),
     ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
+    ...mariadb,
     ...events,
   ],
   sip: [
