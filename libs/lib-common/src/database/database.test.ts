@@ -78,6 +78,38 @@ describe('buildDbCreateJob', () => {
     expect(spec.ttlSecondsAfterFinished).toBe(600);
     expect(spec.template.spec['restartPolicy']).toBe('OnFailure');
   });
+
+  it('reads the root password from its own Secret when given, and labels the Job but not its pod', () => {
+    const other = buildDbCreateJob({
+      name: 'placement-db-create',
+      namespace: 'ns',
+      grant: { database: 'placement', account: 'placement' },
+      instance: 'openstack',
+      secret: 'placement-db-secret',
+      passwordKey: 'DatabasePassword',
+      rootSecret: 'osp-secret',
+      secretHash: 'h',
+      labels: { service: 'placement' },
+    }) as {
+      metadata: { labels?: object };
+      spec: { template: { metadata: { labels?: object }; spec: object } };
+    };
+    const env = (other.spec.template.spec as { containers: { env: object[] }[] }).containers[0]?.env;
+    expect(env).toEqual(
+      expect.arrayContaining([
+        {
+          name: 'DB_ROOT_PASSWORD',
+          valueFrom: { secretKeyRef: { name: 'osp-secret', key: 'DbRootPassword' } },
+        },
+        {
+          name: 'DB_PASSWORD',
+          valueFrom: { secretKeyRef: { name: 'placement-db-secret', key: 'DatabasePassword' } },
+        },
+      ]),
+    );
+    expect(other.metadata.labels).toEqual({ service: 'placement' });
+    expect(other.spec.template.metadata.labels).toBeUndefined();
+  });
 });
 
 describe('client config', () => {

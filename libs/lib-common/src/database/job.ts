@@ -14,9 +14,11 @@ export interface DbCreateJobInput {
   /** The MariaDB Service (the CR's `databaseInstance`). */
   instance: string;
   port?: number;
-  /** Secret holding the root password (key `DbRootPassword`) and the account password. */
+  /** Secret holding the account password (key `passwordKey`). */
   secret: string;
   passwordKey: string;
+  /** Secret holding the root password; default `secret` (install_yamls' osp-secret has both). */
+  rootSecret?: string;
   rootPasswordKey?: string;
   /**
    * A hash of the two password values. It is part of the pod spec, so a changed password changes
@@ -24,7 +26,13 @@ export interface DbCreateJobInput {
    */
   secretHash: string;
   image?: string;
+  /** Labels of the Job object only. */
   labels?: Record<string, string>;
+  /**
+   * Labels of its pod; none by default, as upstream's Job templates: a service label there would
+   * make the Job's pod match the API pods' selector (Services, PodDisruptionBudgets).
+   */
+  podLabels?: Record<string, string>;
   podAnnotations?: Record<string, string>;
   nodeSelector?: Record<string, string>;
   serviceAccountName?: string;
@@ -51,7 +59,11 @@ export function buildDbCreateJob(input: DbCreateJobInput): KubeObject {
       { name: 'DB_HOST', value: databaseHostname(input.instance, input.namespace) },
       { name: 'DB_PORT', value: String(input.port ?? DEFAULT_DB_PORT) },
       { name: 'DB_SECRET_HASH', value: input.secretHash },
-      secretEnv('DB_ROOT_PASSWORD', input.secret, input.rootPasswordKey ?? DB_ROOT_PASSWORD_KEY),
+      secretEnv(
+        'DB_ROOT_PASSWORD',
+        input.rootSecret ?? input.secret,
+        input.rootPasswordKey ?? DB_ROOT_PASSWORD_KEY,
+      ),
       secretEnv('DB_PASSWORD', input.secret, input.passwordKey),
     ],
     securityContext: {
@@ -74,7 +86,7 @@ export function buildDbCreateJob(input: DbCreateJobInput): KubeObject {
         : {}),
       template: {
         metadata: {
-          ...(input.labels ? { labels: input.labels } : {}),
+          ...(input.podLabels ? { labels: input.podLabels } : {}),
           ...(input.podAnnotations ? { annotations: input.podAnnotations } : {}),
         },
         spec: {

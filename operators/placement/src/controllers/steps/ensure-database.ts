@@ -1,76 +1,108 @@
-import { Kinds } from '@stackops/lib-common/client';
+import { apiVersionOf, Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
+  accountSecretName,
   buildDbCreateJob,
   databaseHostname,
   dbCreateJobName,
+  findGalera,
+  MARIADB_ACCOUNT_PASSWORD_KEY,
+  type MariaDbRequest,
+  reconcileMariaDb,
+  releaseMariaDbFinalizers,
   setDbReadyCondition,
 } from '@stackops/lib-common/database';
 import { type JobObject, runHashGatedJob } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { PLACEMENT_DATABASE_NAME } from '../../api/constants.js';
+import { PLACEMENT_API_FINALIZER, PLACEMENT_DATABASE_NAME } from '../../api/constants.js';
+import { PlacementAPIKind } from '../../api/kinds.js';
 import { placementServiceLabels } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 import { LEGACY_DATABASE_PASSWORD_KEY } from './ensure-database-account.js';
 
-type Json = Record<string, unknown>;
-
-/**
- * The root password always comes from `spec.secret`, while the account password may live in the
- * generated account Secret. (Stop-gap until buildDbCreateJob takes a separate root Secret.)
- */
-function withRootPasswordFrom(job: JobObject, rootSecret: string): JobObject {
-  const spec = job.spec as { template: { spec: { containers: Json[] } } };
-  for (const c of spec.template.spec.containers) {
-    for (const e of (c['env'] ?? []) as Json[]) {
-      const ref = (e['valueFrom'] as { secretKeyRef?: { name: string } } | undefined)?.secretKeyRef;
-      if (e['name'] === 'DB_ROOT_PASSWORD' && ref) ref.name = rootSecret;
-    }
+declare module '../context.js' {
+  interface PlacementApiPass {
+    /**
+     * Set in mariadb-operator mode (ADR 0013): the MariaDBAccount's user (its password is
+     * `passwords.database`) and whether the database supports TLS. Unset in Job mode.
+     */
+    databaseConnection?: { user: string; tlsSupport: boolean };
   }
-  return job;
 }
 
-/** The service labels stay on the Job: its pods must not match `service=placement` (API pods only). */
-function withoutPodLabels(job: JobObject): JobObject {
-  const template = (job.spec as { template: { metadata?: Json } }).template;
-  if (template.metadata) delete template.metadata['labels'];
-  return job;
+/** What placement asks mariadb-operator for (upstream placement's names). */
+function mariaDbRequest(ctx: PlacementApiPass): MariaDbRequest {
+  return {
+    owner: { ...ctx.cr, apiVersion: apiVersionOf(PlacementAPIKind), kind: PlacementAPIKind.kind },
+    namespace: ctx.cr.metadata.namespace ?? '',
+    instance: ctx.cr.spec.databaseInstance,
+    databaseName: PLACEMENT_DATABASE_NAME,
+    databaseCrName: PLACEMENT_DATABASE_NAME,
+    accountName: ctx.cr.spec.databaseAccount,
+    userNamePrefix: 'placement',
+    requireTLS: false,
+    finalizer: PLACEMENT_API_FINALIZER,
+    labels: {},
+  };
+}
+
+/**
+ * mariadb-operator mode: MariaDBAccount/MariaDBDatabase as upstream creates them; placement then
+ * connects as the account with the password of its Secret (`<account>-db-secret`).
+ */
+async function ensureMariaDbDatabase(ctx: PlacementApiPass): Promise<StepResult> {
+  const outcome = await reconcileMariaDb(ctx.client, ctx.conditions, mariaDbRequest(ctx));
+  if (!outcome.ready) return stop(outcome.retryAfterMs);
+  const { hostname, user, password, tlsSupport } = outcome.connection;
+  ctx.status.databaseHostname = hostname;
+  ctx.passwords = { service: ctx.passwords?.service ?? '', database: password };
+  ctx.databaseAccount = {
+    secret: accountSecretName(ctx.cr.spec.databaseAccount),
+    key: MARIADB_ACCOUNT_PASSWORD_KEY,
+  };
+  ctx.databaseConnection = { user, tlsSupport };
+  return undefined;
+}
+
+/** Deletion: placement's finalizer leaves the MariaDB CRs (nothing to do in Job mode). */
+export async function releaseDatabase(ctx: PlacementApiPass): Promise<StepResult> {
+  await releaseMariaDbFinalizers(ctx.client, mariaDbRequest(ctx));
+  return undefined;
 }
 
 /** `status.hash` key of the db-create Job. */
 const HASH_DBCREATE = 'dbcreate';
 
 /**
- * The placement database and account, created by lib-common's hash-gated db-create Job against the
- * MariaDB Service named by `databaseInstance` (upstream: MariaDBDatabase/MariaDBAccount). The Job
- * runs again only when its pod spec changes: other instance or account, or a database password change.
+ * The placement database and account. A `databaseInstance` naming a Galera CR: mariadb-operator
+ * makes them (ADR 0013). Else it names a MariaDB Service and lib-common's hash-gated db-create Job
+ * creates them; the Job runs again only when its pod spec changes: other instance or account, or
+ * a database password change.
  */
 export async function ensureDatabase(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const instance = cr.spec.databaseInstance;
+  if (await findGalera(ctx.client, instance, namespace)) return ensureMariaDbDatabase(ctx);
   if (!ctx.cache.get(Kinds.Service, { name: instance, namespace })) {
     setDbReadyCondition(ctx.conditions, { state: 'waitingForService', service: instance });
     return stop(RECHECK_AFTER_MS);
   }
   const account = ctx.databaseAccount ?? { secret: cr.spec.secret, key: LEGACY_DATABASE_PASSWORD_KEY };
-  const job = withoutPodLabels(
-    withRootPasswordFrom(
-      buildDbCreateJob({
-        name: dbCreateJobName(cr.metadata.name!),
-        namespace,
-        grant: { database: PLACEMENT_DATABASE_NAME, account: cr.spec.databaseAccount },
-        instance,
-        secret: account.secret,
-        passwordKey: account.key,
-        secretHash: ctx.dbSecretHash ?? '',
-        image: ctx.defaults.mariadbImage,
-        labels: placementServiceLabels(cr.metadata.name!),
-        ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
-      }) as JobObject,
-      cr.spec.secret,
-    ),
-  );
+  // The Job object carries the service labels, its pod none (they must not match the API's selector).
+  const job = buildDbCreateJob({
+    name: dbCreateJobName(cr.metadata.name!),
+    namespace,
+    grant: { database: PLACEMENT_DATABASE_NAME, account: cr.spec.databaseAccount },
+    instance,
+    secret: account.secret,
+    passwordKey: account.key,
+    rootSecret: cr.spec.secret,
+    secretHash: ctx.dbSecretHash ?? '',
+    image: ctx.defaults.mariadbImage,
+    labels: placementServiceLabels(cr.metadata.name!),
+    ...(cr.spec.nodeSelector ? { nodeSelector: cr.spec.nodeSelector } : {}),
+  }) as JobObject;
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;
   try {
     result = await runHashGatedJob(ctx.client, cr, job, {

@@ -100,8 +100,10 @@ export async function ensureDatabase(ctx: KeystoneApiPass): Promise<StepResult> 
     grant: { database: KEYSTONE_DATABASE, account: databaseUser(ctx.spec) },
     instance,
     port: servicePort(svc),
-    secret: ctx.spec.secret,
-    passwordKey: ctx.spec.passwordSelectors.database,
+    // The account password may live in the generated account Secret; DbRootPassword stays in spec.secret.
+    secret: ctx.databaseAccount?.secret ?? ctx.spec.secret,
+    passwordKey: ctx.databaseAccount?.key ?? ctx.spec.passwordSelectors.database,
+    rootSecret: ctx.spec.secret,
     secretHash: stableHash([passwords.database, passwords.root]),
     labels: keystoneServiceLabels(ctx.cr),
     image: ctx.defaults.mariadbImage,

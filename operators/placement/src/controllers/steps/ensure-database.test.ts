@@ -1,0 +1,90 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { ExternalKinds } from '@stackops/lib-common/external';
+import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { describe, expect, it } from 'vitest';
+import { samplePlacementAPI } from '../../../test/fixtures.js';
+import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
+import { defaultsFromEnv } from '../../config/defaults.js';
+import { placementApiReconciler } from '../placement-api-reconciler.js';
+
+const NS = 'openstack';
+const ref = { namespace: NS, name: 'placement' };
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+/** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
+function seedControlPlane(fake: FakeKubeClient) {
+  const { uid: _u, generation: _g, ...metadata } = samplePlacementAPI().metadata;
+  fake.seed(PlacementAPIKind, { ...samplePlacementAPI(), metadata });
+  fake.seed(Kinds.Secret, {
+    metadata: { name: 'osp-secret', namespace: NS },
+    data: { PlacementPassword: b64('placement-pw'), DbRootPassword: b64('root-pw') },
+  } as KubeObject);
+  fake.seed(ExternalKinds.Galera, {
+    apiVersion: 'mariadb.openstack.org/v1beta1',
+    kind: 'Galera',
+    metadata: { name: 'openstack', namespace: NS },
+    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
+  } as KubeObject);
+  fake.seed(Kinds.Service, {
+    metadata: { name: 'openstack', namespace: NS, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
+    spec: { ports: [{ port: 3306 }] },
+  } as KubeObject);
+}
+
+const reconcile = (fake: FakeKubeClient) =>
+  reconcileOnce<PlacementAPI>(fake, PlacementAPIKind, ref, placementApiReconciler(defaultsFromEnv({})));
+const conditionOf = (fake: FakeKubeClient, type: string) =>
+  fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions?.find((c) => c.type === type);
+
+/** Plays mariadb-operator: Ready conditions on the status of the CRs placement created. */
+function mariadbOperatorReports(fake: FakeKubeClient) {
+  const now = new Date().toISOString();
+  for (const [kind, type] of [
+    [ExternalKinds.MariaDBDatabase, 'MariaDBDatabaseReady'],
+    [ExternalKinds.MariaDBAccount, 'MariaDBAccountReady'],
+  ] as const) {
+    const obj = fake.peek(kind, { namespace: NS, name: 'placement' });
+    if (obj)
+      fake.seed(kind, {
+        ...obj,
+        status: { conditions: [{ type, status: 'True', lastTransitionTime: now }] },
+      });
+  }
+}
+
+describe('PlacementAPI database step, mariadb-operator mode (databaseInstance names a Galera CR)', () => {
+  it('creates MariaDBAccount/MariaDBDatabase as upstream, waits for their readiness and runs no db-create Job', async () => {
+    const fake = new FakeKubeClient();
+    seedControlPlane(fake);
+    await reconcile(fake);
+    await reconcile(fake);
+    expect(conditionOf(fake, 'DBReady')).toMatchObject({
+      status: 'False',
+      reason: 'Requested',
+      message: 'DB create job still running',
+    });
+    for (let i = 0; i < 6 && conditionOf(fake, 'DBReady')?.status !== 'True'; i++) {
+      mariadbOperatorReports(fake);
+      await reconcile(fake);
+    }
+    expect(conditionOf(fake, 'DBReady')).toMatchObject({ status: 'True', message: 'DB create completed' });
+    const account = fake.peek<KubeObject & { spec: { userName: string; secret: string } }>(
+      ExternalKinds.MariaDBAccount,
+      { namespace: NS, name: 'placement' },
+    );
+    expect(account?.spec.userName).toMatch(/^placement_[0-9a-f]{4}$/);
+    expect(account?.spec.secret).toBe('placement-db-secret');
+    expect(account?.metadata.labels).toEqual({ mariaDBDatabaseName: 'placement' });
+    expect(account?.metadata.finalizers).toEqual(['openstack.org/placementapi']);
+    const db = fake.peek<KubeObject & { spec: { name: string } }>(ExternalKinds.MariaDBDatabase, {
+      namespace: NS,
+      name: 'placement',
+    });
+    expect(db?.spec.name).toBe('placement');
+    expect(db?.metadata.labels).toEqual({ dbName: 'openstack' });
+    expect(fake.all(Kinds.Job).map((j) => j.metadata.name)).not.toContain('placement-db-create');
+    expect(fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.databaseHostname).toBe(
+      'openstack.openstack.svc',
+    );
+  });
+});
