@@ -103,7 +103,7 @@ describe('KeystoneAPI database step, mariadb-operator mode (databaseInstance nam
       KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
     >(Kinds.Secret, { namespace: NS, name: 'keystone-config-data' });
     const conf = config?.stringData?.['keystone.conf'] ?? unb64(config?.data?.['keystone.conf']);
-    expect(conf).toContain(`:${password}@openstack.openstack.svc/keystone?`);
+    expect(conf).toContain(`://${account?.spec.userName}:${password}@openstack.openstack.svc/keystone?`);
     expect(conf).not.toContain('osp-db-pw');
   });
 });

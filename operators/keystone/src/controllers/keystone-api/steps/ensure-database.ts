@@ -27,17 +27,6 @@ function servicePort(svc: KubeObject): number {
   return ports[0]?.port ?? DEFAULT_DB_PORT;
 }
 
-declare module '../context.js' {
-  interface KeystoneApiPass {
-    /**
-     * Set in mariadb-operator mode: the account's user (the password is `passwords.database`) and
-     * whether the database supports TLS (then my.cnf turns TLS on when a CA bundle is mounted).
-     * Job mode leaves it unset: the user is `databaseAccount`.
-     */
-    databaseConnection?: { user: string; tlsSupport: boolean };
-  }
-}
-
 /** Upstream keystone's MariaDBDatabase CR name and user name prefix. */
 const KEYSTONE_DATABASE_CR = 'keystone';
 
