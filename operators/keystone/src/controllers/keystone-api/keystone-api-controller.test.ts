@@ -51,4 +51,41 @@ describe('KeystoneAPI controller registration (a real manager on a fake API serv
       fast,
     );
   });
+
+  it('is woken by the TLS Secrets it waits for (TLSInputReady recovers without a recheck)', async () => {
+    const fake = new FakeKubeClient();
+    const data = { AdminPassword: b64('a'), KeystoneDatabasePassword: b64('b'), DbRootPassword: b64('c') };
+    fake.seed(Kinds.Secret, { metadata: { name: 'osp-secret', namespace: NS }, data } as KubeObject);
+    fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
+    fake.seed(KeystoneKinds.KeystoneAPI, {
+      metadata: { name: 'keystone', namespace: NS },
+      // external mode: no Jobs to wait for before the TLS check (the fake runs no kube-controller-manager)
+      spec: {
+        secret: 'osp-secret',
+        externalKeystoneAPI: true,
+        override: {
+          service: {
+            internal: { endpointURL: 'https://keystone-internal.example' },
+            public: { endpointURL: 'https://keystone.example' },
+          },
+        },
+        tls: { caBundleSecretName: 'combined-ca-bundle' },
+      },
+    } as KeystoneAPI);
+    manager = await startFakeManager(fake, (m) => registerKeystoneApiController(m, defaultsFromEnv({})));
+    await waitUntil(
+      'TLSInputReady naming the CA bundle',
+      () => conditionOf(fake, 'TLSInputReady')?.message === 'TLSInput is missing: combined-ca-bundle',
+      fast,
+    );
+    await fake.create(Kinds.Secret, {
+      metadata: { name: 'combined-ca-bundle', namespace: NS },
+      data: { 'tls-ca-bundle.pem': b64('CA') },
+    } as KubeObject);
+    // well before the 10 s recheck: the Secret's watch event brought the reconcile
+    await waitUntil('TLSInputReady True', () => conditionOf(fake, 'TLSInputReady')?.status === 'True', {
+      timeoutMs: 3_000,
+      intervalMs: 10,
+    });
+  });
 });
