@@ -71,6 +71,35 @@ describe('KeystoneAPI failures say what they are', () => {
     },
   );
 
+  it('a containerImage with a space: refused (by the API server, or before the Job is built), never "still running"', async () => {
+    const { client } = suite;
+    const ns = await preparedNamespace(suite);
+    const image = 'quay.io/podified/openstack-keystone with spaces:1';
+    const refusedAtAdmission = await createKeystone(client, ns, { containerImage: image }).then(
+      () => undefined,
+      (err: Error) => err,
+    );
+    if (refusedAtAdmission) {
+      expect(refusedAtAdmission.message).toMatch(/containerImage/);
+      return;
+    }
+    const cr = await waitForKeystone(
+      client,
+      ns,
+      'a False condition with reason Error',
+      (c) => failed(c) !== undefined,
+      {
+        timeoutMs: 90_000,
+      },
+    );
+    const condition = failed(cr)!;
+    expect(condition).toMatchObject({ type: 'DBSyncReady', severity: 'Error' });
+    expect(condition.message).toMatch(
+      /^Job keystone-db-sync is invalid: spec\.template\.spec\.containers\[0\]\.image: ".*": not a valid image reference/,
+    );
+    expect(await client.get(Kinds.Job, { namespace: ns, name: 'keystone-db-sync' })).toBeUndefined();
+  });
+
   it('a missing Secret is named in InputReady', async () => {
     const { client } = suite;
     const ns = await suite.namespace();

@@ -2,6 +2,7 @@ import { isSubset } from '../client/json.js';
 import { apiVersionOf, type KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import { stableHash } from './hash.js';
+import { checkImageReferences } from './image-reference.js';
 import { withControllerReference } from './owner.js';
 
 /**
@@ -86,6 +87,7 @@ async function applyDesired<T extends KubeObject>(
           namespace: desired.metadata.namespace,
         })) ?? null);
   if (current && isUpToDate(desired, current)) return { object: current, applied: false };
+  checkImageReferences(kind.kind, desired);
   const object = await client.apply<T>(kind, desired, { force: opts.force ?? true });
   return { object, applied: true };
 }
@@ -94,7 +96,8 @@ async function applyDesired<T extends KubeObject>(
  * Server-side applies `obj` with the client's field manager, owned by `owner` (controller
  * reference, blockOwnerDeletion). No request is sent when the live object is already up to date,
  * so a reconcile whose inputs did not change issues zero writes. Fields the operator stops setting
- * are removed by the apply itself (SSA semantics).
+ * are removed by the apply itself (SSA semantics). A workload whose image no runtime can pull is
+ * refused before it is sent (see `checkImageReferences`).
  */
 export function applyOwned<T extends KubeObject>(
   client: KubeClient,

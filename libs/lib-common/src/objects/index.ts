@@ -19,6 +19,7 @@ export {
   setHash,
   stableHash,
 } from './hash.js';
+export { checkImageReferences, isValidImageReference } from './image-reference.js';
 export { controllerOf, controllerReference, withControllerReference } from './owner.js';
 export { type ObjectLister, objectIdentity, PruneError, type PruneOptions, pruneOwned } from './prune.js';
 export { type ExistsLookup, type RecordedWrite, recordingClient } from './recording-client.js';

@@ -29,7 +29,8 @@ const refOf = (obj: KubeObject): ObjectRef => ({
  * and delete it sends, so a reconcile can log and record Events for what it changed without
  * per-step code. Writes to a `status` subresource and to Events are not reported (the pipeline
  * reports status itself; an Event about an Event is noise). An apply counts as a create when
- * `exists` says the object was not there before.
+ * `exists` says the object was not there before. A workload whose container image no runtime can
+ * pull is refused before it is sent (`checkImageReferences`), whichever helper builds it.
  */
 export function recordingClient(
   client: KubeClient,
@@ -54,6 +55,7 @@ export function recordingClient(
     list: (kind, opts) => client.list(kind, opts),
     watch: (kind, opts, onEvent) => client.watch(kind, opts, onEvent),
     async create<T extends KubeObject>(kind: KindRef, obj: T): Promise<T> {
+      checkImageReferences(kind.kind, obj);
       const out = await client.create<T>(kind, obj);
       report('created', kind, refOf(out));
       return out;
@@ -68,6 +70,7 @@ export function recordingClient(
       return out;
     },
     async apply<T extends KubeObject>(kind: KindRef, obj: T, opts?: ApplyOptions): Promise<T> {
+      if (!opts?.subresource) checkImageReferences(kind.kind, obj);
       const before = exists(kind, refOf(obj));
       const out = await client.apply<T>(kind, obj, opts);
       report(before === false ? 'created' : 'updated', kind, refOf(out), opts);

@@ -206,7 +206,7 @@ export function pipeline<
     };
     const pass: Pass<T, S> = {
       cr: obj,
-      client: recordWrites === false ? rc.client : recordingClient(rc.client, onWrite, exists),
+      client: recordingClient(rc.client, recordWrites === false ? () => undefined : onWrite, exists),
       cache: rc.cache,
       log: rc.log,
       signal: rc.signal,
