@@ -52,7 +52,7 @@ interface Options {
   scaleRuns: number;
   cluster: string;
   out: string;
-  subjectCmd?: string[];
+  subjectCmd?: string;
   subjectName: string;
   subjectReadyUrl: string;
   subjectUserAgent?: string;
@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       const spec: SubjectSpec = o.subjectCmd
         ? {
             name: o.subjectName,
-            command: o.subjectCmd,
+            command: o.subjectCmd.split(/\s+/).filter(Boolean),
             env: Object.fromEntries(
               o.subjectEnv.map((kv) => [kv.split('=')[0] ?? '', kv.split('=').slice(1).join('=')]),
             ),

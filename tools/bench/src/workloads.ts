@@ -27,10 +27,12 @@ export interface Workload {
   change?(client: RestKubeClient, ns: string): Promise<void>;
   /** Where the control plane's own work is (Jobs, Deployments), for the control-plane-imposed time. */
   controlPlaneKinds: readonly KindRef[];
-  /** Our operator's process (env and flags the chart would give it). */
-  subject(): SubjectSpec;
+  /** Our operator's process (env and flags the chart would give it), from its bundle or dist/main.js. */
+  subject(entry?: Entry): SubjectSpec;
 }
 
+/** `bundle`: operators/<x>/bundle/main.mjs, what the image runs; `dist`: dist/main.js (tsc output). */
+export type Entry = 'bundle' | 'dist';
 export type OperatorDir = 'keystone' | 'placement' | 'network-addons' | 'sip';
 export const operatorDirs: readonly OperatorDir[] = ['keystone', 'placement', 'network-addons', 'sip'];
 
@@ -55,12 +57,12 @@ const nadCrd = () =>
  * there is no bundle), probes and metrics on free loopback ports. BENCH_NODE_FLAGS adds node
  * flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or a heap limit).
  */
-const ourOperator = (dir: OperatorDir, env: Record<string, string> = {}): SubjectSpec => ({
+const ourOperator = (dir: OperatorDir, entry?: Entry, env: Record<string, string> = {}): SubjectSpec => ({
   name: `${dir}-operator`,
   command: [
     process.execPath,
     ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
-    entryPoint(dir),
+    entryPoint(dir, entry),
     '--kubeconfig={kubeconfig}',
     '--health-probe-bind-address=127.0.0.1:{probePort}',
     '--metrics-bind-address=127.0.0.1:{metricsPort}',
@@ -69,9 +71,11 @@ const ourOperator = (dir: OperatorDir, env: Record<string, string> = {}): Subjec
   userAgent: /^stackops\//,
 });
 
-function entryPoint(dir: OperatorDir): string {
+function entryPoint(dir: OperatorDir, entry?: Entry): string {
   const bundle = join(repoRoot, 'operators', dir, 'bundle', 'main.mjs');
-  return existsSync(bundle) ? bundle : join(repoRoot, 'operators', dir, 'dist', 'main.js');
+  const dist = join(repoRoot, 'operators', dir, 'dist', 'main.js');
+  if (entry) return entry === 'bundle' ? bundle : dist;
+  return existsSync(bundle) ? bundle : dist;
 }
 
 const kind = (group: string, version: string, k: string, plural: string, namespaced = true): KindRef => ({
@@ -186,7 +190,7 @@ const keystone: Workload = {
     );
   },
   controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
-  subject: () => ourOperator('keystone'),
+  subject: (entry) => ourOperator('keystone', entry),
 };
 
 /** PlacementAPI with a KeystoneAPI that says it is Ready and the keystone registration played here. */
@@ -244,7 +248,7 @@ const placement: Workload = {
     );
   },
   controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
-  subject: () => ourOperator('placement'),
+  subject: (entry) => ourOperator('placement', entry),
 };
 
 const NAO_NAMESPACE = 'stackops-bench-nao';
@@ -275,7 +279,7 @@ const networkAddons: Workload = {
     await client.patch(NetworkAddonsConfigKind, { name: 'cluster' }, { spec: { kubeMacPool: {} } }, 'merge');
   },
   controlPlaneKinds: [Kinds.Deployment, Kinds.DaemonSet],
-  subject: () => ourOperator('network-addons', { OPERATOR_NAMESPACE: NAO_NAMESPACE }),
+  subject: (entry) => ourOperator('network-addons', entry, { OPERATOR_NAMESPACE: NAO_NAMESPACE }),
 };
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
@@ -338,7 +342,7 @@ const sip: Workload = {
   done: async (client, ns) =>
     conditionTrue(await client.get<WithStatus>(SIPClusterKind, { name: 'tenant', namespace: ns }), 'Ready'),
   controlPlaneKinds: [Kinds.Deployment],
-  subject: () => ourOperator('sip'),
+  subject: (entry) => ourOperator('sip', entry),
 };
 
 /** One control-plane host behind one load balancer (the NodePort is free on a fresh cluster). */

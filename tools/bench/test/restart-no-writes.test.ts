@@ -1,0 +1,61 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { stopCluster } from '@stackops/kube-env';
+import { installCrds } from '@stackops/lib-common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subjectFilter } from '../src/audit.js';
+import { createNamespace, freshCluster, settle, until } from '../src/runner.js';
+import { type RunningSubject, startSubject } from '../src/subject.js';
+import { operatorDirs, workloads } from '../src/workloads.js';
+
+/**
+ * Behaviour, not a benchmark: an operator restarted while nothing changed finds everything as it
+ * left it and writes nothing. Each operator runs as its own process (dist/main.js) on a private
+ * control plane whose API server keeps an audit log, which is what the writes are counted from.
+ */
+const cluster = `bench-restart-${process.pid}`;
+const outDir = mkdtempSync(join(tmpdir(), 'bench-restart-'));
+let env: Awaited<ReturnType<typeof freshCluster>>;
+
+beforeAll(async () => {
+  env = await freshCluster(cluster, outDir, () => {});
+});
+afterAll(async () => {
+  env?.client.close();
+  await stopCluster(cluster, { purge: true });
+});
+
+describe.each(operatorDirs)('%s-operator restarted with nothing changed', (dir) => {
+  it('makes no write', async () => {
+    const { client, audit, kubeconfig } = env;
+    const w = workloads[dir];
+    const spec = w.subject('dist');
+    const filter = subjectFilter(spec.userAgent);
+    const logFile = join(outDir, `${dir}.log`);
+    await installCrds(client, w.crds());
+    await w.setup?.(client);
+    const ns = await createNamespace(client, `restart-${dir}`);
+    await w.prepare(client, ns);
+    let subject: RunningSubject = await startSubject(spec, { kubeconfig, logFile });
+    try {
+      await w.apply(client, ns);
+      await until(`${dir}: the instance done`, () => w.done(client, ns), 120_000, 100);
+      // Its last status writes and Events land before the restart.
+      await settle(audit, filter, 3000, 60_000);
+      await subject.stop();
+
+      const mark = audit.mark();
+      subject = await startSubject(spec, { kubeconfig, logFile });
+      await sleep(5000);
+      await settle(audit, filter, 2000, 30_000);
+      const restart = audit.tally(filter, mark);
+      // The audit log saw the restarted operator list and watch (so an empty tally cannot pass).
+      expect(restart.describe()).toMatch(/\blist\b/);
+      expect(restart.describeWrites(), `writes after the restart (log: ${logFile})`).toBe('');
+    } finally {
+      await subject.stop();
+    }
+  });
+});
