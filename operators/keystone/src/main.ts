@@ -3,6 +3,7 @@ import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { runOperator } from '@stackops/lib-common/runtime';
 import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
 import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
+import { RESYNC_PERIOD_ENV } from './controllers/dependants/resync.js';
 import { registerKeystoneApiController } from './controllers/keystone-api/keystone-api-controller.js';
 import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/keystone-endpoint-controller.js';
 import { registerKeystoneServiceController } from './controllers/keystone-service/keystone-service-controller.js';
@@ -17,6 +18,8 @@ services and endpoints of KeystoneService and KeystoneEndpoint objects in it.`,
   ${MARIADB_IMAGE_ENV}        image with a MariaDB client, for the db-create Job
   ${KEYSTONE_AUTH_URL_OVERRIDE_ENV}  Keystone URL the operator itself calls, instead of the
                               KeystoneAPI's internal endpoint; for running it outside the cluster
+  ${RESYNC_PERIOD_ENV}      how often KeystoneService/KeystoneEndpoint re-check Keystone
+                              for drift (Go duration, default 5m)
 `,
   register: (manager, { env }) => {
     const defaults = defaultsFromEnv(env);
