@@ -1,20 +1,57 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
+import { ExternalKinds, type Memcached } from '@stackops/lib-common/external';
 import { serviceHostname } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { KeystoneFinalizers } from '../../../api/finalizers.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
+declare module '../context.js' {
+  interface KeystoneApiPass {
+    /**
+     * From infra-operator's Memcached CR: whether it serves TLS (keystone then uses
+     * oslo_cache.memcache_pool) and its per-pod servers with the `inet6:`/`inet:` prefix
+     * (dogpile.cache.memcached's form). `memcachedServers` holds the plain per-pod list.
+     */
+    memcached?: { tls: boolean; serversWithInet: string };
+  }
+}
+
 const MEMCACHED_PORT = 11211;
+type MemcachedCR = Memcached & KubeObject;
 
 function memcachedPort(svc: KubeObject): number {
   const ports = (svc['spec'] as { ports?: { name?: string; port: number }[] } | undefined)?.ports ?? [];
   return (ports.find((p) => p.name === 'memcached') ?? ports[0])?.port ?? MEMCACHED_PORT;
 }
 
+const isReady = (m: MemcachedCR): boolean =>
+  m.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** Adds keystone's finalizer to the Memcached CR (upstream: it outlives the KeystoneAPI using it). */
+async function holdMemcached(ctx: KeystoneApiPass, m: MemcachedCR): Promise<void> {
+  const finalizers = m.metadata.finalizers ?? [];
+  if (finalizers.includes(KeystoneFinalizers.KeystoneAPI)) return;
+  await ctx.client.patch(
+    ExternalKinds.Memcached,
+    { name: m.metadata.name ?? '', namespace: m.metadata.namespace ?? '' },
+    {
+      metadata: {
+        finalizers: [...finalizers, KeystoneFinalizers.KeystoneAPI],
+        resourceVersion: m.metadata.resourceVersion,
+      },
+    },
+    'merge',
+  );
+}
+
 /**
- * The memcached Service named by `memcachedInstance` (if any) gives the `[cache]` servers.
- * A missing Service is a Warning and a wait, not an error: memcached is often created after
- * Keystone, and its Service appearing brings the reconcile back (the Service watch).
+ * The cache keystone uses, named by `memcachedInstance`. As upstream: infra-operator's Memcached
+ * CR of that name — missing is a Warning and a wait; keystone's finalizer goes on it; not Ready
+ * is an Info wait; then its per-pod `status.serverList` (and `serverListWithInet`, `tlsSupport`)
+ * fill the `[cache]` section. Without that CR (or without infra-operator at all), a Service of that
+ * name is used as one server (stackops' own deployments run memcached behind a plain Service).
+ * The CR is read from the API server (its CRD may be absent): waits re-check on a timer.
  */
 export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> {
   const name = ctx.spec.memcachedInstance;
@@ -23,6 +60,25 @@ export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> 
     return undefined;
   }
   const ns = ctx.cr.metadata.namespace ?? '';
+  const memcached = await ctx.client.get<MemcachedCR>(ExternalKinds.Memcached, { name, namespace: ns });
+  if (memcached) {
+    await holdMemcached(ctx, memcached);
+    if (!isReady(memcached)) {
+      ctx.conditions.markRequested(
+        ConditionType.MemcachedReady,
+        ' Memcached instance has not been provisioned',
+      );
+      return stop(RECHECK_AFTER_MS);
+    }
+    const servers = memcached.status?.serverList ?? [];
+    ctx.memcachedServers = servers.join(',');
+    ctx.memcached = {
+      tls: memcached.status?.tlsSupport ?? false,
+      serversWithInet: (memcached.status?.serverListWithInet ?? servers).join(','),
+    };
+    ctx.conditions.markTrue(ConditionType.MemcachedReady);
+    return undefined;
+  }
   const svc = ctx.cache.get(Kinds.Service, { name, namespace: ns });
   if (!svc) {
     ctx.conditions.markFalse(
@@ -34,6 +90,29 @@ export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> 
     return stop(RECHECK_AFTER_MS);
   }
   ctx.memcachedServers = `${serviceHostname(name, ns)}:${memcachedPort(svc)}`;
+  ctx.memcached = { tls: false, serversWithInet: ctx.memcachedServers };
   ctx.conditions.markTrue(ConditionType.MemcachedReady);
+  return undefined;
+}
+
+/** Deletion: keystone's finalizer leaves the Memcached CR (upstream reconcileDelete). */
+export async function releaseMemcached(ctx: KeystoneApiPass): Promise<StepResult> {
+  const name = ctx.spec.memcachedInstance;
+  if (!name) return undefined;
+  const ref = { name, namespace: ctx.cr.metadata.namespace ?? '' };
+  const memcached = await ctx.client.get<MemcachedCR>(ExternalKinds.Memcached, ref);
+  const finalizers = memcached?.metadata.finalizers ?? [];
+  if (!memcached || !finalizers.includes(KeystoneFinalizers.KeystoneAPI)) return undefined;
+  await ctx.client.patch(
+    ExternalKinds.Memcached,
+    ref,
+    {
+      metadata: {
+        finalizers: finalizers.filter((f) => f !== KeystoneFinalizers.KeystoneAPI),
+        resourceVersion: memcached.metadata.resourceVersion,
+      },
+    },
+    'merge',
+  );
   return undefined;
 }
