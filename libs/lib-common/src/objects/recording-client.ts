@@ -7,6 +7,7 @@ import type {
   ObjectRef,
   PatchType,
 } from '../client/types.js';
+import { checkImageReferences } from './image-reference.js';
 
 /** One write a reconcile made to an object other than its own status. */
 export interface RecordedWrite {
