@@ -18,8 +18,11 @@ export interface PlacementApiPass extends Pass<PlacementAPI, PlacementApiStatus>
   passwords?: { service: string; database: string };
   /** Where the database account's password lives: `spec.secret` or the generated account Secret. */
   databaseAccount?: { secret: string; key: string };
-  /** Set by the database step when the database offers TLS (mariadb-operator's `tlsSupport`). */
-  databaseTlsSupport?: boolean;
+  /**
+   * Set by the database step in mariadb-operator mode: the MariaDBAccount's user (its password is
+   * `passwords.database`) and whether the database offers TLS. Unset in Job mode.
+   */
+  databaseConnection?: { user: string; tlsSupport: boolean };
   /** Hash of the account and root passwords: a change re-runs the db-create Job (ALTER USER). */
   dbSecretHash?: string;
   /** The combined input hash, once computed: the pods' CONFIG_HASH. */

@@ -8,7 +8,7 @@ import type { PlacementApiPass, PlacementApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
-import { ensureDatabase } from './steps/ensure-database.js';
+import { ensureDatabase, releaseDatabase } from './steps/ensure-database.js';
 import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
@@ -38,7 +38,8 @@ export const PLACEMENT_API_STEPS = [
 /**
  * The PlacementAPI reconciler: lib-common's pipeline (conditions initialised every pass, the
  * finalizer, the steps, Ready, the status written only if it changed, an Event when Ready flips)
- * over the steps above. On deletion it releases the KeystoneService and KeystoneEndpoint; everything
+ * over the steps above. On deletion it releases the KeystoneService and KeystoneEndpoint (and, in
+ * mariadb-operator mode, the MariaDB CRs); everything
  * else it created goes with it through garbage collection.
  */
 export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<PlacementAPI> {
@@ -55,6 +56,6 @@ export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<
     context: (pass) =>
       Object.assign(pass, { defaults, inputs: {}, podAnnotations: {}, networkAttachments: [] as string[] }),
     steps: PLACEMENT_API_STEPS,
-    finalizer: { name: PLACEMENT_API_FINALIZER, cleanup: [releaseKeystoneChildren] },
+    finalizer: { name: PLACEMENT_API_FINALIZER, cleanup: [releaseKeystoneChildren, releaseDatabase] },
   });
 }

@@ -65,14 +65,14 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
     serviceUser: cr.spec.serviceUser,
     servicePassword: ctx.passwords?.service ?? '',
     databaseConnection: databaseConnectionUrl({
-      user: cr.spec.databaseAccount,
+      user: ctx.databaseConnection?.user ?? cr.spec.databaseAccount,
       password: ctx.passwords?.database ?? '',
       host: ctx.status.databaseHostname ?? '',
       database: PLACEMENT_DATABASE_NAME,
     }),
     // TLS to the database when it offers TLS and the pods trust a CA bundle (upstream's my.cnf rule).
     databaseClientConfig: databaseClientConfig(
-      ctx.databaseTlsSupport && cr.spec.tls?.caBundleSecretName ? {} : undefined,
+      ctx.databaseConnection?.tlsSupport && cr.spec.tls?.caBundleSecretName ? {} : undefined,
     ),
     keystonePublicURL: keystone.publicURL,
     keystoneInternalURL: keystone.internalURL,
