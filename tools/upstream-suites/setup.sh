@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Prepares what upstream's suites expect to find before they run, as install_yamls would:
+#   - a cluster with a real node (kube-env), our operator images and the stand-in workload images
+#     loaded into it, the stand-in openstackclient image also under the TCIB name the fernet test's
+#     Pod names;
+#   - keystone-operator and placement-operator installed from charts/ into `openstack-operators`,
+#     their relatedImages naming the stand-in images;
+#   - in each suite's namespace: install_yamls' `osp-secret` (the same keys), a MariaDB pod behind
+#     the Service `openstack`, and (placement's namespace) a Ready KeystoneAPI from
+#     keystone-operator's sample, as install_yamls' kuttl_common_prep does.
+# Usage: tools/upstream-suites/setup.sh   (UPSTREAM_SUITES_CLUSTER names the cluster)
+# Needs: `make images` (the operator images in build/images) and tools/upstream-suites/fetch.sh.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=upstream.env
+. "$here/upstream.env"
+CACHE=${UPSTREAM_SUITES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackops/upstream-suites}
+CLUSTER=${UPSTREAM_SUITES_CLUSTER:-upstream-suites}
+KEYSTONE_SUITE="$CACHE/suites/keystone-operator-$KEYSTONE_OPERATOR_COMMIT"
+kube_env() { node "$repo/tools/kube-env/dist/cli.js" "$@"; }
+log() { echo "[setup $(date -u +%H:%M:%S)] $*"; }
+
+kube_env up --name "$CLUSTER" --real-node --nodes 0 --timeout 600
+eval "$(kube_env env --name "$CLUSTER")"
+state=$(dirname "$KUBECONFIG")
+ctr_node() { ctr --address "$state/node/containerd.sock" --namespace k8s.io "$@"; }
+
+log "stand-in workload images (built, or taken from their layer cache)"
+node "$repo/tools/images/dist/workloads/cli.js" >/dev/null
+image() { node -p "require('$repo/build/images/workloads.json').images['$1'].name"; }
+keystone_image=$(image keystone)
+placement_image=$(image placement)
+mariadb_image=$(image mariadb)
+client_image=$(image openstackclient)
+archives=()
+for i in "$keystone_image" "$placement_image" "$mariadb_image" "$client_image"; do
+  archives+=("$repo/build/images/${i%:*}/${i##*:}/image.oci.tar")
+done
+for op in keystone placement; do
+  archives+=("$(ls "$repo"/build/images/ghcr.io/stackops/$op-operator/*/image.oci.tar)")
+done
+log "loading ${#archives[@]} images into the real node"
+kube_env load-images --name "$CLUSTER" "${archives[@]}"
+# The fernet test's openstackclient Pod names the TCIB image: the stand-in answers to that name.
+ctr_node images tag --force "$client_image" \
+  quay.io/podified-antelope-centos9/openstack-openstackclient:current-podified >/dev/null
+
+for op in keystone placement; do
+  if [ $op = keystone ]; then api=keystoneAPI img=$keystone_image; else api=placementAPI img=$placement_image; fi
+  log "helm install $op-operator"
+  helm upgrade --install "$op-operator" "$repo/charts/$op-operator" -n openstack-operators --create-namespace \
+    --set "relatedImages.$api=$img" --set "relatedImages.mariadb=$mariadb_image" --wait --timeout 4m
+done
+# A new image under the same tag (a rebuilt operator) needs new pods.
+kubectl -n openstack-operators rollout restart deployment >/dev/null
+kubectl -n openstack-operators rollout status deployment --timeout 240s
+
+# install_yamls' osp-secret: the keys scripts/gen-input-kustomize.sh writes, each a random hex
+# password as scripts/gen-secrets.sh makes them, labelled as kustomize labels it.
+osp_secret() { # namespace
+  kubectl -n "$1" get secret osp-secret >/dev/null 2>&1 && return 0
+  local args=() key
+  for key in AdminPassword AodhPassword BarbicanPassword CeilometerPassword CloudKittyPassword \
+    DbRootPassword DatabasePassword DesignatePassword PlacementPassword GlancePassword NeutronPassword \
+    CinderPassword IronicPassword IronicInspectorPassword OctaviaPassword OctaviaHeartbeatKey NovaPassword \
+    ManilaPassword HeatPassword HeatStackDomainAdminPassword SwiftPassword WatcherPassword; do
+    args+=("--from-literal=$key=$(openssl rand -hex 16)")
+  done
+  args+=("--from-literal=BarbicanSimpleCryptoKEK=$(head -c 32 /dev/urandom | base64 -w0)")
+  args+=("--from-literal=KeystoneOIDCClientSecret=$(head -c 24 /dev/urandom | base64 -w0)")
+  args+=("--from-literal=KeystoneOIDCCryptoPassphrase=$(openssl rand -hex 8)")
+  args+=("--from-literal=MetadataSecret=$(openssl rand -hex 5)")
+  args+=("--from-literal=HeatAuthEncryptionKey=$(openssl rand -hex 16)")
+  kubectl -n "$1" create secret generic osp-secret "${args[@]}"
+  kubectl -n "$1" label secret osp-secret created-by=install_yamls type=osp-secret
+}
+
+# MariaDB behind Service `openstack` (mariadb-operator's Galera service name in install_yamls):
+# the stand-in image runs one server, root's password from osp-secret's DbRootPassword.
+mariadb() { # namespace
+  kubectl -n "$1" apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: mariadb-openstack
+  labels: {app: mariadb}
+spec:
+  securityContext: {fsGroup: 42434}
+  containers:
+    - name: mariadb
+      image: $mariadb_image
+      imagePullPolicy: Never
+      env:
+        - name: DB_ROOT_PASSWORD
+          valueFrom: {secretKeyRef: {name: osp-secret, key: DbRootPassword}}
+      ports: [{containerPort: 3306, name: mysql}]
+      readinessProbe: {tcpSocket: {port: 3306}, periodSeconds: 2}
+      volumeMounts: [{name: data, mountPath: /var/lib/mysql}]
+  volumes: [{name: data, emptyDir: {}}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: openstack
+  labels: {app: mariadb}
+spec:
+  ports: [{name: mysql, port: 3306}]
+  selector: {app: mariadb}
+EOF
+  kubectl -n "$1" wait --for=condition=Ready pod/mariadb-openstack --timeout 180s
+}
+
+for ns in keystone-kuttl-tests placement-kuttl-tests; do
+  log "namespace $ns: osp-secret, MariaDB"
+  kubectl create namespace "$ns" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  osp_secret "$ns"
+  mariadb "$ns"
+done
+
+log "placement-kuttl-tests: KeystoneAPI from keystone-operator's sample"
+kubectl -n placement-kuttl-tests apply -f "$KEYSTONE_SUITE/config/samples/keystone_v1beta1_keystoneapi.yaml"
+if ! kubectl -n placement-kuttl-tests wait --for=condition=Ready keystoneapi/keystone --timeout 600s; then
+  kubectl -n placement-kuttl-tests get keystoneapi keystone -o yaml | sed -n '/^status:/,$p'
+  exit 1
+fi
+log "ready"
