@@ -119,3 +119,48 @@ describe('referencedBy(kind, names, { byName: true })', () => {
       expect(r).toMatch(new RegExp(`^(list|watch) ${ns.name} metadata\\.name=input-[ab]$`));
   });
 });
+
+describe('watchesNamed(kind, refs)', () => {
+  it('follows a ref in another namespace (a host Secret next to the host, say)', async () => {
+    const other = await createTestNamespace(admin, 'named-watch-other');
+    try {
+      await admin.apply(Kinds.Secret, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name: 'bmc', namespace: other.name },
+        stringData: { value: 'one' },
+      } as KubeObject);
+      const seen: (string | undefined)[] = [];
+      manager = await startTestManager({ name: 'named-watch-refs', namespaces: [ns.name] }, (m) => {
+        m.controller<Greeting>({ for: GreetingKind, name: 'greeting' })
+          .watchesNamed(Kinds.Secret, () => [{ namespace: other.name, name: 'bmc' }])
+          .reconcile(async (_g, ctx) => {
+            const s = ctx.cache.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+              namespace: other.name,
+              name: 'bmc',
+            });
+            const raw = s?.data?.['value'];
+            seen.push(raw === undefined ? undefined : Buffer.from(raw, 'base64').toString());
+          });
+      });
+      await admin.create(GreetingKind, {
+        apiVersion: 'example.stackops.dev/v1alpha1',
+        kind: 'Greeting',
+        metadata: { name: 'g', namespace: ns.name },
+        spec: { message: 'hi' },
+      });
+      await eventually(() => expect(seen.at(-1)).toBe('one'));
+      await admin.patch(
+        Kinds.Secret,
+        { namespace: other.name, name: 'bmc' },
+        { stringData: { value: 'two' } },
+        'merge',
+      );
+      await eventually(() => expect(seen.at(-1)).toBe('two'));
+    } finally {
+      await manager?.stop();
+      manager = undefined;
+      await other.delete();
+    }
+  });
+});
