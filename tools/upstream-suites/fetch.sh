@@ -8,7 +8,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=upstream.env
 . "$here/upstream.env"
-CACHE=${UPSTREAM_SUITES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackops/upstream-suites}
 # Stored snapshots of upstream's repositories (the `fetch` tool of this machine puts them there).
 MIRROR=${UPSTREAM_MIRROR:-/work/.mirror}
 mkdir -p "$CACHE"

@@ -12,11 +12,9 @@
 # Needs: `make images` (the operator images in build/images) and tools/upstream-suites/fetch.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
 # shellcheck source=upstream.env
 . "$here/upstream.env"
-CACHE=${UPSTREAM_SUITES_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackops/upstream-suites}
-CLUSTER=${UPSTREAM_SUITES_CLUSTER:-upstream-suites}
+repo=$(cd "$here/../.." && pwd)
 KEYSTONE_SUITE="$CACHE/suites/keystone-operator-$KEYSTONE_OPERATOR_COMMIT"
 kube_env() { node "$repo/tools/kube-env/dist/cli.js" "$@"; }
 log() { echo "[setup $(date -u +%H:%M:%S)] $*"; }
@@ -111,11 +109,58 @@ EOF
   kubectl -n "$1" wait --for=condition=Ready pod/mariadb-openstack --timeout 180s
 }
 
+# memcached behind Service `memcached` (install_yamls: infra-operator's Memcached `memcached`).
+# No memcached image exists here: Debian's memcached binary (apt-get download) and the host's
+# libraries it links (the same Debian release as the stand-in images) are mounted into a pod of the
+# stand-in MariaDB image.
+memcached_dir="$CACHE/memcached"
+if [ ! -x "$memcached_dir/memcached" ]; then
+  work=$(mktemp -d)
+  (cd "$work" && apt-get download memcached >/dev/null 2>&1 && dpkg-deb -x memcached_*.deb root)
+  mkdir -p "$memcached_dir.tmp/lib"
+  cp "$work/root/usr/bin/memcached" "$memcached_dir.tmp/"
+  ldd "$work/root/usr/bin/memcached" | awk '/=> \// {print $3}' | grep -v -E '/libc\.so|/ld-linux' |
+    xargs -I{} cp -L {} "$memcached_dir.tmp/lib/"
+  rm -rf "$work" "$memcached_dir"
+  mv "$memcached_dir.tmp" "$memcached_dir"
+fi
+memcached() { # namespace
+  kubectl -n "$1" apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: memcached
+  labels: {app: memcached}
+spec:
+  containers:
+    - name: memcached
+      image: $mariadb_image
+      imagePullPolicy: Never
+      command: [/opt/memcached/memcached, -p, "11211", -l, 0.0.0.0, -m, "64"]
+      env: [{name: LD_LIBRARY_PATH, value: /opt/memcached/lib}]
+      ports: [{containerPort: 11211, name: memcached}]
+      readinessProbe: {tcpSocket: {port: 11211}, periodSeconds: 2}
+      volumeMounts: [{name: memcached, mountPath: /opt/memcached, readOnly: true}]
+  volumes: [{name: memcached, hostPath: {path: $memcached_dir, type: Directory}}]
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: memcached
+  labels: {app: memcached}
+spec:
+  ports: [{name: memcached, port: 11211}]
+  selector: {app: memcached}
+EOF
+  kubectl -n "$1" wait --for=condition=Ready pod/memcached --timeout 120s
+}
+
 for ns in keystone-kuttl-tests placement-kuttl-tests; do
-  log "namespace $ns: osp-secret, MariaDB"
+  log "namespace $ns: osp-secret, MariaDB, memcached"
   kubectl create namespace "$ns" --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   osp_secret "$ns"
   mariadb "$ns"
+  memcached "$ns"
 done
 
 log "placement-kuttl-tests: KeystoneAPI from keystone-operator's sample"
