@@ -26,6 +26,7 @@ const program = new Command('stackops-bench')
   .option('--idle-seconds <s>', 'idle window; figures are also scaled to 5 min', positiveInt, 60)
   .option('--scale <n>', 'instances at once for the scale scenario (keystone; 0 = skip)', positiveInt, 200)
   .option('--scale-runs <n>', 'runs of the scale scenario', positiveInt, 1)
+  .option('--scale-timeout <s>', 'how long the scale scenario waits for every instance', positiveInt, 300)
   .option(
     '--cluster <name>',
     'kube-env cluster name (started fresh for each run, stopped at the end)',
@@ -50,6 +51,7 @@ interface Options {
   idleSeconds: number;
   scale: number;
   scaleRuns: number;
+  scaleTimeout: number;
   cluster: string;
   out: string;
   subjectCmd?: string;
@@ -62,6 +64,11 @@ interface Options {
 async function main(): Promise<void> {
   program.parse();
   const o = program.opts<Options>();
+  // Ctrl-C: stop the cluster (the subject dies with the harness's process group or on its own).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      void stopCluster(o.cluster, { purge: true }).finally(() => process.exit(130));
+    });
   const dirs = o.operators.split(',').map((s) => s.trim()) as OperatorDir[];
   for (const d of dirs) if (!operatorDirs.includes(d)) throw new Error(`unknown operator "${d}"`);
   if (o.subjectCmd && dirs.length !== 1)
@@ -89,8 +96,19 @@ async function main(): Promise<void> {
       const runs: RunFigures[] = [];
       for (let i = 1; i <= o.runs; i++) {
         progress(`${spec.name}: run ${i}/${o.runs} (${machineLoad()})`);
+        const opts = {
+          cluster: o.cluster,
+          outDir,
+          idleSeconds: o.idleSeconds,
+          scaleTimeoutSeconds: o.scaleTimeout,
+          progress,
+        };
+        // A run that fails (a timeout, a subject that exits) is reported and left out; the others count.
         runs.push(
-          await runOnce(w, spec, { cluster: o.cluster, outDir, idleSeconds: o.idleSeconds, progress }),
+          await runOnce(w, spec, opts).catch((err: unknown) => {
+            progress(`  run ${i} failed: ${err instanceof Error ? err.message : String(err)}`);
+            return {};
+          }),
         );
       }
       if (o.scale > 0 && w.namespaced && dir === 'keystone') {
@@ -100,7 +118,11 @@ async function main(): Promise<void> {
             cluster: o.cluster,
             outDir,
             idleSeconds: o.idleSeconds,
+            scaleTimeoutSeconds: o.scaleTimeout,
             progress,
+          }).catch((err: unknown) => {
+            progress(`  scale run ${i} failed: ${err instanceof Error ? err.message : String(err)}`);
+            return {};
           });
           const run = runs[i - 1] ?? {};
           runs[i - 1] = Object.assign(run, scale);

@@ -7,7 +7,8 @@ export interface Summary {
 }
 
 export function summarize(values: readonly number[]): Summary | undefined {
-  const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  // NaN: the run has no such figure. Infinity: it never got there (a timed-out scenario) and sorts last.
+  const v = values.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
   if (v.length === 0) return undefined;
   const mid = Math.floor(v.length / 2);
   const median = v.length % 2 ? (v[mid] as number) : ((v[mid - 1] as number) + (v[mid] as number)) / 2;
@@ -16,6 +17,7 @@ export function summarize(values: readonly number[]): Summary | undefined {
 
 /** A figure for a table cell: 3 significant digits at most, no trailing zeros. */
 export function formatNumber(x: number): string {
+  if (x === Number.POSITIVE_INFINITY) return 'never';
   if (x === 0) return '0';
   const abs = Math.abs(x);
   if (abs >= 100) return x.toFixed(0);
