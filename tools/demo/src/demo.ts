@@ -16,6 +16,7 @@ import {
   startRealKeystone,
   syncFernetKeys,
 } from './keystone.js';
+import { metricsScraperToken, SCRAPER, scrapeInNode } from './metrics.js';
 import { formatNodeMemory, nodeMemory } from './node-memory.js';
 import {
   mariadbPod,
@@ -333,6 +334,17 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         say(podsTable(pods, images!.byName));
         // Still Ready, never restarted: the probes and the work did not kill them.
         say(formatNodeMemory(await nodeMemory(cp!)));
+        // Secure metrics, scraped as Prometheus would: HTTPS, a token the API server authorises.
+        const token = await metricsScraperToken(admin, cp!.kubectl, kubeconfig);
+        const scraped = await Promise.all(
+          pods.map(async (p) => {
+            const r = await scrapeInNode(cp!.realNode!.netnsPath, p.podIP, token).catch(() => undefined);
+            return `${p.name} ${r ? `HTTP ${r.status}, ${r.series} samples` : 'unreachable'}`;
+          }),
+        );
+        say(
+          `Operator metrics (https://<pod IP>:8080/metrics as ${RELEASE_NAMESPACE}/${SCRAPER}): ${scraped.join('; ')}`,
+        );
         const unwell = pods.filter((p) => !p.ready || p.restarts > 0);
         if (unwell.length > 0) {
           say(`Not every operator pod is Ready and unrestarted: ${unwell.map((p) => p.name).join(', ')}`);
@@ -379,9 +391,12 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
       say(`  ${cp.kubectl} -n ${RELEASE_NAMESPACE} get pods -o wide`);
       say(`  ${cp.kubectl} -n ${RELEASE_NAMESPACE} logs deploy/stackops-keystone`);
       say(
-        `Operator metrics, from inside the node's network: nsenter --net=${cp.realNode?.netnsPath} curl http://<pod IP>:8080/metrics`,
+        `Operator metrics (HTTPS, token of a ServiceAccount bound to <release>-<chart>-metrics-reader), from inside the node's network:`,
       );
-      say(`Operator metrics: ${pods.map((p) => `http://${p.podIP}:8080/metrics`).join(' ')}`);
+      say(
+        `  nsenter --net=${cp.realNode?.netnsPath} curl -sk -H "Authorization: Bearer $(${cp.kubectl} -n ${RELEASE_NAMESPACE} create token ${SCRAPER})" https://<pod IP>:8080/metrics`,
+      );
+      say(`Operator metrics: ${pods.map((p) => `https://${p.podIP}:8080/metrics`).join(' ')}`);
     } else {
       say(`Operator logs: ${join(cp.handle.layout.root, 'operators')}`);
       say(`Operator metrics: ${operators.map((o) => o.metricsUrl).join(' ')}`);

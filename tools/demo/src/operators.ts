@@ -16,7 +16,15 @@ export interface OperatorProcessSpec {
 }
 
 /** Flags the local process sets itself: it listens on 127.0.0.1 only and uses the demo's kubeconfig. */
-const LOCAL_FLAGS = ['--health-probe-bind-address', '--metrics-bind-address', '--kubeconfig', '--as'];
+// The chart's secure-metrics flags go too: on 127.0.0.1 the operator serves plain HTTP, as printed.
+const LOCAL_FLAGS = [
+  '--health-probe-bind-address',
+  '--metrics-bind-address',
+  '--metrics-secure',
+  '--metrics-cert-dir',
+  '--kubeconfig',
+  '--as',
+];
 
 export interface RunningOperator {
   dir: string;

@@ -154,6 +154,9 @@ describe('make demo --exit --replace (the operators as pods on the real node)', 
         /│ real-node +│ Ready +│ 0 +│ ghcr\.io\/stackops\/[a-z-]+-operator:[\d.]+ +│ yes \(sha256:/,
       );
     expect(out).not.toMatch(/pid \d+ as stackops-system/); // no operator ran as a local process
+    // Metrics are on and secure: each pod answers HTTPS with a token the API server authorised.
+    const metricsLine = out.split('\n').find((l) => l.startsWith('Operator metrics (https://')) ?? '';
+    expect(metricsLine.match(/HTTP 200, [1-9]\d* samples/g), metricsLine).toHaveLength(4);
     const memory = out.match(
       /Real node memory: (\d+) MiB — daemons \(RSS\): (.*); pods \(working set\): (.*)/,
     );
