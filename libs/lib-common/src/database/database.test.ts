@@ -7,6 +7,7 @@ import {
   databaseHostname,
   dbCreateScript,
   dbCreateStatements,
+  isGaleraService,
   setDbReadyCondition,
   sqlString,
 } from './index.js';
@@ -153,5 +154,17 @@ describe('setDbReadyCondition', () => {
     expect(c.get('DBReady')?.message).toBe('DB create waiting for the database Service openstack');
     setDbReadyCondition(c, { state: 'completed' });
     expect(c.get('DBReady')).toMatchObject({ status: 'True', message: 'DB create completed' });
+  });
+});
+
+describe('isGaleraService', () => {
+  it('recognises the Service mariadb-operator runs for a Galera by its labels', () => {
+    const svc = (labels?: Record<string, string>) => ({
+      metadata: { name: 'openstack', ...(labels ? { labels } : {}) },
+    });
+    expect(isGaleraService(svc({ app: 'mariadb', cr: 'mariadb-openstack' }), 'openstack')).toBe(true);
+    expect(isGaleraService(svc({ app: 'mariadb', cr: 'mariadb-other' }), 'openstack')).toBe(false);
+    expect(isGaleraService(svc(), 'openstack')).toBe(false);
+    expect(isGaleraService(undefined, 'openstack')).toBe(false);
   });
 });

@@ -17,6 +17,7 @@ export {
   ensureMariaDbAccount,
   ensureMariaDbDatabase,
   findGalera,
+  isGaleraService,
   MARIADB_ACCOUNT_PASSWORD_KEY,
   MARIADB_RECHECK_MS,
   type MariaDbConnection,

@@ -24,6 +24,19 @@ const SERVICE_RECHECK_MS = 10_000;
 /** The Secret mariadb-operator reads an account's password from. */
 export const accountSecretName = (account: string): string => `${account}-db-secret`;
 
+/** The labels mariadb-operator puts on the Service of the Galera CR `instance`. */
+const galeraServiceLabels = (instance: string) => ({ app: 'mariadb', cr: `mariadb-${instance}` });
+
+/**
+ * Whether a Service is the one mariadb-operator runs for the Galera CR `instance`. Callers look
+ * for the Galera CR only then: the Service is in their cache anyway, so a namespace without
+ * mariadb-operator costs no request per reconcile (a GET of an unserved kind is a 404 each time).
+ */
+export function isGaleraService(svc: KubeObject | undefined, instance: string): boolean {
+  const labels = svc?.metadata.labels ?? {};
+  return Object.entries(galeraServiceLabels(instance)).every(([k, v]) => labels[k] === v);
+}
+
 /** The Galera CR `name`, or undefined (also when mariadb-operator's CRDs are not installed). */
 export async function findGalera(
   client: KubeClient,
@@ -209,7 +222,9 @@ export async function ensureMariaDbDatabase(
   }
   const services = await client.list(Kinds.Service, {
     namespace: req.namespace,
-    labelSelector: `app=mariadb,cr=mariadb-${req.instance}`,
+    labelSelector: Object.entries(galeraServiceLabels(req.instance))
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
   });
   if (services.items.length === 0) return { state: 'waiting', retryAfterMs: SERVICE_RECHECK_MS };
   if (services.items.length > 1) {

@@ -6,6 +6,7 @@ import {
   databaseHostname,
   dbCreateJobName,
   findGalera,
+  isGaleraService,
   MARIADB_ACCOUNT_PASSWORD_KEY,
   type MariaDbRequest,
   reconcileMariaDb,
@@ -19,16 +20,6 @@ import { PlacementAPIKind } from '../../api/kinds.js';
 import { placementServiceLabels } from '../../resources/names.js';
 import { type PlacementApiPass, RECHECK_AFTER_MS } from '../context.js';
 import { LEGACY_DATABASE_PASSWORD_KEY } from './ensure-database-account.js';
-
-declare module '../context.js' {
-  interface PlacementApiPass {
-    /**
-     * Set in mariadb-operator mode (ADR 0013): the MariaDBAccount's user (its password is
-     * `passwords.database`) and whether the database supports TLS. Unset in Job mode.
-     */
-    databaseConnection?: { user: string; tlsSupport: boolean };
-  }
-}
 
 /** What placement asks mariadb-operator for (upstream placement's names). */
 function mariaDbRequest(ctx: PlacementApiPass): MariaDbRequest {
@@ -83,8 +74,11 @@ export async function ensureDatabase(ctx: PlacementApiPass): Promise<StepResult>
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
   const instance = cr.spec.databaseInstance;
-  if (await findGalera(ctx.client, instance, namespace)) return ensureMariaDbDatabase(ctx);
-  if (!ctx.cache.get(Kinds.Service, { name: instance, namespace })) {
+  const svc = ctx.cache.get(Kinds.Service, { name: instance, namespace });
+  if (isGaleraService(svc, instance) && (await findGalera(ctx.client, instance, namespace))) {
+    return ensureMariaDbDatabase(ctx);
+  }
+  if (!svc) {
     setDbReadyCondition(ctx.conditions, { state: 'waitingForService', service: instance });
     return stop(RECHECK_AFTER_MS);
   }

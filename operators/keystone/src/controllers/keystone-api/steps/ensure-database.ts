@@ -5,6 +5,7 @@ import {
   databaseHostname,
   dbCreateJobName,
   findGalera,
+  isGaleraService,
   type MariaDbRequest,
   reconcileMariaDb,
   releaseMariaDbFinalizers,
@@ -76,8 +77,10 @@ export async function releaseDatabase(ctx: KeystoneApiPass): Promise<StepResult>
 export async function ensureDatabase(ctx: KeystoneApiPass): Promise<StepResult> {
   const ns = ctx.cr.metadata.namespace ?? '';
   const instance = ctx.spec.databaseInstance;
-  if (await findGalera(ctx.client, instance, ns)) return ensureMariaDbDatabase(ctx);
   const svc = ctx.cache.get(Kinds.Service, { name: instance, namespace: ns });
+  if (isGaleraService(svc, instance) && (await findGalera(ctx.client, instance, ns))) {
+    return ensureMariaDbDatabase(ctx);
+  }
   if (!svc) {
     setDbReadyCondition(ctx.conditions, { state: 'waitingForService', service: instance });
     return stop(RECHECK_AFTER_MS);
