@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../../api/group.js';
 import type { KeystoneAPI } from '../../../api/keystone-api.js';
 import { defaultsFromEnv } from '../../../config/defaults.js';
+import type { KeystoneApiPass } from '../context.js';
 import { keystoneApiReconciler } from '../keystone-api-reconciler.js';
+import { releaseMemcached } from './check-memcached.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'keystone' };
@@ -102,6 +104,25 @@ describe('KeystoneAPI memcached step with infra-operator (memcachedInstance name
     expect(keystoneConf(fake)).toMatch(
       /memcache_servers\s*=\s*\S*memcached-0\.memcached\.openstack\.svc\S*memcached-1\.memcached\.openstack\.svc/,
     );
+  });
+
+  it("on deletion its finalizer leaves the Memcached CR and nobody else's", async () => {
+    const fake = new FakeKubeClient();
+    seed(fake);
+    const m = fake.peek(ExternalKinds.Memcached, memcachedRef)!;
+    fake.seed(ExternalKinds.Memcached, {
+      ...m,
+      metadata: { ...m.metadata, finalizers: ['openstack.org/other', 'openstack.org/keystoneapi'] },
+    });
+    const ctx = {
+      client: fake,
+      cr: { metadata: { name: 'keystone', namespace: NS } },
+      spec: { memcachedInstance: 'memcached' },
+    } as unknown as KeystoneApiPass;
+    await releaseMemcached(ctx);
+    expect(fake.peek(ExternalKinds.Memcached, memcachedRef)?.metadata.finalizers).toEqual([
+      'openstack.org/other',
+    ]);
   });
 
   it('without a Memcached CR a Service of that name is the one server; neither is a Warning wait', async () => {
