@@ -15,6 +15,9 @@ import {
 import { cutMessage } from './messages.js';
 import { mirrorConditions } from './mirror.js';
 
+/** Longest message a condition stores (a composed message listing many objects may need more than 200). */
+const MAX_STORED_MESSAGE = 1000;
+
 export interface ConditionsOptions {
   /** Clock for new transition times (tests pin it). */
   now?: () => Date;
@@ -74,8 +77,9 @@ export class Conditions implements Iterable<Condition> {
    */
   set(input: ConditionInput | undefined): this {
     if (!input) return this;
-    // Cut before comparing, so a long message does not look changed on every pass.
-    const c = input.message ? { ...input, message: cutMessage(input.message) } : input;
+    // A safety cap (values are cut where messages are made: `%s` arguments, failure messages),
+    // applied before comparing so a long message does not look changed on every pass.
+    const c = input.message ? { ...input, message: cutMessage(input.message, MAX_STORED_MESSAGE) } : input;
     const existing = this.#find(c.type);
     if (existing && hasSameState(existing, c)) return this;
     this.#put(normalizeCondition(c, c.lastTransitionTime || formatTime(this.#now())));

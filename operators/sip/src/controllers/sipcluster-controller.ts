@@ -1,4 +1,4 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { Kinds } from '@stackops/lib-common/client';
 import {
   type Controller,
   generationChanged,
@@ -8,16 +8,18 @@ import {
 } from '@stackops/lib-common/runtime';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
 import type { OperatorConfig } from '../config/operator-config.js';
+import { MANAGED_BY, MANAGED_BY_LABEL } from '../resources/labels.js';
 import { DEFAULT_RETRY_DELAYS, type RetryDelays, sipClusterErrorPolicy } from './error-policy.js';
 import { sipClusterReconciler } from './sipcluster-reconciler.js';
 import { SERVICE_KINDS } from './steps/deploy-services.js';
-import { clustersForHost, clustersForSecret } from './watch-mappers.js';
+import { clustersForHost, secretRefsOfHosts, serviceSecretNames } from './watch-mappers.js';
 
 /**
  * Registers the SIPCluster controller with a manager. Concurrency 1: SIPClusters are processed
  * one at a time across the whole operator, so two clusters never schedule from the same view of
  * the hosts at once. Reconciles are triggered by SIPCluster spec changes, by the objects of its
- * services, by BareMetalHosts (labels or spec) and by the Secrets the hosts and services use.
+ * services, by BareMetalHosts (labels or spec) and by the Secrets the hosts and services use
+ * (watched by name: only the Secrets it creates are cached whole).
  */
 export function registerSipClusterController(
   manager: Manager,
@@ -35,13 +37,19 @@ export function registerSipClusterController(
       }),
     })
     .withPredicates(generationChanged);
-  for (const kind of SERVICE_KINDS) builder = builder.owns(kind);
+  // Only the Secrets it creates (managed-by label) are cached; those it reads are watched by name.
+  for (const kind of SERVICE_KINDS)
+    builder = builder.owns(
+      kind,
+      kind === Kinds.Secret ? { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY}` } : {},
+    );
   return builder
     .watches(BareMetalHostKind, (bmh) => clustersForHost(bmh as BareMetalHost, clusters()), {
       predicates: [or(labelsChanged, generationChanged)],
     })
-    .watches(Kinds.Secret, (secret: KubeObject) =>
-      clustersForSecret(secret, clusters(), manager.cache.list<BareMetalHost>(BareMetalHostKind)),
-    )
+    .watchesNamed(Kinds.Secret, (sip) => [
+      ...serviceSecretNames(sip),
+      ...secretRefsOfHosts(sip, manager.cache.list<BareMetalHost>(BareMetalHostKind)),
+    ])
     .reconcile(sipClusterReconciler({ images: opts.images }));
 }

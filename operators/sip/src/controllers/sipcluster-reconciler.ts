@@ -1,4 +1,4 @@
-import { cutMessage, failureMessage, falseCondition } from '@stackops/lib-common/conditions';
+import { failureMessage, falseCondition } from '@stackops/lib-common/conditions';
 import { pipeline } from '@stackops/lib-common/pipeline';
 import { ReconcileError, type Reconciler } from '@stackops/lib-common/runtime';
 import { CONDITION_READY, SIP_FINALIZER } from '../api/constants.js';
@@ -25,7 +25,8 @@ function recordFailure(p: SIPClusterPass, err: unknown): void {
       : (({ eventReason, severity, message }) =>
           new ReconcileError(message, { reason: eventReason, severity, cause: err }))(failureMessage(err));
   p.failure = failure;
-  const message = cutMessage(failure.message);
+  // The steps' own messages list every host and constraint at fault; only foreign ones are cut.
+  const message = failure.message;
   setReady(p, falseCondition(CONDITION_READY, failure.reason, failure.severity, message), {
     type: 'Warning',
     reason: failure.reason,

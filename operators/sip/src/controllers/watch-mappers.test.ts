@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LABEL_CLUSTER_NAME, LABEL_CLUSTER_NAMESPACE, LABEL_NODE_TYPE } from '../api/constants.js';
 import type { BareMetalHost, SIPCluster } from '../api/kinds.js';
 import type { SIPClusterServices } from '../api/services.js';
-import { clustersForHost, clustersForSecret, serviceSecretNames } from './watch-mappers.js';
+import { clustersForHost, secretRefsOfHosts, serviceSecretNames } from './watch-mappers.js';
 
 const cluster = (
   name: string,
@@ -52,7 +52,7 @@ describe('watch mappers', () => {
     expect(names(clustersForHost(host('h3'), clusters))).toEqual(['pending']);
   });
 
-  it('a Secret goes to the clusters whose services name it, and to those its host concerns', () => {
+  it('a cluster watches the Secrets its services name and those of the hosts it concerns', () => {
     const withKeys = cluster('jump', {
       ready: true,
       services: {
@@ -69,14 +69,11 @@ describe('watch mappers', () => {
       },
     });
     expect([...serviceSecretNames(withKeys)].sort()).toEqual(['client', 'env', 'keys', 'tls']);
-    const secret = (namespace: string, name: string) => ({ metadata: { namespace, name } });
-    expect(names(clustersForSecret(secret('t', 'keys'), [withKeys, ...clusters], []))).toEqual(['jump']);
-    // A Secret of that name in another namespace is not the one the services use.
-    expect(clustersForSecret(secret('m', 'keys'), [withKeys], [])).toEqual([]);
-    // A host's networkData and BMC Secrets follow the host.
-    const hosts = [host('h1', 'ready-a')];
-    expect(names(clustersForSecret(secret('m', 'h1-nd'), clusters, hosts))).toEqual(['pending', 'ready-a']);
-    expect(names(clustersForSecret(secret('m', 'h1-bmc'), clusters, hosts))).toEqual(['pending', 'ready-a']);
-    expect(clustersForSecret(secret('m', 'other'), clusters, hosts)).toEqual([]);
+    // A host's networkData and BMC Secrets are watched for the clusters the host concerns.
+    const hosts = [host('h1', 'ready-a'), host('h2')];
+    const refs = (sip: SIPCluster) => secretRefsOfHosts(sip, hosts).map((r) => `${r.namespace}/${r.name}`);
+    expect(refs(clusters[0]!)).toEqual(['m/h1-nd', 'm/h1-bmc']);
+    expect(refs(clusters[2]!)).toEqual(['m/h1-nd', 'm/h1-bmc', 'm/h2-nd', 'm/h2-bmc']);
+    expect(refs(withKeys)).toEqual([]);
   });
 });

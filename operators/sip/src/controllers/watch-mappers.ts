@@ -1,4 +1,4 @@
-import type { KubeObject, ObjectRef } from '@stackops/lib-common/client';
+import type { ObjectRef } from '@stackops/lib-common/client';
 import { CONDITION_READY } from '../api/constants.js';
 import type { BareMetalHost, SIPCluster } from '../api/kinds.js';
 import { networkDataSecretRef } from '../hostdata/host-data.js';
@@ -49,27 +49,18 @@ export function serviceSecretNames(sip: SIPCluster): Set<string> {
 }
 
 /**
- * The SIPClusters a Secret change concerns: those whose services reference it, and those for
- * which it is the networkData or BMC credentials Secret of a host the cluster holds (or of any
- * host, while the cluster is not Ready: fixing a host's Secret may make it schedulable).
+ * The Secrets of the hosts a SIPCluster concerns (the networkData and BMC credentials Secrets of
+ * each host it holds, or of every host while it is not Ready: fixing a host's Secret may make it
+ * schedulable). The controller watches them by name, so no other Secret is listed or cached.
  */
-export function clustersForSecret(
-  secret: KubeObject,
-  clusters: readonly SIPCluster[],
-  hosts: readonly BareMetalHost[],
-): ObjectRef[] {
-  const ns = secret.metadata.namespace ?? '';
-  const name = secret.metadata.name ?? '';
-  const usedBy = hosts.filter((h) => {
+export function secretRefsOfHosts(sip: SIPCluster, hosts: readonly BareMetalHost[]): ObjectRef[] {
+  const refs: ObjectRef[] = [];
+  for (const h of hosts) {
+    if (clustersForHost(h, [sip]).length === 0) continue;
     const nd = networkDataSecretRef(h);
-    if (nd && nd.namespace === ns && nd.name === name) return true;
-    return h.spec?.bmc?.credentialsName === name && (h.metadata.namespace ?? '') === ns;
-  });
-  return clusters
-    .filter(
-      (sip) =>
-        (sip.metadata.namespace === ns && serviceSecretNames(sip).has(name)) ||
-        usedBy.some((h) => clustersForHost(h, [sip]).length > 0),
-    )
-    .map(refOf);
+    if (nd) refs.push(nd);
+    const bmc = h.spec?.bmc?.credentialsName;
+    if (bmc) refs.push({ namespace: h.metadata.namespace ?? '', name: bmc });
+  }
+  return refs;
 }

@@ -1,5 +1,6 @@
 import {
   ApiError,
+  errorDetail,
   isBadRequest,
   isInvalid,
   type KindRef,
@@ -82,7 +83,7 @@ async function applyService(p: SIPClusterPass, d: DesiredObject): Promise<void> 
     const what = `${d.kind.kind} ${ref.namespace}/${ref.name}`;
     // The API server refused the object itself (e.g. a nodePort outside its range or already taken).
     if (e instanceof ApiError && (isInvalid(e) || isBadRequest(e)))
-      throw serviceFailure(`${what}: ${e.statusMessage}`, e);
+      throw serviceFailure(`${what}: ${errorDetail(e)}`, e);
     const message = e instanceof Error ? e.message : String(e);
     throw new ReconcileError(`${what}: ${message}`, {
       reason: ReadyReason.InfraServiceFailure,
