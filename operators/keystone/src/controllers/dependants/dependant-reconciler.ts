@@ -1,5 +1,11 @@
 import type { KindRef, KubeObject } from '@stackops/lib-common/client';
-import { type ConditionInput, Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import {
+  type ConditionInput,
+  ConditionType,
+  failureMessage,
+  Reason,
+  unknownCondition,
+} from '@stackops/lib-common/conditions';
 import { pipeline, type Step } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneConditionTypes, KeystoneMessages } from '../../api/conditions.js';
@@ -65,6 +71,24 @@ export function dependantReconciler<T extends KubeObject, S extends object, P ex
       ...def.conditions,
     ],
     initialStatus: def.initialStatus,
+    // A step that throws has already set its condition with upstream's message ("… error occured
+    // <why>"): keep it and say the same in a Warning Event; otherwise lib-common's failure table.
+    failed: (ctx, err) => {
+      const types = [
+        KeystoneConditionTypes.KeystoneAPIReady,
+        KeystoneConditionTypes.AdminServiceClientReady,
+        ...def.conditions.map((c) => c.type),
+      ];
+      const f = failureMessage(err);
+      const marked = types.map((t) => ctx.conditions.get(t)).find((c) => c?.status === 'False');
+      if (marked) {
+        ctx.event('Warning', f.eventReason, marked.message ?? f.message);
+        return;
+      }
+      const type = types.find((t) => !ctx.conditions.isTrue(t)) ?? ConditionType.Ready;
+      ctx.conditions.markFalse(type, Reason.Error, f.severity, '%s', f.message);
+      ctx.event('Warning', f.eventReason, f.message);
+    },
     context: (pass) =>
       Object.assign(pass, {
         pool,

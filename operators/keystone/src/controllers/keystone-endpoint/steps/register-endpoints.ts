@@ -9,12 +9,9 @@ import { endpointsSpec, type KeystoneEndpointPass } from '../context.js';
 /** A service missing from Keystone is re-created by its KeystoneService (on its own resync). */
 const SERVICE_MISSING_RECHECK_MS = 10_000;
 
-/** Upstream's message: `[internal:http://… public:http://…]`, sorted. */
-export function endpointsSummary(endpoints: readonly { interface: string; url: string }[]): string {
-  return `[${endpoints
-    .map((e) => `${e.interface}:${e.url}`)
-    .sort()
-    .join(' ')}]`;
+/** `interface:url` of each endpoint, sorted: the items of upstream's `[internal:http://… public:http://…]`. */
+export function endpointsSummary(endpoints: readonly { interface: string; url: string }[]): string[] {
+  return endpoints.map((e) => `${e.interface}:${e.url}`).sort();
 }
 
 /**
@@ -61,10 +58,13 @@ export async function registerEndpoints(ctx: KeystoneEndpointPass) {
     markFailed(ctx.conditions, type, KeystoneMessages.KeystoneServiceOSEndpointsReadyError, err);
     throw err;
   }
+  // One argument per endpoint, so a condition cuts a long URL, never the list after it.
+  const items = endpointsSummary(ctx.status.endpoints ?? []);
+  const list = `[${items.map(() => '%s').join(' ')}]`;
   ctx.conditions.markTrue(
     type,
-    KeystoneMessages.KeystoneServiceOSEndpointsReady,
-    endpointsSummary(ctx.status.endpoints ?? []),
+    KeystoneMessages.KeystoneServiceOSEndpointsReady.replace('%s', list),
+    ...items,
   );
   return undefined;
 }
