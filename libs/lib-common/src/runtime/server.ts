@@ -114,7 +114,7 @@ interface TokenReviewStatus {
 }
 
 export interface AuthorizedRouteOptions {
-  /** How long a token's decision is reused (default 60 s): a scrape every 15 s costs no review. */
+  /** How long an allowed token is trusted without a new review (default 60 s; refusals 2 s). */
   cacheTtlMs?: number;
   logger?: Logger;
 }
@@ -166,7 +166,8 @@ export function authorizedRoute(client: KubeClient, route: Route, opts: Authoriz
       else {
         status = await decide(token, path);
         if (decisions.size > 1000) decisions.clear();
-        decisions.set(key, { status, until: now + ttl });
+        // A refusal is kept briefly only, so a binding just granted works within seconds.
+        decisions.set(key, { status, until: now + (status === 200 ? ttl : Math.min(ttl, 2_000)) });
       }
     }
     if (status === 200) return route(req, res);
