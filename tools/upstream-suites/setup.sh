@@ -50,6 +50,9 @@ for op in keystone placement; do
   helm upgrade --install "$op-operator" "$repo/charts/$op-operator" -n openstack-operators --create-namespace \
     --set "relatedImages.$api=$img" --set "relatedImages.mariadb=$mariadb_image" --wait --timeout 4m
 done
+# helm never upgrades a chart's crds/: a re-run after the operators changed applies them itself.
+kubectl apply --server-side --force-conflicts -f "$repo/charts/keystone-operator/crds/" \
+  -f "$repo/charts/placement-operator/crds/" >/dev/null
 # A new image under the same tag (a rebuilt operator) needs new pods.
 kubectl -n openstack-operators rollout restart deployment >/dev/null
 kubectl -n openstack-operators rollout status deployment --timeout 240s
