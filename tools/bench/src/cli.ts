@@ -34,8 +34,8 @@ const program = new Command('stackops-bench')
   )
   .option('--out <dir>', 'audit logs, operator logs, results.json', 'build/bench')
   .option(
-    '--subject-cmd <argv...>',
-    'measure this command instead of our operator (one --operators workload)',
+    '--subject-cmd <command line>',
+    'measure this command instead of our operator (one --operators workload; split on spaces; {kubeconfig} {probePort} {metricsPort} are filled in)',
   )
   .option('--subject-name <name>', 'name in the report for --subject-cmd', 'subject')
   .option('--subject-ready-url <url>', 'polled until 2xx', 'http://127.0.0.1:{probePort}/readyz')
