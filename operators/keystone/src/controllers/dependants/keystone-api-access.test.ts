@@ -67,6 +67,9 @@ describe('gateOnKeystoneAPI', () => {
       reason: 'Requested',
       message: 'KeystoneAPI not yet ready',
     });
+    const going = gate([api({ ready: true, deleting: true })], false, true);
+    expect(going.result).toEqual({ next: 'wait', requeueAfterMs: 5_000 });
+    expect(going.conditions.get('KeystoneAPIReady')?.message).toBe('KeystoneAPI not yet ready');
     const ready = gate([api({ ready: true })], true, true);
     expect(ready.result.next).toBe('proceed');
     expect(ready.conditions.get('KeystoneAPIReady')).toMatchObject({

@@ -130,7 +130,8 @@ export function gateOnKeystoneAPI(
   // When the KeystoneAPI goes too, never call it: it may already be half torn down, and waiting for
   // it would hang the deletion of the namespace.
   if (deleting && (isBeingDeleted(api) || !registered)) return { next: 'release-only', api };
-  if (!isKeystoneAPIReady(api)) {
+  // A KeystoneAPI being deleted may still say Ready while its endpoints are gone: wait, do not fail.
+  if (!isKeystoneAPIReady(api) || isBeingDeleted(api)) {
     markWaiting(conditions, type, KeystoneMessages.KeystoneAPIReadyWaiting);
     return { next: 'wait', requeueAfterMs: KEYSTONE_API_RECHECK_MS };
   }
