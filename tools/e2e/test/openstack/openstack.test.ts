@@ -24,7 +24,14 @@ import {
   type PodShape,
   waitForCondition,
 } from '../support.js';
-import { kubectl, loadWorkloadImages, podsReady, until, workloadsOnRealNode } from './support.js';
+import {
+  kubectl,
+  loadWorkloadImages,
+  makeTestCertificates,
+  podsReady,
+  until,
+  workloadsOnRealNode,
+} from './support.js';
 
 /**
  * What the operators deploy, run for real: MariaDB, Keystone and Placement from the stand-in TCIB
@@ -433,6 +440,184 @@ describe('Keystone behaviours on real pods', () => {
     await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True');
     expect((await openstack('token issue -f value -c id')).trim()).toMatch(/^gAAAAA/);
     timings['database password change'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it('tls: Keystone serves https with the given certificates; a client trusts it with the CA bundle only; off again', async () => {
+    const t0 = Date.now();
+    const hosts = ['keystone-public.openstack.svc', 'keystone-internal.openstack.svc'];
+    const certs = await makeTestCertificates(hosts);
+    const tlsSecret = (name: string, data: Record<string, string>, type = 'Opaque') =>
+      client.apply(Kinds.Secret, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: ns },
+        type,
+        stringData: data,
+      } as KubeObject);
+    const before = (await podNames(keystonePods)).map((p) => p.name);
+    // The CR first: TLSInputReady names the Secrets it waits for, then recovers when they appear.
+    const tls = {
+      api: {
+        internal: { secretName: 'cert-keystone-internal-svc' },
+        public: { secretName: 'cert-keystone-public-svc' },
+      },
+      caBundleSecretName: 'combined-ca-bundle',
+    };
+    await client.patch(KeystoneAPIKind, keystone, { spec: { tls } }, 'merge');
+    await until('TLSInputReady naming the CA bundle', async () => {
+      const cr = await client.get<
+        KubeObject & { status?: { conditions?: { type: string; message?: string }[] } }
+      >(KeystoneAPIKind, keystone);
+      const c = cr?.status?.conditions?.find((x) => x.type === 'TLSInputReady');
+      return c?.message === 'TLSInput is missing: combined-ca-bundle' ? true : undefined;
+    });
+    await tlsSecret('combined-ca-bundle', { 'tls-ca-bundle.pem': certs.caPem });
+    for (const name of ['cert-keystone-internal-svc', 'cert-keystone-public-svc'])
+      await tlsSecret(name, { 'tls.crt': certs.certPem, 'tls.key': certs.keyPem }, 'kubernetes.io/tls');
+    await until(
+      'Keystone rolled to https and Ready',
+      async () => {
+        const cr = await client.get<KubeObject & { status?: { apiEndpoints?: Record<string, string> } }>(
+          KeystoneAPIKind,
+          keystone,
+        );
+        const ready = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
+        return cr?.status?.apiEndpoints?.['public'] === 'https://keystone-public.openstack.svc:5000' &&
+          ready &&
+          !before.includes(ready[0]?.metadata.name ?? '')
+          ? true
+          : undefined;
+      },
+      300_000,
+    );
+    await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True');
+    timings['tls on'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    // The client pod's clouds.yaml is a subPath mount (not refreshed): the URL is given explicitly.
+    await kubectl([
+      'exec',
+      '-n',
+      ns,
+      'openstackclient',
+      '--',
+      'bash',
+      '-c',
+      'printf %s "$1" > /tmp/ca.pem',
+      '_',
+      certs.caPem,
+    ]);
+    const https = (url: string, cacert: boolean) =>
+      openstack(`--os-auth-url ${url} ${cacert ? '--os-cacert /tmp/ca.pem ' : ''}token issue -f value -c id`);
+    for (const host of hosts) expect((await https(`https://${host}:5000`, true)).trim()).toMatch(/^gAAAAA/);
+    await expect(https('https://keystone-public.openstack.svc:5000', false)).rejects.toThrow(
+      /CERTIFICATE_VERIFY_FAILED|certificate verify failed/i,
+    );
+    // keystone's own catalog entries (bootstrap) follow the endpoints
+    const endpoints = JSON.parse(
+      await openstack(
+        '--os-auth-url https://keystone-public.openstack.svc:5000 --os-cacert /tmp/ca.pem endpoint list --service keystone -f json',
+      ),
+    ) as { Interface: string; URL: string }[];
+    expect(endpoints.map((e) => [e.Interface, e.URL]).sort()).toEqual([
+      ['internal', 'https://keystone-internal.openstack.svc:5000'],
+      ['public', 'https://keystone-public.openstack.svc:5000'],
+    ]);
+    // Off again (later tests and the placement registration use http)
+    await client.patch(KeystoneAPIKind, keystone, { spec: { tls: null } }, 'merge');
+    await until(
+      'Keystone back on http',
+      async () => {
+        const cr = await client.get<KubeObject & { status?: { apiEndpoints?: Record<string, string> } }>(
+          KeystoneAPIKind,
+          keystone,
+        );
+        return cr?.status?.apiEndpoints?.['public'] === 'http://keystone-public.openstack.svc:5000'
+          ? true
+          : undefined;
+      },
+      120_000,
+    );
+    await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 300_000);
+    await until('token over http again', async () =>
+      (await openstack('token issue -f value -c id')).trim().startsWith('gAAAAA') ? true : undefined,
+    );
+    timings['tls on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it('tls: Placement serves https with the given certificates, Keystone lists https placement endpoints; off again', async () => {
+    const t0 = Date.now();
+    const hosts = ['placement-public.openstack.svc', 'placement-internal.openstack.svc'];
+    const certs = await makeTestCertificates(hosts);
+    const secret = (name: string, data: Record<string, string>, type = 'Opaque') =>
+      client.apply(Kinds.Secret, {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: ns },
+        type,
+        stringData: data,
+      } as KubeObject);
+    const tls = {
+      api: {
+        internal: { secretName: 'cert-placement-internal-svc' },
+        public: { secretName: 'cert-placement-public-svc' },
+      },
+      caBundleSecretName: 'combined-ca-bundle',
+    };
+    await secret('combined-ca-bundle', { 'tls-ca-bundle.pem': certs.caPem });
+    await client.patch(PlacementAPIKind, placement, { spec: { tls } }, 'merge');
+    await until('TLSInputReady naming the certificate Secrets', async () => {
+      const cr = await client.get<
+        KubeObject & { status?: { conditions?: { type: string; message?: string }[] } }
+      >(PlacementAPIKind, placement);
+      const c = cr?.status?.conditions?.find((x) => x.type === 'TLSInputReady');
+      return c?.message === 'TLSInput is missing: cert-placement-internal-svc, cert-placement-public-svc'
+        ? true
+        : undefined;
+    });
+    for (const name of ['cert-placement-internal-svc', 'cert-placement-public-svc'])
+      await secret(name, { 'tls.crt': certs.certPem, 'tls.key': certs.keyPem }, 'kubernetes.io/tls');
+    const placementUrls = async () =>
+      (JSON.parse(await openstack('endpoint list --service placement -f json')) as { URL: string }[]).map(
+        (e) => e.URL,
+      );
+    await until(
+      'placement endpoints https in Keystone',
+      async () => {
+        const urls = await placementUrls();
+        return urls.length === 2 && urls.every((u) => u.startsWith('https://')) ? true : undefined;
+      },
+      300_000,
+    );
+    await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
+    await podsReady(client, ns, 'service=placement', 1);
+    timings['placement tls on'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    const get = (cafile: string) =>
+      kubectl([
+        'exec',
+        '-n',
+        ns,
+        'openstackclient',
+        '--',
+        'bash',
+        '-c',
+        'printf %s "$1" > /tmp/placement-ca.pem; python3 -c "import ssl,sys,urllib.request as u; ctx=ssl.create_default_context(cafile=sys.argv[2] or None); print(u.urlopen(sys.argv[1], context=ctx, timeout=30).status)" "$2" "$3"',
+        '_',
+        certs.caPem,
+        'https://placement-public.openstack.svc:8778/',
+        cafile,
+      ]);
+    expect((await get('/tmp/placement-ca.pem')).trim()).toBe('200');
+    await expect(get('')).rejects.toThrow(/CERTIFICATE_VERIFY_FAILED|certificate verify failed/i);
+    await client.patch(PlacementAPIKind, placement, { spec: { tls: null } }, 'merge');
+    await until(
+      'placement back on http in Keystone',
+      async () => {
+        const urls = await placementUrls();
+        return urls.length === 2 && urls.every((u) => u.startsWith('http://')) ? true : undefined;
+      },
+      300_000,
+    );
+    await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
+    timings['placement tls on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   });
 
   it('replicas 3 → 1 → 0: real pods follow and readyCount with them', async () => {

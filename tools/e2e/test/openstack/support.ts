@@ -116,3 +116,73 @@ export async function until<T>(
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
+
+/** A test CA and one server certificate signed by it (PEM), made with the host's openssl. */
+export interface TestCertificates {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+/**
+ * Generates a throw-away CA and a server certificate for `dnsNames` (SANs) in a temporary folder:
+ * real certificates, so that httpd serves them and clients verify them against the CA.
+ */
+export async function makeTestCertificates(dnsNames: string[]): Promise<TestCertificates> {
+  const { mkdtempSync, readFileSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = mkdtempSync(join(tmpdir(), 'e2e-tls-'));
+  const openssl = (args: string[]) => execFileP('openssl', args, { cwd: dir, timeout: 60_000 });
+  try {
+    await openssl([
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=stackops e2e CA',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+    ]);
+    await openssl([
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      `/CN=${dnsNames[0]}`,
+      '-keyout',
+      'tls.key',
+      '-out',
+      'tls.csr',
+    ]);
+    writeFileSync(join(dir, 'ext.cnf'), `subjectAltName=${dnsNames.map((n) => `DNS:${n}`).join(',')}\n`);
+    await openssl([
+      'x509',
+      '-req',
+      '-in',
+      'tls.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-extfile',
+      'ext.cnf',
+      '-out',
+      'tls.crt',
+    ]);
+    const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+    return { caPem: read('ca.crt'), certPem: read('tls.crt'), keyPem: read('tls.key') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
