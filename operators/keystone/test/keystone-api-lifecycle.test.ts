@@ -49,7 +49,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     expect(conditionOf(cr, 'InputReady')).toMatchObject({
       reason: 'Error',
       severity: 'Warning',
-      message: 'Input data resources missing',
+      message: 'Input data resources missing: Secret osp-secret',
     });
     expect(conditionOf(cr, 'Ready')?.status).toBe('False');
     for (const t of [
@@ -74,19 +74,20 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     const { client } = suite;
     const ns = await suite.namespace();
     await createDatabaseService(client, ns);
-    const { KeystoneDatabasePassword: _omitted, ...partial } = OSP_SECRET_DATA;
+    // AdminPassword is required; the database password is not (it is generated when absent).
+    const { AdminPassword: _omitted, ...partial } = OSP_SECRET_DATA;
     await createInputSecret(client, ns, partial);
     await createKeystone(client, ns, {});
     const cr = await waitForKeystone(client, ns, 'InputReady names the key', (c) =>
-      (conditionOf(c, 'InputReady')?.message ?? '').includes('KeystoneDatabasePassword'),
+      (conditionOf(c, 'InputReady')?.message ?? '').includes('AdminPassword'),
     );
     expect(conditionOf(cr, 'InputReady')?.message).toBe(
-      `Input data error occurred missing key KeystoneDatabasePassword in Secret ${ns}/osp-secret`,
+      `Input data error occurred missing key AdminPassword in Secret ${ns}/osp-secret`,
     );
     await client.patch(
       Kinds.Secret,
       { name: 'osp-secret', namespace: ns },
-      { stringData: { KeystoneDatabasePassword: 'pw' } },
+      { stringData: { AdminPassword: 'pw' } },
       'merge',
     );
     await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
