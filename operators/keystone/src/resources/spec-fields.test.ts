@@ -123,4 +123,24 @@ describe('KeystoneAPI spec fields reach what they configure', () => {
       container(buildKeystoneDeployment(cr, resolveSpec(cr, images), 'h', {}) as Json)['resources'],
     ).toEqual(resources);
   });
+
+  it("[cache] is upstream's: dogpile with inet-prefixed servers, or oslo_cache.memcache_pool when the Memcached serves TLS", () => {
+    const cr = sampleKeystoneAPI({});
+    const s = resolveSpec(cr, images);
+    const conf = (memcachedTls: boolean) =>
+      configFiles(
+        s,
+        keystoneConfigData(cr, s, {
+          databaseHostname: 'db',
+          databasePassword: 'p',
+          memcachedServers: 'm-0.m:11211',
+          memcachedServersWithInet: 'inet:[m-0.m]:11211',
+          memcachedTls,
+        }),
+      )['keystone.conf'] ?? '';
+    expect(conf(false)).toContain('backend = dogpile.cache.memcached\nmemcache_servers=inet:[m-0.m]:11211\n');
+    expect(conf(false)).toContain('tls_enabled=false');
+    expect(conf(true)).toContain('backend = oslo_cache.memcache_pool\nmemcache_servers=m-0.m:11211\n');
+    expect(conf(true)).toContain('tls_enabled=true');
+  });
 });

@@ -19,6 +19,8 @@ export interface KeystoneConfigData {
   /** my.cnf with TLS to the database (CA bundle mounted and the database supports it). */
   databaseTls: boolean;
   memcachedServers: string;
+  memcachedServersWithInet: string;
+  memcachedTls: boolean;
   enableSecureRBAC: boolean;
   fernetMaxActiveKeys: number;
   processNumber: number;
@@ -49,6 +51,10 @@ export interface KeystoneConfigInputs {
   databaseTls?: boolean;
   /** `host:port` list of memcached servers, comma-joined; empty when caching is off. */
   memcachedServers: string;
+  /** The same with dogpile's `inet:`/`inet6:` prefixes (default: `memcachedServers`). */
+  memcachedServersWithInet?: string;
+  /** The Memcached serves TLS (then oslo_cache.memcache_pool). */
+  memcachedTls?: boolean;
   endpoints?: { internal?: string | undefined; public?: string | undefined };
   /** The `httpdCustomization.customConfigSecret` Secret's files (key → content). */
   httpdCustomFiles?: Record<string, string>;
@@ -70,6 +76,8 @@ export function keystoneConfigData(
     }),
     databaseTls: inputs.databaseTls ?? false,
     memcachedServers: inputs.memcachedServers,
+    memcachedServersWithInet: inputs.memcachedServersWithInet ?? inputs.memcachedServers,
+    memcachedTls: inputs.memcachedTls ?? false,
     enableSecureRBAC: spec.enableSecureRBAC,
     fernetMaxActiveKeys: spec.fernetMaxActiveKeys,
     processNumber: spec.processNumber,
@@ -96,8 +104,8 @@ function customDataParameters(d: KeystoneConfigData): Record<string, string | nu
   return {
     DatabaseConnection: d.databaseConnection,
     MemcachedServers: d.memcachedServers,
-    MemcachedServersWithInet: d.memcachedServers,
-    MemcachedTLS: false,
+    MemcachedServersWithInet: d.memcachedServersWithInet,
+    MemcachedTLS: d.memcachedTls,
     EnableSecureRBAC: d.enableSecureRBAC,
     FernetMaxActiveKeys: d.fernetMaxActiveKeys,
     ProcessNumber: d.processNumber,

@@ -8,11 +8,18 @@ use_stderr=true
 
 [cache]
 <% if (it.memcachedServers) { -%>
-backend=dogpile.cache.memcached
+<% if (it.memcachedTls) { -%>
+backend = oslo_cache.memcache_pool
 memcache_servers=<%= it.memcachedServers %>
-memcache_dead_retry=30
+memcache_socket_timeout = 0.5
+memcache_pool_connection_get_timeout = 1
+<% } else { -%>
+backend = dogpile.cache.memcached
+memcache_servers=<%= it.memcachedServersWithInet %>
+<% } -%>
+memcache_dead_retry = 30
 enabled=true
-tls_enabled=false
+tls_enabled=<%= it.memcachedTls %>
 <% } else { -%>
 enabled=false
 <% } -%>

@@ -23,6 +23,8 @@ export interface KeystoneApiPass extends Pass<KeystoneAPI, KeystoneApiStatus> {
   /** Set in mariadb-operator mode: the MariaDBAccount's user; TLS support of the database. */
   databaseConnection?: { user: string; tlsSupport: boolean };
   memcachedServers?: string;
+  /** From infra-operator's Memcached CR: TLS, and the per-pod servers with the `inet:`/`inet6:` prefix. */
+  memcached?: { tls: boolean; serversWithInet: string };
   podAnnotations?: Record<string, string>;
   /** The federatedRealmConfig file names (sorted), mounted one by one into the API pods. */
   federationFilenames?: string[];

@@ -8,7 +8,7 @@ import { resolveSpec } from '../../config/spec.js';
 import { initialConditionTypes } from './conditions.js';
 import type { KeystoneApiPass, KeystoneApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
-import { checkMemcached } from './steps/check-memcached.js';
+import { checkMemcached, releaseMemcached } from './steps/check-memcached.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureCloudConfig } from './steps/ensure-cloud-config.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
@@ -86,7 +86,10 @@ export function keystoneApiReconciler(
     },
     context: (pass) => Object.assign(pass, { spec: resolveSpec(pass.cr, defaults), defaults, inputs: {} }),
     steps: (ctx) => (ctx.spec.externalKeystoneAPI ? EXTERNAL_KEYSTONE_API_STEPS : KEYSTONE_API_STEPS),
-    finalizer: { name: KeystoneFinalizers.KeystoneAPI, cleanup: [waitForDependants, releaseDatabase] },
+    finalizer: {
+      name: KeystoneFinalizers.KeystoneAPI,
+      cleanup: [waitForDependants, releaseDatabase, releaseMemcached],
+    },
     ...(opts.now ? { now: opts.now } : {}),
   });
 }

@@ -39,6 +39,8 @@ export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResu
     ...(ctx.databaseConnection ? { databaseUser: ctx.databaseConnection.user } : {}),
     databaseTls: Boolean(ctx.databaseConnection?.tlsSupport && ctx.spec.tls?.caBundleSecretName),
     memcachedServers: ctx.memcachedServers ?? '',
+    memcachedServersWithInet: ctx.memcached?.serversWithInet ?? ctx.memcachedServers ?? '',
+    memcachedTls: ctx.memcached?.tls ?? false,
     endpoints: ctx.status.apiEndpoints,
   });
   const secrets: SecretObject[] = [];

@@ -15,9 +15,9 @@ import type { KeystoneApiPass } from '../context.js';
  * Upstream MariaDBAccount's password Secret: `<account>-db-secret`, key `DatabasePassword` (an
  * SQL account may hold `_`, a Secret name may not).
  */
-export const accountSecretName = (account: string): string =>
+const accountSecretName = (account: string): string =>
   `${account.toLowerCase().replaceAll('_', '-')}-db-secret`;
-export const ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
+const ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
 
 /**
  * The keystone database account's password, reported in MariaDBAccountReady: from `spec.secret`
