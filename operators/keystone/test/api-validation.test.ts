@@ -54,6 +54,32 @@ describe('schema and CEL rules', () => {
       /spec.fernetRotationDays.*greater than or equal to 1/,
     ],
     ['apiTimeout below 10', { apiTimeout: 5 }, /spec.apiTimeout.*greater than or equal to 10/],
+    // Bounded input: nothing a tenant writes can grow the shared operator without limit.
+    [
+      '100000 fernet keys',
+      { fernetMaxActiveKeys: 100000 },
+      /spec.fernetMaxActiveKeys.*less than or equal to 100/,
+    ],
+    [
+      'a customServiceConfig larger than a config Secret holds',
+      { customServiceConfig: 'x'.repeat(256 * 1024 + 1) },
+      /spec.customServiceConfig: Too long: may not be (longer|more) than 262144/,
+    ],
+    [
+      '17 defaultConfigOverwrite files',
+      { defaultConfigOverwrite: Object.fromEntries([...Array(17).keys()].map((i) => [`f${i}.yaml`, 'x'])) },
+      /spec.defaultConfigOverwrite: Too many: 17: must have at most 16 items/,
+    ],
+    [
+      'a 5000-character region',
+      { region: 'r'.repeat(5000) },
+      /spec.region: Too long: may not be (longer|more) than 4096/,
+    ],
+    [
+      '300 nodeSelector labels',
+      { nodeSelector: Object.fromEntries([...Array(300).keys()].map((i) => [`k${i}`, 'v'])) },
+      /spec.nodeSelector: Too many: 300: must have at most 256 items/,
+    ],
     [
       'trustFlushArgs outside the pattern',
       { trustFlushArgs: '--x; rm -rf /' },

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import { boundInputSchema } from './bounds.js';
 
 /** A CEL rule for `x-kubernetes-validations`, checked by the API server itself. */
 export interface CelRule {
@@ -111,7 +112,18 @@ function copyAnnotations(src: Json, out: Json): void {
   }
 }
 
-/** Builds the apiextensions.k8s.io/v1 CustomResourceDefinition object for a definition. */
+/** The object schema with every field of `spec` (what users write) bounded: see bounds.ts. */
+function withBoundedSpec(schema: Json): Json {
+  const props = schema['properties'] as Json | undefined;
+  const spec = props?.['spec'] as Json | undefined;
+  if (!spec) return schema;
+  return { ...schema, properties: { ...props, spec: boundInputSchema(spec) } };
+}
+
+/**
+ * Builds the apiextensions.k8s.io/v1 CustomResourceDefinition object for a definition. Every spec
+ * field without a bound of its own gets the default one (DEFAULT_INPUT_BOUNDS).
+ */
 export function buildCrd(def: CrdDefinition): Json {
   const singular = def.singular ?? def.kind.toLowerCase();
   return {
@@ -134,7 +146,7 @@ export function buildCrd(def: CrdDefinition): Json {
         served: v.served,
         storage: v.storage,
         ...(v.deprecated ? { deprecated: true } : {}),
-        schema: { openAPIV3Schema: toOpenApiSchema(v.schema) },
+        schema: { openAPIV3Schema: withBoundedSpec(toOpenApiSchema(v.schema)) },
         ...(v.printerColumns ? { additionalPrinterColumns: v.printerColumns } : {}),
         subresources: {
           ...(v.statusSubresource !== false ? { status: {} } : {}),

@@ -1,3 +1,10 @@
+export {
+  boundInputSchema,
+  CONFIG_TEXT_MAX_LENGTH,
+  DEFAULT_INPUT_BOUNDS,
+  type InputBounds,
+  unboundedFields,
+} from './bounds.js';
 export { conditionListSchema, objectMetaSchema } from './common.js';
 export {
   buildCrd,

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/client';
-import { conditionListSchema } from '@stackops/lib-common/schema';
+import { CONFIG_TEXT_MAX_LENGTH, conditionListSchema } from '@stackops/lib-common/schema';
 import {
   extraMountsSchema,
   metalLBConfigSchema,
@@ -57,7 +57,13 @@ export const passwordSelectorsSchema = Type.Object(
 export const httpdCustomizationSchema = Type.Object(
   {
     processNumber: Type.Optional(
-      Type.Integer({ default: 3, minimum: 1, format: 'int32', description: 'WSGI processes per vhost.' }),
+      Type.Integer({
+        default: 3,
+        minimum: 1,
+        maximum: 32,
+        format: 'int32',
+        description: 'WSGI processes per vhost.',
+      }),
     ),
     customConfigSecret: Type.Optional(
       Type.String({
@@ -107,18 +113,28 @@ export const keystoneApiSpecSchema = Type.Object(
     trustFlushArgs: Type.Optional(Type.String({ default: '', pattern: '^[A-Za-z0-9 =._/-]*$' })),
     trustFlushSchedule: Type.Optional(Type.String({ default: '1 * * * *', minLength: 1 })),
     trustFlushSuspend: Type.Optional(Type.Boolean({ default: false })),
-    fernetRotationDays: Type.Optional(Type.Integer({ default: 1, minimum: 1, format: 'int32' })),
-    fernetMaxActiveKeys: Type.Optional(Type.Integer({ default: 5, minimum: 3, format: 'int32' })),
+    fernetRotationDays: Type.Optional(
+      Type.Integer({ default: 1, minimum: 1, maximum: 365, format: 'int32' }),
+    ),
+    // Each key is generated, kept in the `keystone` Secret and mounted: a bound keeps one tenant from
+    // growing the shared operator (and that Secret) without limit.
+    fernetMaxActiveKeys: Type.Optional(
+      Type.Integer({ default: 5, minimum: 3, maximum: 100, format: 'int32' }),
+    ),
     passwordSelectors: Type.Optional(passwordSelectorsSchema),
     nodeSelector: Type.Optional(Type.Record(Type.String(), Type.String())),
     preserveJobs: Type.Optional(Type.Boolean({ default: false })),
     customServiceConfig: Type.Optional(
-      Type.String({ description: 'Written as keystone.conf.d/custom.conf.' }),
+      Type.String({
+        description: 'Written as keystone.conf.d/custom.conf.',
+        maxLength: CONFIG_TEXT_MAX_LENGTH,
+      }),
     ),
     defaultConfigOverwrite: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
+      // At most 16 files of 64 KiB: with customServiceConfig they fit in the one config Secret (1 MiB).
+      Type.Record(Type.String(), Type.String({ maxLength: 64 * 1024 }), {
         description: 'Extra files added to the config Secret.',
-        maxProperties: 64,
+        maxProperties: 16,
         'x-kubernetes-validations': [
           {
             rule: "self.all(k, k.size() <= 253 && k.matches('^[-._a-zA-Z0-9]+$'))",

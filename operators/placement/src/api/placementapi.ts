@@ -6,7 +6,7 @@ import {
   tlsApiSchema,
   topoRefSchema,
 } from '@stackops/keystone-operator';
-import { conditionListSchema } from '@stackops/lib-common/schema';
+import { CONFIG_TEXT_MAX_LENGTH, conditionListSchema } from '@stackops/lib-common/schema';
 import { ALLOWED_CONFIG_OVERWRITE_KEYS } from './constants.js';
 
 const celList = (items: readonly string[]) => `[${items.map((k) => `'${k}'`).join(', ')}]`;
@@ -160,10 +160,11 @@ export const placementApiSpecSchema = Type.Object(
       Type.String({
         description:
           'Raw INI added as /etc/placement/placement.conf.d/custom.conf; it overrides the generated placement.conf.',
+        maxLength: CONFIG_TEXT_MAX_LENGTH,
       }),
     ),
     defaultConfigOverwrite: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
+      Type.Record(Type.String(), Type.String({ maxLength: CONFIG_TEXT_MAX_LENGTH }), {
         description: 'Files that replace defaults; only policy.yaml is accepted.',
         'x-kubernetes-validations': [
           {
