@@ -8,9 +8,9 @@ type Json = Record<string, unknown>;
 /** The key of the `federatedRealmConfig` Secret holding `{ "<file name>": <JSON content>, … }`. */
 export const FEDERATION_CONFIG_KEY = 'federation-config.json';
 /** The Secret the realm files are copied into, one key per file by sorted index (upstream's name). */
-export const FEDERATION_SECRET = 'keystone-multirealm-federation-secret';
+const FEDERATION_SECRET = 'keystone-multirealm-federation-secret';
 /** Where the realm files are mounted; kolla copies them to /var/lib/httpd/metadata/. */
-export const FEDERATION_MOUNT_PATH = '/var/lib/config-data/default/multirealm-federation';
+const FEDERATION_MOUNT_PATH = '/var/lib/config-data/default/multirealm-federation';
 
 /** A `federation-config.json` that is not a JSON object of files. */
 export class FederationConfigError extends Error {

@@ -10,7 +10,7 @@ const kindRefOf = (kind: Owner['kind']): KindRef =>
   kind === 'KeystoneService' ? KeystoneKinds.KeystoneService : KeystoneKinds.KeystoneEndpoint;
 
 /** The CR of a pass as the owner its Keystone objects are marked with. */
-export const ownerOfCr = (kind: Owner['kind'], cr: KubeObject): Owner => ({
+const ownerOfCr = (kind: Owner['kind'], cr: KubeObject): Owner => ({
   kind,
   namespace: cr.metadata.namespace ?? '',
   name: cr.metadata.name ?? '',
