@@ -53,8 +53,10 @@ describe('input bounds', () => {
         },
       ],
     }) as { spec: { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] } };
-    const schema = crd.spec.versions[0]?.schema.openAPIV3Schema as { properties: Record<string, never> };
-    expect(unboundedFields(schema.properties['spec'])).toEqual([]);
-    expect(unboundedFields(schema.properties['status'])).toEqual(['.message']);
+    const schema = crd.spec.versions[0]?.schema.openAPIV3Schema as {
+      properties: Record<'spec' | 'status', Record<string, unknown>>;
+    };
+    expect(unboundedFields(schema.properties.spec)).toEqual([]);
+    expect(unboundedFields(schema.properties.status)).toEqual(['.message']);
   });
 });
