@@ -7,7 +7,8 @@ import type { KubeObject } from '../client/types.js';
  * (lower-case repositories, tag charset) is left to the runtime: test and mirror registries bend it.
  * An empty image is left to the API server.
  */
-export const isValidImageReference = (image: string): boolean => !/[\s\u0000-\u001f\u007f]/.test(image);
+export const isValidImageReference = (image: string): boolean =>
+  ![...image].some((c) => /\s/.test(c) || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 interface PodSpecLike {
   containers?: { image?: string }[];
