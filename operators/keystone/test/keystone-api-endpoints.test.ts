@@ -104,7 +104,8 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
       },
       region: 'regionTwo',
     });
-    expect(cr.status?.conditions?.map((c) => c.type)).toEqual(['Ready', 'InputReady']);
+    // As upstream: TLSInputReady too (the CA bundle is verified in external mode as well).
+    expect(cr.status?.conditions?.map((c) => c.type)).toEqual(['Ready', 'InputReady', 'TLSInputReady']);
     expect(await getObject(client, Kinds.Deployment, ns, 'keystone')).toBeUndefined();
     expect((await client.list(Kinds.Job, { namespace: ns })).items).toEqual([]);
     const secret = await getObject<SecretObj>(client, Kinds.Secret, ns, 'openstack-config-secret');
@@ -137,7 +138,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
     const config = await getObject<SecretObj>(client, Kinds.Secret, ns, 'keystone-config-data');
     const conf = Buffer.from(config?.data['keystone.conf'] ?? '', 'base64').toString();
     expect(conf).toContain(`memcache_servers=memcached.${ns}.svc:11211`);
-    expect(conf).toContain('backend=dogpile.cache.memcached');
+    expect(conf).toContain('backend = dogpile.cache.memcached');
   });
 
   it('without the database Service: DBReady waits and names it', async () => {
