@@ -93,4 +93,4 @@ uninstall: build
 
 clean:
 	-@[ -f tools/kube-env/dist/cli.js ] && $(KUBE_ENV) down --all || true
-	@rm -rf .nx libs/*/dist operators/*/dist operators/*/bundle tools/*/dist **/*.tsbuildinfo
+	@rm -rf .nx build libs/*/dist operators/*/dist operators/*/bundle tools/*/dist **/*.tsbuildinfo
