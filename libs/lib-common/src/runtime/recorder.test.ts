@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../client/errors.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
@@ -89,6 +90,35 @@ describe('KubeEventRecorder', () => {
     const r2 = new KubeEventRecorder(broken.client, { component: 'op', now });
     await r2.normal(secret, 'Synced', 'done');
     await expect(r2.normal(secret, 'Synced', 'done')).resolves.toBeUndefined();
+  });
+
+  it('logs a namespace being deleted refusing the Event at debug, anything else at warn', async () => {
+    const lines: { level: string; msg: string }[] = [];
+    const logger = {
+      debug: (_o: unknown, msg: string) => lines.push({ level: 'debug', msg }),
+      warn: (_o: unknown, msg: string) => lines.push({ level: 'warn', msg }),
+    } as unknown as Logger;
+    const refusing = (err: ApiError) =>
+      ({
+        fieldManager: 'test',
+        create: async () => {
+          throw err;
+        },
+      }) as unknown as KubeClient;
+    const terminating = new ApiError({
+      code: 403,
+      reason: 'Forbidden',
+      message: 'unable to create new content in namespace ns because it is being terminated',
+      details: { causes: [{ type: 'NamespaceTerminating' }] },
+    });
+    await new KubeEventRecorder(refusing(terminating), { component: 'op', now, logger }).normal(
+      secret,
+      'A',
+      'a',
+    );
+    const denied = new ApiError({ code: 403, reason: 'Forbidden', message: 'events is forbidden' });
+    await new KubeEventRecorder(refusing(denied), { component: 'op', now, logger }).normal(secret, 'A', 'a');
+    expect(lines.map((l) => l.level)).toEqual(['debug', 'warn']);
   });
 
   it('cuts messages to the Events API limit', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isNotFound } from '../client/errors.js';
+import { isNamespaceTerminating, isNotFound } from '../client/errors.js';
 import { Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 
@@ -115,7 +115,10 @@ export class KubeEventRecorder implements EventRecorder {
       });
       this.remember(key, { name, namespace, count: 1 });
     } catch (err) {
-      this.opts.logger?.warn({ err: String(err), reason }, 'could not record event');
+      // A namespace being deleted refuses new Events: expected while its objects are cleaned up.
+      if (isNamespaceTerminating(err))
+        this.opts.logger?.debug({ reason }, 'event dropped: namespace terminating');
+      else this.opts.logger?.warn({ err: String(err), reason }, 'could not record event');
     }
   }
 
