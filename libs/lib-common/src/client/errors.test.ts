@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ApiError,
   apiErrorFromResponse,
+  describeError,
+  errorDetail,
   isAlreadyExists,
   isConflict,
   isGone,
@@ -73,5 +75,28 @@ describe('apiErrorFromResponse', () => {
   it('does not classify plain errors', () => {
     expect(isNotFound(new Error('404'))).toBe(false);
     expect(isTransient(new Error('x'))).toBe(false);
+  });
+});
+
+describe('errorDetail and describeError', () => {
+  const missingNamespace = new ApiError({
+    code: 404,
+    reason: 'NotFound',
+    message: 'namespaces "nao-x" not found',
+    details: { name: 'nao-x', kind: 'namespaces' },
+  });
+
+  it('keep a message that is only its subject whole, once (a missing namespace)', () => {
+    expect(errorDetail(missingNamespace)).toBe('namespaces "nao-x" not found');
+    expect(describeError(missingNamespace)).toBe('namespaces "nao-x" not found');
+  });
+
+  it('give the part after the subject otherwise', () => {
+    const invalid = new ApiError({
+      code: 422,
+      reason: 'Invalid',
+      message: 'Job.batch "db-create" is invalid: spec.template.spec.nodeSelector: Invalid value: "a b"',
+    });
+    expect(errorDetail(invalid)).toBe('spec.template.spec.nodeSelector: "a b"');
   });
 });

@@ -204,11 +204,16 @@ export function errorDetail(e: unknown): string {
     }
   }
   if (causes.length > 0) return causes.join('; ');
-  // "Job.batch "x" is invalid: …" / "jobs.batch "x" is forbidden: …": the part after the subject.
-  const m = /^\S+ "[^"]*" (?:is (?:invalid|forbidden)|already exists|not found)(?::\s*)?/.exec(
-    e.statusMessage,
-  );
-  return cleanMessage(m ? e.statusMessage.slice(m[0].length) : e.statusMessage);
+  return cleanMessage(afterSubject(e.statusMessage) || e.statusMessage);
+}
+
+/**
+ * "Job.batch "x" is invalid: …" / "jobs.batch "x" is forbidden: …": the part after the subject; empty
+ * when the subject says it all (`namespaces "x" not found`), and the whole message is the detail.
+ */
+function afterSubject(statusMessage: string): string {
+  const m = /^\S+ "[^"]*" (?:is (?:invalid|forbidden)|already exists|not found)(?::\s*)?/.exec(statusMessage);
+  return (m ? statusMessage.slice(m[0].length) : statusMessage).trim();
 }
 
 /** An error told in one line for a user: `Job x: spec.field: problem` for an API error, else its cleaned message. */
@@ -218,5 +223,7 @@ export function describeError(e: unknown): string {
   const { kind, name } = errorSubject(e);
   const subject = [kind, name ? shortValue(name) : undefined].filter(Boolean).join(' ');
   const detail = errorDetail(e);
+  // The message is only its subject (a missing namespace): say it once.
+  if ((e.details?.causes ?? []).length === 0 && afterSubject(e.statusMessage) === '') return detail;
   return subject ? `${subject}: ${detail}` : detail;
 }
