@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertFieldsCovered, buildCrd } from '@stackops/lib-common/schema';
+import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { placementApiCrd } from '../src/api/crds.js';
 
@@ -11,12 +10,7 @@ import { placementApiCrd } from '../src/api/crds.js';
  * saying it is not supported yet. A new field fails this test until it gets one or the other.
  */
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const testFiles = (dir: string): string[] =>
-  readdirSync(join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => join(root, dir, f));
-const testSources = [...testFiles('test'), ...testFiles('src')].map((f) => readFileSync(f, 'utf8'));
+const testSources = readTestSources(fileURLToPath(new URL('..', import.meta.url)));
 
 /** Field → the test proving it works, or 'refused'. A covered field covers its descendants. */
 const PLACEMENT_API_FIELD_COVERAGE: Record<string, string> = {

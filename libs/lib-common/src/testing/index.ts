@@ -33,6 +33,7 @@ export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
 export { createTestNamespace, type TestNamespace } from './namespace.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
+export { readTestSources } from './test-sources.js';
 export {
   describeConditions,
   describeObject,

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertFieldsCovered, buildCrd } from '@stackops/lib-common/schema';
+import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, it } from 'vitest';
 import { keystoneApiCrd, keystoneEndpointCrd, keystoneServiceCrd } from './crds.js';
 
@@ -10,17 +9,7 @@ import { keystoneApiCrd, keystoneEndpointCrd, keystoneServiceCrd } from './crds.
  * (its title must exist in this package's tests) or refused by the API server with a CEL message
  * saying it is not supported yet. A new field fails here until it is one or the other.
  */
-const root = fileURLToPath(new URL('../..', import.meta.url));
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : testFiles(p);
-    return e.name.endsWith('.test.ts') ? [p] : [];
-  });
-}
-const testSources = [...testFiles(join(root, 'src')), ...testFiles(join(root, 'test'))].map((f) =>
-  readFileSync(f, 'utf8'),
-);
+const testSources = readTestSources(fileURLToPath(new URL('../..', import.meta.url)));
 const schemaOf = (crd: typeof keystoneApiCrd) =>
   (
     buildCrd(crd) as unknown as {

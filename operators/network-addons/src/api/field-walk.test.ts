@@ -1,16 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assertFieldsCovered, buildCrd } from '@stackops/lib-common/schema';
+import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { crdDefinitions } from './crds.js';
 
-const packageDir = join(import.meta.dirname, '../..');
 /** Every test file of the package: a coverage entry must name a test found in one of them. */
-const testSources = ['test', 'src'].flatMap((dir) =>
-  readdirSync(join(packageDir, dir), { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.test.ts'))
-    .map((f) => readFileSync(join(packageDir, dir, f), 'utf8')),
-);
+const testSources = readTestSources(join(import.meta.dirname, '../..'));
 
 /**
  * Every field of the NetworkAddonsConfig spec and the behaviour test that proves it works
