@@ -96,6 +96,7 @@ export interface PodShape extends KubeObject {
       restartCount: number;
       imageID: string;
       image: string;
+      lastState?: { terminated?: { reason?: string; exitCode?: number; message?: string } };
     }[];
   };
 }
@@ -141,7 +142,13 @@ export function expectRunsForReal(pod: PodShape, operator: string): string[] {
     if (status?.imageID !== image.configDigest)
       problems.push(`runs image ${status?.imageID}, not the one built here (${image.configDigest})`);
   }
-  if ((status?.restartCount ?? 0) !== 0) problems.push(`restarted ${status?.restartCount} times`);
+  if ((status?.restartCount ?? 0) !== 0) {
+    const last = status?.lastState?.terminated;
+    const why = last
+      ? ` (last: ${last.reason ?? 'terminated'}, exit ${last.exitCode}${last.message ? `: ${last.message}` : ''})`
+      : '';
+    problems.push(`restarted ${status?.restartCount} times${why}`);
+  }
   return problems;
 }
 

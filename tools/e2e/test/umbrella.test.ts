@@ -19,6 +19,7 @@ import {
   cleanUp,
   deleteNamespaces,
   expectRunsForReal,
+  helm,
   helmInstall,
   kubeconfigPath,
   readyPods,
@@ -66,6 +67,9 @@ describe('the umbrella chart on the real node', () => {
     const values: Record<string, unknown> = { sip: { installBareMetalHostCRD: true } };
     for (const alias of Object.values(chartAliases))
       values[alias] = { ...(values[alias] as object | undefined), ...operatorOnRealNodeValues };
+    // The umbrella's file:// dependencies are packaged into charts/stackops/charts/ here: nothing
+    // else in this run is relied on to have done it.
+    await helm(['dependency', 'build', resolve(repoRoot, 'charts/stackops'), '--skip-refresh']);
     await helmInstall(RELEASE, 'stackops', RELEASE_NAMESPACE, values);
     const pods = await readyPods(client, RELEASE_NAMESPACE, RELEASE, 4);
     for (const [operator, alias] of Object.entries(chartAliases)) {
