@@ -120,12 +120,31 @@ export async function readyPods(
         labelSelector: `app.kubernetes.io/instance=${release}`,
       })
     ).items.filter((p) => !p.metadata.deletionTimestamp);
-    if (pods.length === count && pods.every(isReady)) return pods;
+    if (pods.length === count && pods.every(isReady)) {
+      await printRestartLogs(pods);
+      return pods;
+    }
     if (Date.now() > deadline)
       throw new Error(
         `${release}: ${pods.filter(isReady).length}/${count} pods Ready: ${JSON.stringify(pods.map((p) => p.status))}`,
       );
     await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** A restart fails the test later (expectRunsForReal); the previous container's log says why. */
+async function printRestartLogs(pods: PodShape[]): Promise<void> {
+  for (const p of pods) {
+    if (!p.status?.containerStatuses?.some((c) => c.restartCount > 0)) continue;
+    const log = await kubectl([
+      'logs',
+      '-n',
+      p.metadata.namespace!,
+      p.metadata.name!,
+      '--previous',
+      '--tail=40',
+    ]).catch((err: Error) => err.message);
+    console.error(`[e2e] ${p.metadata.name} restarted; its previous container's last lines:\n${log}`);
   }
 }
 
