@@ -110,3 +110,16 @@ export {
   tlsSecretName,
   verifyTlsInputs,
 } from './tls.js';
+export {
+  isForeignTopologyRef,
+  type PodPlacement,
+  podPlacementOf,
+  type ServiceTopologyOptions,
+  serviceTopologySteps,
+  type TopologyConsumer,
+  type TopologyPass,
+  type TopologyRef,
+  type TopologyStatus,
+  topologyFinalizer,
+  withPodPlacement,
+} from './topology.js';

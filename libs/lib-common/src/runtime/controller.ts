@@ -8,6 +8,7 @@ import { NamedObjectWatches } from './controller-sources.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
+import { OptionalKindWatch } from './optional-watch.js';
 import type { Predicate } from './predicates.js';
 import { type Outcome, type ShutdownResult, WorkQueue } from './queue.js';
 import type { EventRecorder } from './recorder.js';
@@ -48,11 +49,18 @@ interface Source {
   toKeys: (obj: KubeObject) => string[];
   predicates: Predicate[];
   cache: KindCacheOptions | undefined;
+  optional?: boolean;
 }
 
 /** How a watched kind triggers: which events count, and which of its objects are cached at all. */
 export interface SourceOptions extends KindCacheOptions {
   predicates?: Predicate[];
+  /**
+   * The kind's CRD belongs to another operator and may be absent (see `OptionalKindWatch`): it is
+   * watched as a trigger only, outside the shared cache, from the moment the API server serves it;
+   * reconcilers read such objects from the API server. Selectors do not apply.
+   */
+  optional?: boolean;
 }
 
 /** `referencedBy` options. */
@@ -100,6 +108,8 @@ export interface ControllerOptions {
    * falls back to `defaultErrorPolicy` (a `ReconcileError` says its own retry, anything else backs off).
    */
   errorPolicy?: ErrorPolicy;
+  /** How often an optional kind's CRD is looked for again (see `SourceOptions.optional`; default 30 s). */
+  optionalKindRecheckMs?: number;
 }
 
 /** The controller owner of an object, if it is of the given kind (version ignored, as the GC does). */
@@ -167,6 +177,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
       kind,
       predicates: opts.predicates ?? [],
       cache: cacheOptionsOf(opts),
+      optional: opts.optional ?? false,
       toKeys: (obj) => {
         const k = controllerOwnerKey(obj, primary);
         return k ? [k] : [];
@@ -181,6 +192,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
       kind,
       predicates: opts.predicates ?? [],
       cache: cacheOptionsOf(opts),
+      optional: opts.optional ?? false,
       toKeys: mapToKeys(map, primary),
     }));
     return this;
@@ -202,6 +214,7 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
       kind,
       predicates: opts.predicates ?? [],
       cache: cacheOptionsOf(opts),
+      optional: opts.optional ?? false,
       toKeys: (obj) => {
         const name = obj.metadata.name;
         const namespace = obj.metadata.namespace;
@@ -254,6 +267,7 @@ export class Controller<T extends KubeObject = KubeObject> {
   /** Settles when the runs a stop abandoned at its deadline have ended (they ignored their signal). */
   private abandonedRuns: Promise<void> | undefined;
   private readonly namedWatches: { source: NamedSource; watches: NamedObjectWatches }[];
+  private readonly optionalWatches: OptionalKindWatch[];
 
   constructor(
     readonly name: string,
@@ -265,7 +279,27 @@ export class Controller<T extends KubeObject = KubeObject> {
     named: readonly NamedSource[] = [],
   ) {
     // Create the informers now, so the cache starts them with everything else.
-    for (const s of sources) deps.cache.informer(s.kind, s.cache);
+    for (const s of sources) if (!s.optional) deps.cache.informer(s.kind, s.cache);
+    const namespaces = (deps.cache as { namespaces?: readonly string[] }).namespaces;
+    this.optionalWatches = sources
+      .filter((s) => s.optional)
+      .map(
+        (s) =>
+          new OptionalKindWatch(
+            deps.client,
+            s.kind,
+            (e) => {
+              const queue = this.queue;
+              if (queue && s.predicates.every((p) => p(e)))
+                for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
+            },
+            {
+              namespaces,
+              logger: deps.logger,
+              ...(opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {}),
+            },
+          ),
+      );
     this.namedWatches = named.map((source) => ({
       source,
       watches: new NamedObjectWatches(
@@ -286,7 +320,12 @@ export class Controller<T extends KubeObject = KubeObject> {
 
   /** The kinds this controller reads (for sync gating and readiness). */
   get kinds(): KindRef[] {
-    return this.sources.map((s) => s.kind);
+    return this.sources.filter((s) => !s.optional).map((s) => s.kind);
+  }
+
+  /** The kinds whose CRD may be absent, and whether each is watched now. */
+  get optionalKinds(): { kind: KindRef; watching: boolean }[] {
+    return this.optionalWatches.map((w) => ({ kind: w.kind, watching: w.watching }));
   }
 
   get running(): boolean {
@@ -321,7 +360,9 @@ export class Controller<T extends KubeObject = KubeObject> {
     });
     this.queue = queue;
     this.deps.metrics.maxConcurrency(concurrency);
+    for (const w of this.optionalWatches) w.start();
     for (const s of this.sources) {
+      if (s.optional) continue;
       const inf = this.deps.cache.informer(s.kind);
       this.unsubscribe.push(
         inf.on((e) => {
@@ -348,6 +389,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     this.queue = undefined;
     // Started again by the reconciles after the next start().
     await Promise.all(this.namedWatches.map((w) => w.watches.stop()));
+    await Promise.all(this.optionalWatches.map((w) => w.stop()));
     if (!res.drained) this.abandonedRuns = queue.whenIdle();
     return res;
   }
