@@ -23,6 +23,7 @@ import {
   createDatabaseService,
   createInputSecret,
   createKeystone,
+  createMemcachedService,
   isReady,
   waitForKeystone,
 } from './support/keystone.js';
@@ -107,6 +108,7 @@ describe('chart keystone-operator installed: the operator converges with only th
     await expect(asOperator.list(Kinds.Node)).rejects.toThrow(/403 Forbidden/);
     await createInputSecret(client, workNs);
     await createDatabaseService(client, workNs);
+    await createMemcachedService(client, workNs);
     const operator = await startOperator({
       namespaces: [workNs],
       impersonate,

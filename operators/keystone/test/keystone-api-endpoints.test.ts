@@ -3,8 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getObject, useOperator } from './support/harness.js';
 import {
   conditionOf,
+  createDatabaseService,
   createInputSecret,
   createKeystone,
+  createMemcachedService,
   isReady,
   preparedNamespace,
   waitForKeystone,
@@ -116,8 +118,13 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
 
   it('memcachedInstance: waits for the Service, then keystone.conf caches through it', async () => {
     const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, { memcachedInstance: 'memcached' });
+    // upstream's namespace without its memcached: osp-secret and the database only.
+    const ns = await suite.namespace();
+    await createInputSecret(client, ns);
+    await createDatabaseService(client, ns);
+    const created = await createKeystone(client, ns);
+    // The API server stores upstream's default.
+    expect(created.spec.memcachedInstance).toBe('memcached');
     const waiting = await waitForKeystone(
       client,
       ns,
@@ -125,20 +132,30 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
       (c) => conditionOf(c, 'MemcachedReady')?.status === 'False',
     );
     expect(conditionOf(waiting, 'MemcachedReady')).toMatchObject({
+      reason: 'Error',
       severity: 'Warning',
       message: ' Memcached instance has not been provisioned',
     });
-    await client.create(Kinds.Service, {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'memcached', namespace: ns },
-      spec: { selector: { app: 'memcached' }, ports: [{ name: 'memcached', port: 11211 }] },
-    } as KubeObject);
+    await createMemcachedService(client, ns);
     await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
     const config = await getObject<SecretObj>(client, Kinds.Secret, ns, 'keystone-config-data');
     const conf = Buffer.from(config?.data['keystone.conf'] ?? '', 'base64').toString();
     expect(conf).toContain(`memcache_servers=memcached.${ns}.svc:11211`);
     expect(conf).toContain('backend = dogpile.cache.memcached');
+  });
+
+  it("memcachedInstance: '' turns caching off: Ready without memcached, no MemcachedReady", async () => {
+    const { client } = suite;
+    const ns = await suite.namespace();
+    await createInputSecret(client, ns);
+    await createDatabaseService(client, ns);
+    const created = await createKeystone(client, ns, { memcachedInstance: '' });
+    expect(created.spec.memcachedInstance).toBe('');
+    const cr = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    expect(conditionOf(cr, 'MemcachedReady')).toBeUndefined();
+    const config = await getObject<SecretObj>(client, Kinds.Secret, ns, 'keystone-config-data');
+    const conf = Buffer.from(config?.data['keystone.conf'] ?? '', 'base64').toString();
+    expect(conf).toContain('[cache]\nenabled=false\n');
   });
 
   it('without the database Service: DBReady waits and names it', async () => {

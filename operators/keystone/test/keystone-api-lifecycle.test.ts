@@ -9,6 +9,7 @@ import {
   createDatabaseService,
   createInputSecret,
   createKeystone,
+  createMemcachedService,
   isReady,
   OSP_SECRET_DATA,
   patchKeystoneSpec,
@@ -33,6 +34,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     const { client } = suite;
     const ns = await suite.namespace();
     await createDatabaseService(client, ns);
+    await createMemcachedService(client, ns);
     await createKeystone(client, ns, {});
     const cr = await waitForKeystone(
       client,
@@ -74,6 +76,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     const { client } = suite;
     const ns = await suite.namespace();
     await createDatabaseService(client, ns);
+    await createMemcachedService(client, ns);
     // AdminPassword is required; the database password is not (it is generated when absent).
     const { AdminPassword: _omitted, ...partial } = OSP_SECRET_DATA;
     await createInputSecret(client, ns, partial);
@@ -97,6 +100,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     const { client } = suite;
     const ns = await suite.namespace();
     await createDatabaseService(client, ns);
+    await createMemcachedService(client, ns);
     await createInputSecret(client, ns, {
       ...OSP_SECRET_DATA,
       AdminPassword: 'c^sometext02%text%text02$someText&',

@@ -102,7 +102,12 @@ export const keystoneApiSpecSchema = Type.Object(
       }),
     ),
     memcachedInstance: Type.Optional(
-      Type.String({ description: 'Name of a memcached Service for [cache]; empty disables caching.' }),
+      Type.String({
+        default: 'memcached',
+        maxLength: 253,
+        description:
+          "infra-operator Memcached CR (or, without one, a Service) for [cache]; upstream's default `memcached`. An explicit empty string turns caching off (a stackops extension).",
+      }),
     ),
     region: Type.Optional(Type.String({ default: 'regionOne', minLength: 1 })),
     adminProject: Type.Optional(Type.String({ default: 'admin', minLength: 1 })),

@@ -6,6 +6,13 @@ export interface ResolvedSpec extends KeystoneAPISpec {
   containerImage: string;
   databaseInstance: string;
   databaseAccount: string;
+  memcachedInstance: string;
+  /**
+   * Not a spec field: the memcached step fills it from the Memcached CR (its mTLS client
+   * certificate Secret when `spec.tls.mtls.sslVerifyMode` is Request or Require), so every pod
+   * builder that mounts the certificate sees it.
+   */
+  memcachedMtlsSecret?: string;
   region: string;
   adminProject: string;
   adminUser: string;
@@ -34,6 +41,8 @@ export function resolveSpec(cr: KeystoneAPI, defaults: Pick<KeystoneDefaults, 'a
     containerImage: s.containerImage || defaults.apiImage,
     databaseInstance: s.databaseInstance || 'openstack',
     databaseAccount: s.databaseAccount || 'keystone',
+    // Absent means upstream's default; an explicit '' means no cache (stackops' extension).
+    memcachedInstance: s.memcachedInstance ?? 'memcached',
     region: s.region || 'regionOne',
     adminProject: s.adminProject || 'admin',
     adminUser: s.adminUser || 'admin',

@@ -2,6 +2,7 @@ import type { KubeObject } from '@stackops/lib-common/client';
 import { caBundleVolumes } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
+import { memcachedMtlsVolumes } from './memcached-mtls.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
 import { keystoneVolumes, mounts } from './volumes.js';
 
@@ -13,7 +14,8 @@ export function buildTrustFlushCronJob(
 ): KubeObject {
   const args = spec.trustFlushArgs.split(' ').filter((a) => a !== '');
   const ca = caBundleVolumes(spec.tls);
-  const volumes = [...keystoneVolumes(cr, spec.fernetMaxActiveKeys), ...ca.volumes];
+  const mtls = memcachedMtlsVolumes(spec, 'cron');
+  const volumes = [...keystoneVolumes(cr, spec.fernetMaxActiveKeys), ...ca.volumes, ...mtls.volumes];
   return {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
@@ -41,7 +43,13 @@ export function buildTrustFlushCronJob(
                   imagePullPolicy: 'IfNotPresent',
                   command: ['keystone-manage', 'trust_flush', ...args],
                   env: [{ name: 'KOLLA_CONFIG_STRATEGY', value: 'COPY_ALWAYS' }],
-                  volumeMounts: [mounts.keystoneConf, mounts.myCnf, mounts.fernetKeys, ...ca.mounts],
+                  volumeMounts: [
+                    mounts.keystoneConf,
+                    mounts.myCnf,
+                    mounts.fernetKeys,
+                    ...ca.mounts,
+                    ...mtls.mounts,
+                  ],
                   securityContext: {
                     runAsUser: KEYSTONE_UID,
                     runAsGroup: KEYSTONE_UID,

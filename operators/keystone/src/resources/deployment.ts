@@ -10,6 +10,7 @@ import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { extraMountsFor, KeystonePropagation } from './extra-mounts.js';
 import { federationVolumes } from './federation.js';
+import { memcachedMtlsVolumes } from './memcached-mtls.js';
 import { KEYSTONE_PORT, KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
 import { apiMounts, keystoneVolumes } from './volumes.js';
 
@@ -35,6 +36,7 @@ export function buildKeystoneDeployment(
   const certs = endpointCertVolumes(spec.tls);
   const extra = extraMountsFor(spec.extraMounts, KeystonePropagation.api);
   const federation = federationVolumes(federationFilenames);
+  const mtls = memcachedMtlsVolumes(spec, 'api');
   return buildDeployment({
     name: KeystoneNames.deployment,
     namespace: cr.metadata.namespace ?? '',
@@ -44,12 +46,13 @@ export function buildKeystoneDeployment(
     serviceAccountName: KeystoneNames.serviceAccount(cr),
     nodeSelector: spec.nodeSelector,
     configHash,
-    // upstream's order: base volumes, extra mounts, CA bundle, federation, endpoint certificates
+    // upstream's order: base volumes, extra mounts, CA bundle, federation, memcached mTLS, endpoint certificates
     volumes: [
       ...keystoneVolumes(cr, spec.fernetMaxActiveKeys),
       ...extra.volumes,
       ...ca.volumes,
       ...federation.volumes,
+      ...mtls.volumes,
       ...certs.volumes,
     ],
     containers: [
@@ -70,7 +73,14 @@ export function buildKeystoneDeployment(
           runAsGroup: KEYSTONE_UID,
           capabilities: { drop: ['MKNOD'] },
         },
-        volumeMounts: [...apiMounts, ...extra.mounts, ...ca.mounts, ...federation.mounts, ...certs.mounts],
+        volumeMounts: [
+          ...apiMounts,
+          ...extra.mounts,
+          ...ca.mounts,
+          ...federation.mounts,
+          ...mtls.mounts,
+          ...certs.mounts,
+        ],
       },
     ],
   });

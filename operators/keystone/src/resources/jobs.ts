@@ -1,6 +1,7 @@
 import { caBundleVolumes, type JobObject } from '@stackops/lib-common/openstack';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
+import { memcachedMtlsVolumes } from './memcached-mtls.js';
 import { KEYSTONE_UID, KeystoneNames, keystoneServiceLabels } from './names.js';
 import { apiMounts, keystoneVolumes, mounts } from './volumes.js';
 
@@ -78,6 +79,7 @@ export function buildBootstrapJob(
 ): JobObject {
   const s = input.spec;
   const ca = caBundleVolumes(s.tls);
+  const mtls = memcachedMtlsVolumes(s, 'job');
   return keystoneJob(
     input,
     KeystoneNames.bootstrapJob,
@@ -97,9 +99,9 @@ export function buildBootstrapJob(
         { name: 'OS_BOOTSTRAP_INTERNAL_URL', value: endpoints.internal },
         { name: 'OS_BOOTSTRAP_PUBLIC_URL', value: endpoints.public },
       ],
-      volumeMounts: [...apiMounts, ...ca.mounts],
+      volumeMounts: [...apiMounts, ...ca.mounts, ...mtls.mounts],
       securityContext: { runAsUser: 0, allowPrivilegeEscalation: false },
     },
-    [...keystoneVolumes(input.cr, s.fernetMaxActiveKeys), ...ca.volumes],
+    [...keystoneVolumes(input.cr, s.fernetMaxActiveKeys), ...ca.volumes, ...mtls.volumes],
   );
 }

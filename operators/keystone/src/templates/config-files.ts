@@ -21,6 +21,8 @@ export interface KeystoneConfigData {
   memcachedServers: string;
   memcachedServersWithInet: string;
   memcachedTls: boolean;
+  /** The Memcached asks for client certificates (mTLS): keystone.conf names the mounted files. */
+  memcachedMtls: boolean;
   enableSecureRBAC: boolean;
   fernetMaxActiveKeys: number;
   processNumber: number;
@@ -78,6 +80,7 @@ export function keystoneConfigData(
     memcachedServers: inputs.memcachedServers,
     memcachedServersWithInet: inputs.memcachedServersWithInet ?? inputs.memcachedServers,
     memcachedTls: inputs.memcachedTls ?? false,
+    memcachedMtls: Boolean(spec.memcachedMtlsSecret),
     enableSecureRBAC: spec.enableSecureRBAC,
     fernetMaxActiveKeys: spec.fernetMaxActiveKeys,
     processNumber: spec.processNumber,

@@ -13,6 +13,11 @@ backend = oslo_cache.memcache_pool
 memcache_servers=<%= it.memcachedServers %>
 memcache_socket_timeout = 0.5
 memcache_pool_connection_get_timeout = 1
+<% if (it.memcachedMtls) { -%>
+tls_certfile=/etc/pki/tls/certs/mtls.crt
+tls_keyfile=/etc/pki/tls/private/mtls.key
+tls_cafile=/etc/pki/tls/certs/mtls-ca.crt
+<% } -%>
 <% } else { -%>
 backend = dogpile.cache.memcached
 memcache_servers=<%= it.memcachedServersWithInet %>

@@ -28,6 +28,15 @@ export function keystoneApiKollaConfig(): string {
           owner: 'apache',
         },
         ...kollaTlsConfigFiles('keystone:apache'),
+        // the Memcached mTLS client certificate, when mounted (as upstream: root:keystone)
+        ...['certs', 'private'].map((dir) => ({
+          source: `/var/lib/config-data/mtls/${dir}/*`,
+          dest: `/etc/pki/tls/${dir}/`,
+          owner: 'root:keystone',
+          perm: '0640',
+          optional: true,
+          merge: true,
+        })),
         file('/var/lib/config-data/default/my.cnf', '/etc/my.cnf', '0644'),
         {
           ...file('/var/lib/config-data/default/httpd_custom_*', '/etc/httpd/conf/', '0444', true),

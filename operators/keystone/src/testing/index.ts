@@ -7,4 +7,5 @@ export {
 export { externalKeystoneAPI, registerKeystoneRegistrationControllers } from './keystone-registration.js';
 export { type KeystoneServer, type KeystoneServerOptions, startKeystoneServer } from './keystone-server.js';
 export { ensureKeystoneVenv, type KeystoneVenv, keystoneVenvDir } from './keystone-venv.js';
+export { memcachedService } from './memcached-service.js';
 export { pinnedKeystoneVersion } from './support-files.js';

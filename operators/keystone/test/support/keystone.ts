@@ -39,6 +39,23 @@ export async function createDatabaseService(
   } as KubeObject);
 }
 
+/**
+ * The Service `memcached` that `memcachedInstance` names by default (upstream's control plane has
+ * infra-operator's Memcached `memcached`; without that CR keystone takes a Service of the name).
+ */
+export async function createMemcachedService(
+  client: KubeClient,
+  ns: string,
+  name = 'memcached',
+): Promise<void> {
+  await client.create(Kinds.Service, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: ns },
+    spec: { selector: { app: 'memcached' }, ports: [{ name: 'memcached', port: 11211 }] },
+  } as KubeObject);
+}
+
 /** Creates a KeystoneAPI from a fixture file (namespace set here, nothing else changed). */
 export async function createKeystoneFromFixture(
   client: KubeClient,
@@ -78,7 +95,7 @@ export async function waitForKeystone(
 export const isReady = (cr: KeystoneAPI): boolean =>
   conditionOf(cr, 'Ready')?.status === 'True' && cr.status?.observedGeneration === cr.metadata.generation;
 
-/** A namespace with osp-secret and the `openstack` MariaDB Service, as the examples expect. */
+/** A namespace with osp-secret, the `openstack` MariaDB Service and the `memcached` Service, as the examples expect. */
 export async function preparedNamespace(suite: {
   client: KubeClient;
   namespace(): Promise<string>;
@@ -86,6 +103,7 @@ export async function preparedNamespace(suite: {
   const ns = await suite.namespace();
   await createInputSecret(suite.client, ns);
   await createDatabaseService(suite.client, ns);
+  await createMemcachedService(suite.client, ns);
   return ns;
 }
 

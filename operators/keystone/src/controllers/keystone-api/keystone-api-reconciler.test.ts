@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import { defaultsFromEnv } from '../../config/defaults.js';
+import { memcachedService } from '../../testing/memcached-service.js';
 import { keystoneApiReconciler } from './keystone-api-reconciler.js';
 
 const NS = 'openstack';
@@ -69,7 +70,8 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
       message: 'Input data resources missing: Secret osp-secret',
     });
     expect(conditionOf(fake, 'DBReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
-    expect(conditionOf(fake, 'MemcachedReady')).toBeUndefined();
+    // memcachedInstance defaults to upstream's `memcached`: its condition is reported from the start.
+    expect(conditionOf(fake, 'MemcachedReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
     expect(fake.all(Kinds.Job)).toEqual([]);
   });
 
@@ -102,6 +104,7 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
     fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI({ fernetRotationDays: 2 }));
     fake.seed(Kinds.Secret, ospSecret());
     fake.seed(Kinds.Service, databaseService());
+    fake.seed(Kinds.Service, memcachedService(NS));
     const { events } = await converge(fake);
     expect(events).toContainEqual(expect.objectContaining({ type: 'Normal', reason: 'Ready' }));
     const jobs = fake.all(Kinds.Job).map((j) => j.metadata.name);

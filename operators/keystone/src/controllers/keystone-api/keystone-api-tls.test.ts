@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import { defaultsFromEnv } from '../../config/defaults.js';
+import { memcachedService } from '../../testing/memcached-service.js';
 import { keystoneApiReconciler } from './keystone-api-reconciler.js';
 
 const NS = 'openstack';
@@ -41,6 +42,7 @@ function seed(fake: FakeKubeClient) {
     metadata: { name: 'openstack', namespace: NS },
     spec: { ports: [{ port: 3306 }] },
   } as KubeObject);
+  fake.seed(Kinds.Service, memcachedService(NS));
 }
 
 const cond = (fake: FakeKubeClient, type: string) =>

@@ -66,6 +66,28 @@ function keystoneConf(fake: FakeKubeClient): string {
   );
 }
 
+/** A fake with a Ready, TLS-serving Memcached CR of one pod whose `spec.tls.mtls` is `mtls`; reconciled until the CronJob exists. */
+async function convergedWithTlsMemcached(mtls: Record<string, unknown>): Promise<FakeKubeClient> {
+  const fake = new FakeKubeClient();
+  seed(fake);
+  const m = fake.peek(ExternalKinds.Memcached, memcachedRef)!;
+  fake.seed(ExternalKinds.Memcached, {
+    ...m,
+    spec: { containerImage: 'memcached', replicas: 1, tls: { secretName: 'cert-memcached-svc', mtls } },
+    status: {
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: new Date().toISOString() }],
+      serverList: ['memcached-0.memcached.openstack.svc:11211'],
+      serverListWithInet: ['inet:[memcached-0.memcached.openstack.svc]:11211'],
+      tlsSupport: true,
+    },
+  });
+  for (let i = 0; i < 12 && !fake.peek(Kinds.CronJob, { namespace: NS, name: 'keystone-cron' }); i++) {
+    await reconcile(fake);
+    await simulateControllerManager(fake);
+  }
+  return fake;
+}
+
 describe('KeystoneAPI memcached step with infra-operator (memcachedInstance names a Memcached CR)', () => {
   it('holds the Memcached CR with its finalizer, waits for it, then caches on its per-pod servers', async () => {
     const fake = new FakeKubeClient();
@@ -138,5 +160,78 @@ describe('KeystoneAPI memcached step with infra-operator (memcachedInstance name
     await reconcile(fake);
     expect(conditionOf(fake, 'MemcachedReady')).toMatchObject({ status: 'True' });
     expect(keystoneConf(fake)).toContain('memcached.openstack.svc:11211');
+  });
+
+  it('with TLS and mTLS on the Memcached: memcache_pool with upstream timeouts and the client certificate, mounted in every pod that reads keystone.conf', async () => {
+    const fake = await convergedWithTlsMemcached({
+      sslVerifyMode: 'Require',
+      authCertSecret: { secretName: 'cert-memcached-mtls' },
+    });
+    const cache = keystoneConf(fake).split('[cache]\n')[1]?.split('\n\n')[0];
+    expect(cache).toBe(
+      [
+        'backend = oslo_cache.memcache_pool',
+        'memcache_servers=memcached-0.memcached.openstack.svc:11211',
+        'memcache_socket_timeout = 0.5',
+        'memcache_pool_connection_get_timeout = 1',
+        'tls_certfile=/etc/pki/tls/certs/mtls.crt',
+        'tls_keyfile=/etc/pki/tls/private/mtls.key',
+        'tls_cafile=/etc/pki/tls/certs/mtls-ca.crt',
+        'memcache_dead_retry = 30',
+        'enabled=true',
+        'tls_enabled=true',
+      ].join('\n'),
+    );
+    const volume = {
+      name: 'cert-memcached-mtls',
+      secret: { secretName: 'cert-memcached-mtls', defaultMode: 0o400 },
+    };
+    const mountsOf = (dir: { cert: string; key: string }) => [
+      { name: 'cert-memcached-mtls', mountPath: `${dir.cert}/mtls.crt`, subPath: 'tls.crt', readOnly: true },
+      { name: 'cert-memcached-mtls', mountPath: `${dir.key}/mtls.key`, subPath: 'tls.key', readOnly: true },
+      {
+        name: 'cert-memcached-mtls',
+        mountPath: `${dir.cert}/mtls-ca.crt`,
+        subPath: 'ca.crt',
+        readOnly: true,
+      },
+    ];
+    type Pod = { volumes: unknown[]; containers: { volumeMounts: unknown[] }[] };
+    const deployment = fake.peek<KubeObject & { spec: { template: { spec: Pod } } }>(Kinds.Deployment, {
+      namespace: NS,
+      name: 'keystone',
+    })!.spec.template.spec;
+    expect(deployment.volumes).toContainEqual(volume);
+    // the API pods: kolla copies /var/lib/config-data/mtls/ to /etc/pki/tls/
+    expect(deployment.containers[0]?.volumeMounts).toEqual(
+      expect.arrayContaining(
+        mountsOf({ cert: '/var/lib/config-data/mtls/certs', key: '/var/lib/config-data/mtls/private' }),
+      ),
+    );
+    const direct = mountsOf({ cert: '/etc/pki/tls/certs', key: '/etc/pki/tls/private' });
+    const bootstrap = fake.peek<KubeObject & { spec: { template: { spec: Pod } } }>(Kinds.Job, {
+      namespace: NS,
+      name: 'keystone-bootstrap',
+    })!.spec.template.spec;
+    expect(bootstrap.volumes).toContainEqual(volume);
+    expect(bootstrap.containers[0]?.volumeMounts).toEqual(expect.arrayContaining(direct));
+    const cron = fake.peek<KubeObject & { spec: { jobTemplate: { spec: { template: { spec: Pod } } } } }>(
+      Kinds.CronJob,
+      { namespace: NS, name: 'keystone-cron' },
+    )!.spec.jobTemplate.spec.template.spec;
+    expect(cron.volumes).toContainEqual({ ...volume, secret: { ...volume.secret, defaultMode: 0o440 } });
+    expect(cron.containers[0]?.volumeMounts).toEqual(expect.arrayContaining(direct));
+  });
+
+  it('with TLS but sslVerifyMode None: memcache_pool without a client certificate, nothing mounted', async () => {
+    const fake = await convergedWithTlsMemcached({
+      sslVerifyMode: 'None',
+      authCertSecret: { secretName: 'cert-memcached-mtls' },
+    });
+    expect(keystoneConf(fake)).toContain('backend = oslo_cache.memcache_pool');
+    expect(keystoneConf(fake)).not.toContain('tls_certfile');
+    expect(JSON.stringify(fake.peek(Kinds.Deployment, { namespace: NS, name: 'keystone' }))).not.toContain(
+      'mtls',
+    );
   });
 });

@@ -28,6 +28,16 @@ function memcachedPort(svc: KubeObject): number {
 const isReady = (m: MemcachedCR): boolean =>
   m.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
+/**
+ * The Secret of the client certificate keystone presents when the Memcached verifies clients
+ * (`spec.tls.mtls.sslVerifyMode` Request or Require), as upstream's GetMemcachedMTLSSecret.
+ */
+function mtlsClientSecret(m: MemcachedCR): string | undefined {
+  const mtls = m.spec?.tls?.mtls;
+  if (mtls?.sslVerifyMode !== 'Request' && mtls?.sslVerifyMode !== 'Require') return undefined;
+  return mtls.authCertSecret?.secretName || undefined;
+}
+
 /** Adds keystone's finalizer to the Memcached CR (upstream: it outlives the KeystoneAPI using it). */
 async function holdMemcached(ctx: KeystoneApiPass, m: MemcachedCR): Promise<void> {
   const finalizers = m.metadata.finalizers ?? [];
@@ -72,6 +82,8 @@ export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> 
     }
     const servers = memcached.status?.serverList ?? [];
     ctx.memcachedServers = servers.join(',');
+    const mtlsSecret = mtlsClientSecret(memcached);
+    if (mtlsSecret) ctx.spec = { ...ctx.spec, memcachedMtlsSecret: mtlsSecret };
     ctx.memcached = {
       tls: memcached.status?.tlsSupport ?? false,
       serversWithInet: (memcached.status?.serverListWithInet ?? servers).join(','),

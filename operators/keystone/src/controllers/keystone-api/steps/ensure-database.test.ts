@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../../api/group.js';
 import type { KeystoneAPI } from '../../../api/keystone-api.js';
 import { defaultsFromEnv } from '../../../config/defaults.js';
+import { memcachedService } from '../../../testing/memcached-service.js';
 import { keystoneApiReconciler } from '../keystone-api-reconciler.js';
 
 const NS = 'openstack';
@@ -38,6 +39,7 @@ function seedControlPlane(fake: FakeKubeClient) {
     metadata: { name: 'openstack', namespace: NS, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
     spec: { ports: [{ port: 3306 }] },
   } as KubeObject);
+  fake.seed(Kinds.Service, memcachedService(NS));
 }
 
 const reconcile = (fake: FakeKubeClient) =>
