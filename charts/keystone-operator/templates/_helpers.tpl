@@ -66,17 +66,17 @@ one Role per watched namespace): exactly the kinds and verbs its three controlle
 "Permissions" lists why; tools/e2e/test/permissions.test.ts fails on anything more).
 */}}
 {{- define "keystone-operator.namespacedRules" -}}
-# KeystoneAPI, KeystoneService, KeystoneEndpoint: read (cache), finalizers added and removed with
-# JSON patches, status written.
+# KeystoneAPI, KeystoneService, KeystoneEndpoint, KeystoneApplicationCredential: read (cache),
+# finalizers added and removed with JSON patches, status written.
 - apiGroups: ["keystone.openstack.org"]
-  resources: ["keystoneapis", "keystoneservices", "keystoneendpoints"]
+  resources: ["keystoneapis", "keystoneservices", "keystoneendpoints", "keystoneapplicationcredentials"]
   verbs: ["get", "list", "watch", "patch", "update"]
 - apiGroups: ["keystone.openstack.org"]
-  resources: ["keystoneapis/status", "keystoneservices/status", "keystoneendpoints/status"]
+  resources: ["keystoneapis/status", "keystoneservices/status", "keystoneendpoints/status", "keystoneapplicationcredentials/status"]
   verbs: ["get", "patch", "update"]
 # Owner references with blockOwnerDeletion on what it creates.
 - apiGroups: ["keystone.openstack.org"]
-  resources: ["keystoneapis/finalizers", "keystoneservices/finalizers", "keystoneendpoints/finalizers"]
+  resources: ["keystoneapis/finalizers", "keystoneservices/finalizers", "keystoneendpoints/finalizers", "keystoneapplicationcredentials/finalizers"]
   verbs: ["update"]
 # What a KeystoneAPI creates (server-side apply), watches as their owner, and prunes. Secrets and
 # ConfigMaps are listed and watched only through the label selector of the objects it owns; the

@@ -5,6 +5,7 @@ import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
 import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
 import { RESYNC_PERIOD_ENV } from './controllers/dependants/resync.js';
 import { registerKeystoneApiController } from './controllers/keystone-api/keystone-api-controller.js';
+import { registerKeystoneApplicationCredentialController } from './controllers/keystone-application-credential/keystone-application-credential-controller.js';
 import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/keystone-endpoint-controller.js';
 import { registerKeystoneServiceController } from './controllers/keystone-service/keystone-service-controller.js';
 import { IdentityClientPool } from './identity/client-pool.js';
@@ -12,7 +13,8 @@ import { IdentityClientPool } from './identity/client-pool.js';
 await runOperator({
   name: 'keystone-operator',
   summary: `Runs OpenStack Keystone for each KeystoneAPI (keystone.openstack.org/v1beta1) and registers the
-services and endpoints of KeystoneService and KeystoneEndpoint objects in it.`,
+services and endpoints of KeystoneService and KeystoneEndpoint objects in it, and the application
+credentials of KeystoneApplicationCredential objects.`,
   epilog: `Environment:
   ${KEYSTONE_API_IMAGE_ENV}  image for KeystoneAPIs without containerImage
   ${MARIADB_IMAGE_ENV}        image with a MariaDB client, for the db-create Job
@@ -28,5 +30,6 @@ services and endpoints of KeystoneService and KeystoneEndpoint objects in it.`,
     const pool = new IdentityClientPool(undefined, defaults.authUrlOverride);
     registerKeystoneServiceController(manager, { pool });
     registerKeystoneEndpointController(manager, { pool });
+    registerKeystoneApplicationCredentialController(manager, { pool });
   },
 });

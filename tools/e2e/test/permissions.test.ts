@@ -113,7 +113,12 @@ const mariadb = [
   ),
 ];
 const keystone = 'keystone.openstack.org';
-const keystoneKinds = ['keystoneapis', 'keystoneservices', 'keystoneendpoints'];
+const keystoneKinds = [
+  'keystoneapis',
+  'keystoneservices',
+  'keystoneendpoints',
+  'keystoneapplicationcredentials',
+];
 
 /** What each operator may do where it works; each line is explained in its chart README's "Permissions". */
 const NAMESPACED: Record<string, Grant[]> = {

@@ -1,6 +1,7 @@
 import type { CrdDefinition, PrinterColumn } from '@stackops/lib-common/schema';
 import { GROUP, VERSION } from './group.js';
 import { keystoneApiSchema } from './keystone-api.js';
+import { keystoneApplicationCredentialSchema } from './keystone-application-credential.js';
 import { keystoneEndpointSchema } from './keystone-endpoint.js';
 import { keystoneServiceSchema } from './keystone-service.js';
 
@@ -58,8 +59,25 @@ export const keystoneEndpointCrd: CrdDefinition = {
   ]),
 };
 
+export const keystoneApplicationCredentialCrd: CrdDefinition = {
+  group: GROUP,
+  kind: 'KeystoneApplicationCredential',
+  plural: 'keystoneapplicationcredentials',
+  singular: 'keystoneapplicationcredential',
+  shortNames: ['appcred'],
+  scope: 'Namespaced',
+  versions: v1beta1(keystoneApplicationCredentialSchema, [
+    { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
+    { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
+    { name: 'LastRotated', type: 'date', jsonPath: '.status.lastRotated' },
+    { name: 'RotationEligible', type: 'date', jsonPath: '.status.rotationEligibleAt' },
+    ...readyColumns,
+  ]),
+};
+
 export const keystoneCrds: readonly CrdDefinition[] = [
   keystoneApiCrd,
   keystoneServiceCrd,
   keystoneEndpointCrd,
+  keystoneApplicationCredentialCrd,
 ];

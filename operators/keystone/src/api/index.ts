@@ -5,5 +5,6 @@ export * from './finalizers.js';
 export * from './group.js';
 export * from './helpers.js';
 export * from './keystone-api.js';
+export * from './keystone-application-credential.js';
 export * from './keystone-endpoint.js';
 export * from './keystone-service.js';
