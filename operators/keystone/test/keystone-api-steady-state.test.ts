@@ -35,9 +35,10 @@ describe('KeystoneAPI steady state', () => {
     });
     const counting = countingWrites(client);
     const cr = cache.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
+    // The controller's own reader: its Secrets by label, the input Secret by name.
     const { result, events } = await reconcileWith(keystoneApiReconciler(TEST_DEFAULTS), cr!, {
       client: counting.client,
-      cache,
+      cache: suite.operator.readerOf('keystoneapi'),
     });
     expect(counting.writes).toEqual([]);
     expect(events).toEqual([]);

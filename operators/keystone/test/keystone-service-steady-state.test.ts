@@ -50,10 +50,16 @@ describe('KeystoneService and KeystoneEndpoint steady state', () => {
     });
 
     const counting = countingWrites(client);
-    const io = { client: counting.client, cache };
     const pool = new IdentityClientPool();
-    const onService = await reconcileWith(keystoneServiceReconciler(pool), service, io);
-    const onEndpoint = await reconcileWith(keystoneEndpointReconciler(pool), endpoint, io);
+    // Each controller's own reader: the Secrets it reads are watched by name, in no shared cache.
+    const onService = await reconcileWith(keystoneServiceReconciler(pool), service, {
+      client: counting.client,
+      cache: operator.readerOf('keystoneservice'),
+    });
+    const onEndpoint = await reconcileWith(keystoneEndpointReconciler(pool), endpoint, {
+      client: counting.client,
+      cache: operator.readerOf('keystoneendpoint'),
+    });
     // Nothing written, nothing announced; both come back after the resync period to look for drift.
     expect(onService).toEqual({ result: { requeueAfterMs: 300_000 }, events: [] });
     expect(onEndpoint).toEqual({ result: { requeueAfterMs: 300_000 }, events: [] });

@@ -10,7 +10,13 @@ import {
   type KubeObject,
 } from '@stackops/lib-common/client';
 import { createLogger } from '@stackops/lib-common/logging';
-import type { CacheReader, Manager, ReconcileResult, Reconciler } from '@stackops/lib-common/runtime';
+import type {
+  CacheReader,
+  ControllerOptions,
+  Manager,
+  ReconcileResult,
+  Reconciler,
+} from '@stackops/lib-common/runtime';
 import {
   createTestNamespace,
   FakeRecorder,
@@ -67,13 +73,45 @@ export const newNamespace = async (client: KubeClient, prefix = 'ks'): Promise<s
 
 export interface Operator {
   manager: Manager;
+  /**
+   * What a controller's reconciles read (`ctx.cache`): the shared cache plus the objects it watches
+   * by name (the Secrets a spec names are in no shared cache). Set once the controller reconciled.
+   */
+  readerOf(controller: string): CacheReader;
   stop(): Promise<void>;
+}
+
+/**
+ * Makes `manager` remember each controller's `ctx.cache` as its reconciles run, without changing
+ * what is registered or how (the register functions are main.ts's own).
+ */
+function rememberingReaders(manager: Manager): Map<string, CacheReader> {
+  const readers = new Map<string, CacheReader>();
+  const controller = manager.controller.bind(manager);
+  manager.controller = <T extends KubeObject>(opts?: ControllerOptions) => {
+    const builder = controller<T>(opts);
+    const reconcile = builder.reconcile.bind(builder);
+    builder.reconcile = (fn: Reconciler<T>) =>
+      reconcile((obj, ctx) => {
+        readers.set(ctx.controller, ctx.cache);
+        return fn(obj, ctx);
+      });
+    return builder;
+  };
+  return readers;
 }
 
 /** Runs the operator's controllers in-process, watching `namespaces`, optionally as another identity. */
 export async function startOperator(
-  opts: { namespaces?: string[]; impersonate?: Impersonation; withRegistration?: boolean } = {},
+  opts: {
+    namespaces?: string[];
+    impersonate?: Impersonation;
+    withRegistration?: boolean;
+    /** Runs on the manager before the controllers register (e.g. to observe its client). */
+    beforeRegister?: (manager: Manager) => void;
+  } = {},
 ): Promise<Operator> {
+  let readers = new Map<string, CacheReader>();
   const manager = await startTestManager(
     {
       name: 'keystone-operator',
@@ -81,12 +119,19 @@ export async function startOperator(
       ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
     },
     (m) => {
+      opts.beforeRegister?.(m);
+      readers = rememberingReaders(m);
       registerKeystoneApiController(m, TEST_DEFAULTS);
       // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
       if (opts.withRegistration) registerKeystoneRegistrationControllers(m);
     },
   );
-  return { manager, stop: () => manager.stop() };
+  const readerOf = (controller: string): CacheReader => {
+    const reader = readers.get(controller);
+    if (!reader) throw new Error(`controller ${controller} has not reconciled anything yet`);
+    return reader;
+  };
+  return { manager, readerOf, stop: () => manager.stop() };
 }
 
 /** Gets one object; undefined when absent. */

@@ -1,5 +1,6 @@
 import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/client';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
+import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { IdentityClientPool } from '../../identity/client-pool.js';
 
@@ -33,7 +34,8 @@ export const keystoneApiChangedForDependants: Predicate = (e) => {
     before.metadata.deletionTimestamp !== after.metadata.deletionTimestamp ||
     JSON.stringify(before.status?.apiEndpoints ?? {}) !== JSON.stringify(after.status?.apiEndpoints ?? {}) ||
     before.spec.region !== after.spec.region ||
-    before.spec.secret !== after.spec.secret
+    before.spec.secret !== after.spec.secret ||
+    before.spec.tls?.caBundleSecretName !== after.spec.tls?.caBundleSecretName
   );
 };
 
@@ -42,3 +44,15 @@ export const everyInNamespace =
   (manager: Manager, kind: KindRef) =>
   (obj: KubeObject): ObjectRef[] =>
     manager.cache.list(kind, { namespace: obj.metadata.namespace ?? '' }).map(refOf);
+
+/**
+ * The Secrets a dependant reads through its namespace's KeystoneAPI: the admin password Secret and
+ * the CA bundle (for an https KeystoneAPI), watched by name. A KeystoneAPI naming others wakes the
+ * dependants (`keystoneApiChangedForDependants`), whose reconcile then watches the new names.
+ */
+export const keystoneApiSecretsOf =
+  (manager: Manager) =>
+  (dependant: KubeObject): (string | undefined)[] =>
+    manager.cache
+      .list<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: dependant.metadata.namespace ?? '' })
+      .flatMap((api) => [api.spec.secret, api.spec.tls?.caBundleSecretName]);

@@ -19,6 +19,17 @@ const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
   Kinds.RoleBinding,
 ];
 
+/** The label every Secret a KeystoneAPI creates carries (`keystoneGroupLabels`). */
+const OWN_SECRETS_SELECTOR = 'keystone.openstack.org/uid';
+
+/** The Secrets a KeystoneAPI's spec names, watched by name. */
+const keystoneApiSecretNames = (cr: KeystoneAPI): (string | undefined)[] => [
+  cr.spec.secret,
+  ...tlsSecretNames(cr.spec.tls),
+  cr.spec.httpdCustomization?.customConfigSecret,
+  cr.spec.federatedRealmConfig,
+];
+
 /**
  * Registers the KeystoneAPI controller: it owns what it creates, and is woken by its input Secret
  * and by the database and memcached Services it points at.
@@ -35,14 +46,12 @@ export function registerKeystoneApiController(
     name: 'keystoneapi',
     concurrency,
   });
-  for (const kind of KEYSTONE_API_OWNED_KINDS) builder = builder.owns(kind);
+  // Of Secrets, only its own (they all carry keystoneGroupLabels) are cached; those a spec names
+  // are watched one by one, by name: the operator never lists every Secret of the cluster.
+  for (const kind of KEYSTONE_API_OWNED_KINDS)
+    builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWN_SECRETS_SELECTOR } : {});
   return builder
-    .referencedBy(Kinds.Secret, (cr) => [
-      cr.spec.secret,
-      ...tlsSecretNames(cr.spec.tls),
-      cr.spec.httpdCustomization?.customConfigSecret,
-      cr.spec.federatedRealmConfig,
-    ])
+    .referencedBy(Kinds.Secret, keystoneApiSecretNames, { byName: true })
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance ?? 'openstack', cr.spec.memcachedInstance])
     .reconcile(keystoneApiReconciler(defaults));
 }
