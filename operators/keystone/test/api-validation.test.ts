@@ -151,19 +151,9 @@ describe('schema and CEL rules', () => {
       /spec.databaseAccount.*should match/,
     ],
     [
-      'topologyRef (not supported yet)',
-      { topologyRef: { name: 'zone-a' } },
-      /spec.topologyRef is not supported yet/,
-    ],
-    [
-      'notificationsBus (not supported yet)',
-      { notificationsBus: { cluster: 'rabbitmq' } },
-      /spec.notificationsBus is not supported yet/,
-    ],
-    [
-      'a non-empty rabbitMqClusterName (not supported yet)',
-      { rabbitMqClusterName: 'rabbitmq' },
-      /spec.rabbitMqClusterName is not supported yet/,
+      'a notificationsBus without its cluster',
+      { notificationsBus: { user: 'keystone' } },
+      /spec.notificationsBus.cluster: Required value/,
     ],
     [
       'a containerImage with whitespace',

@@ -102,7 +102,7 @@ export const topoRefSchema = Type.Object({
   namespace: Type.Optional(Type.String()),
 });
 
-/** infra-operator `RabbitMqConfig` (KeystoneAPI refuses it until notifications are implemented). */
+/** infra-operator `RabbitMqConfig`: the RabbitMQ cluster (and user, vhost) of a TransportURL. */
 export const notificationsBusSchema = Type.Object({
   cluster: Type.String({ minLength: 1 }),
   user: Type.Optional(Type.String()),

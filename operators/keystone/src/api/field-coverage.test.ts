@@ -56,11 +56,14 @@ const keystoneApiCoverage = {
   'spec.networkAttachents': 'fills upstream defaults and merges the misspelt networkAttachents',
   'spec.override': 'override endpointURL publishes that URL for public; internal stays the Service URL',
   'spec.externalEndpoints': 'maps the README externalEndpoints form to a MetalLB LoadBalancer',
-  'spec.rabbitMqClusterName': 'refused',
-  'spec.notificationsBus': 'refused',
+  'spec.rabbitMqClusterName':
+    'notificationsBus: a TransportURL, RabbitMqTransportURLReady, [oslo_messaging_notifications] and quorum queues',
+  'spec.notificationsBus':
+    'notificationsBus: a TransportURL, RabbitMqTransportURLReady, [oslo_messaging_notifications] and quorum queues',
   'spec.tls': 'waits in TLSInputReady naming the missing Secrets, recovers when they appear, publishes https',
   'spec.apiTimeout': 'apiTimeout and httpdCustomization.processNumber reach every vhost',
-  'spec.topologyRef': 'refused',
+  'spec.topologyRef':
+    'topologyRef: the Topology places the Deployment and the Jobs, holds its finalizer, lastAppliedTopology',
   'spec.extraMounts':
     'extraMounts: mounts volumes with no propagation, Keystone or All into the API pods only',
   'spec.federatedRealmConfig':

@@ -190,7 +190,7 @@ export const keystoneApiSpecSchema = Type.Object(
     rabbitMqClusterName: Type.Optional(
       Type.String({
         description:
-          'Deprecated RabbitMQ cluster for notifications; not supported yet (refused unless empty).',
+          'Deprecated: the RabbitMQ cluster (infra-operator) notifications go to; use notificationsBus.cluster.',
       }),
     ),
     notificationsBus: Type.Optional(notificationsBusSchema),
@@ -210,22 +210,6 @@ export const keystoneApiSpecSchema = Type.Object(
     'x-kubernetes-validations': [
       ...externalRules('public'),
       ...externalRules('internal'),
-      // Fields that need other operators' CRs (infra-operator's Topology and RabbitMQ): refused, never
-      // accepted and ignored, until they are implemented.
-      {
-        rule: '!has(self.topologyRef)',
-        message: 'spec.topologyRef is not supported yet (it needs infra-operator Topology CRs)',
-      },
-      {
-        rule: '!has(self.notificationsBus)',
-        message:
-          'spec.notificationsBus is not supported yet (keystone notifications need infra-operator RabbitMQ)',
-      },
-      {
-        rule: "!has(self.rabbitMqClusterName) || self.rabbitMqClusterName == ''",
-        message:
-          'spec.rabbitMqClusterName is not supported yet (keystone notifications need infra-operator RabbitMQ)',
-      },
       {
         rule:
           "!has(self.rabbitMqClusterName) || self.rabbitMqClusterName == '' || !has(self.notificationsBus) || " +

@@ -19,6 +19,8 @@ export const KeystoneNames = {
   /** Upstream's (empty for keystone) scripts Secret, mounted at /usr/local/bin/container-scripts. */
   scriptsSecret: (cr: KeystoneAPI) => `${cr.metadata.name}-scripts`,
   dbCreateJob: (cr: KeystoneAPI) => `${cr.metadata.name}-db-create`,
+  /** infra-operator TransportURL for notifications (upstream's name). */
+  transportUrl: (cr: KeystoneAPI) => `${cr.metadata.name}-keystone-transport`,
   /** ServiceAccount; the Role and RoleBinding add `-role` / `-rolebinding`. */
   serviceAccount: (cr: KeystoneAPI) => `keystone-${cr.metadata.name}`,
   /** `<cr>-public`, `<cr>-internal`. */

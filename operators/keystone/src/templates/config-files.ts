@@ -23,6 +23,9 @@ export interface KeystoneConfigData {
   memcachedTls: boolean;
   /** The Memcached asks for client certificates (mTLS): keystone.conf names the mounted files. */
   memcachedMtls: boolean;
+  /** The TransportURL's `transport_url` (empty: no notifications) and whether its cluster uses quorum queues. */
+  transportUrl: string;
+  quorumQueues: boolean;
   enableSecureRBAC: boolean;
   fernetMaxActiveKeys: number;
   processNumber: number;
@@ -57,6 +60,8 @@ export interface KeystoneConfigInputs {
   memcachedServersWithInet?: string;
   /** The Memcached serves TLS (then oslo_cache.memcache_pool). */
   memcachedTls?: boolean;
+  /** From the notifications TransportURL's Secret. */
+  notifications?: { transportUrl: string; quorumQueues: boolean };
   endpoints?: { internal?: string | undefined; public?: string | undefined };
   /** The `httpdCustomization.customConfigSecret` Secret's files (key → content). */
   httpdCustomFiles?: Record<string, string>;
@@ -81,6 +86,8 @@ export function keystoneConfigData(
     memcachedServersWithInet: inputs.memcachedServersWithInet ?? inputs.memcachedServers,
     memcachedTls: inputs.memcachedTls ?? false,
     memcachedMtls: Boolean(spec.memcachedMtlsSecret),
+    transportUrl: inputs.notifications?.transportUrl ?? '',
+    quorumQueues: inputs.notifications?.quorumQueues ?? false,
     enableSecureRBAC: spec.enableSecureRBAC,
     fernetMaxActiveKeys: spec.fernetMaxActiveKeys,
     processNumber: spec.processNumber,
@@ -109,6 +116,8 @@ function customDataParameters(d: KeystoneConfigData): Record<string, string | nu
     MemcachedServers: d.memcachedServers,
     MemcachedServersWithInet: d.memcachedServersWithInet,
     MemcachedTLS: d.memcachedTls,
+    TransportURL: d.transportUrl,
+    QuorumQueues: d.quorumQueues,
     EnableSecureRBAC: d.enableSecureRBAC,
     FernetMaxActiveKeys: d.fernetMaxActiveKeys,
     ProcessNumber: d.processNumber,

@@ -1,7 +1,8 @@
 /**
  * keystone.conf (Eta). Data: see `KeystoneConfigData` in config-files.ts.
  * Caching goes to memcached when a memcachedInstance is set (upstream: dogpile.cache.memcached
- * without TLS); the fernet repository holds `fernetMaxActiveKeys` keys mounted from the Secret.
+ * without TLS); the fernet repository holds `fernetMaxActiveKeys` keys mounted from the Secret;
+ * notifications go to the TransportURL's RabbitMQ when one is set (quorum queues if its cluster uses them).
  */
 export const keystoneConfTemplate = `[DEFAULT]
 use_stderr=true
@@ -44,4 +45,18 @@ max_active_keys=<%= it.fernetMaxActiveKeys %>
 
 [credential]
 key_repository=/etc/keystone/credential-keys
+<% if (it.transportUrl) { -%>
+
+[oslo_messaging_notifications]
+driver=messagingv2
+transport_url=<%= it.transportUrl %>
+topics = notifications, barbican_notifications
+<% if (it.quorumQueues) { -%>
+
+[oslo_messaging_rabbit]
+rabbit_quorum_queue=true
+rabbit_transient_quorum_queue=true
+amqp_durable_queues=true
+<% } -%>
+<% } -%>
 `;

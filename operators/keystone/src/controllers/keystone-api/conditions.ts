@@ -1,10 +1,12 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
 import type { ResolvedSpec } from '../../config/spec.js';
+import { notificationsCluster } from './steps/ensure-transport-url.js';
 
 /**
  * The conditions a KeystoneAPI reports, initialised (Unknown) at the start of every reconcile so
  * types that no longer apply disappear. External mode only checks its input. Memcached is only
- * reported when a memcachedInstance is set; RabbitMQ and topology are not implemented yet.
+ * reported when a memcachedInstance is set, RabbitMqTransportURLReady when notifications go to a
+ * RabbitMQ, TopologyReady when a topologyRef is.
  */
 export function initialConditionTypes(spec: ResolvedSpec): string[] {
   if (spec.externalKeystoneAPI) return [ConditionType.InputReady, ConditionType.TLSInputReady];
@@ -13,6 +15,7 @@ export function initialConditionTypes(spec: ResolvedSpec): string[] {
     ConditionType.TLSInputReady,
     ConditionType.MariaDBAccountReady,
     ConditionType.DBReady,
+    ...(notificationsCluster(spec) ? [ConditionType.RabbitMqTransportURLReady] : []),
     ...(spec.memcachedInstance ? [ConditionType.MemcachedReady] : []),
     ConditionType.ServiceConfigReady,
     ConditionType.NetworkAttachmentsReady,
@@ -24,5 +27,6 @@ export function initialConditionTypes(spec: ResolvedSpec): string[] {
     ConditionType.BootstrapReady,
     ConditionType.DeploymentReady,
     ConditionType.CronJobReady,
+    ...(spec.topologyRef?.name ? [ConditionType.TopologyReady] : []),
   ];
 }

@@ -3,6 +3,7 @@ import type { Manager } from '@stackops/lib-common/runtime';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneDefaults } from '../../config/defaults.js';
+import { watchOtherOperatorsCrs } from './external-watches.js';
 import { keystoneApiReconciler } from './keystone-api-reconciler.js';
 import { tlsSecretNames } from './steps/check-tls-input.js';
 
@@ -50,6 +51,7 @@ export function registerKeystoneApiController(
   // are watched one by one, by name: the operator never lists every Secret of the cluster.
   for (const kind of KEYSTONE_API_OWNED_KINDS)
     builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWN_SECRETS_SELECTOR } : {});
+  builder = watchOtherOperatorsCrs(builder);
   return builder
     .referencedBy(Kinds.Secret, keystoneApiSecretNames, { byName: true })
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance ?? 'openstack', cr.spec.memcachedInstance])

@@ -20,6 +20,8 @@ import { ensureFederation } from './steps/ensure-federation.js';
 import { ensureFernetKeys } from './steps/ensure-fernet-keys.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
 import { ensureServices } from './steps/ensure-services.js';
+import { ensureTopology, releaseTopology } from './steps/ensure-topology.js';
+import { ensureTransportUrl } from './steps/ensure-transport-url.js';
 import { publishExternalEndpoints } from './steps/publish-external-endpoints.js';
 import { recordInputHash } from './steps/record-input-hash.js';
 import { resolveNetworks } from './steps/resolve-networks.js';
@@ -28,7 +30,8 @@ import { runDbSync } from './steps/run-db-sync.js';
 import { waitForDependants } from './steps/wait-for-dependants.js';
 
 /**
- * Upstream's order: input, database, memcached, config, keys, federation, TLS inputs, the input hash, networks, RBAC,
+ * Upstream's order: input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
+ * the Topology (before the Jobs, which it places too), RBAC,
  * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
  * CronJob, and clients' cloud config. Each step either goes on or ends the pass.
  */
@@ -36,6 +39,7 @@ const KEYSTONE_API_STEPS = [
   checkInputSecret,
   ensureDatabaseAccount,
   ensureDatabase,
+  ensureTransportUrl,
   checkMemcached,
   ensureConfigSecret,
   ensureFernetKeys,
@@ -43,6 +47,7 @@ const KEYSTONE_API_STEPS = [
   checkTlsInput,
   recordInputHash,
   resolveNetworks,
+  ensureTopology,
   ensureRbac,
   runDbSync,
   ensureServices,
@@ -88,7 +93,7 @@ export function keystoneApiReconciler(
     steps: (ctx) => (ctx.spec.externalKeystoneAPI ? EXTERNAL_KEYSTONE_API_STEPS : KEYSTONE_API_STEPS),
     finalizer: {
       name: KeystoneFinalizers.KeystoneAPI,
-      cleanup: [waitForDependants, releaseDatabase, releaseMemcached],
+      cleanup: [waitForDependants, releaseTopology, releaseMemcached, releaseDatabase],
     },
     ...(opts.now ? { now: opts.now } : {}),
   });

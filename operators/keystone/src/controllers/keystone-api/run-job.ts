@@ -1,5 +1,10 @@
 import { Kinds } from '@stackops/lib-common/client';
-import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
+import {
+  type JobObject,
+  markJobCondition,
+  runHashGatedJob,
+  withPodPlacement,
+} from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import type { JobInput } from '../../resources/jobs.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from './context.js';
@@ -14,13 +19,14 @@ export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
 /**
  * Runs one of keystone's hash-gated Jobs and reports it in `condition`: a running Job ends the
  * pass (checked again soon), a failed one ends it until something changes, and a success records
- * its pod-spec hash under `status.hash[hashKey]`.
+ * its pod-spec hash under `status.hash[hashKey]`. The Topology's placement, if any, goes on its pods.
  */
 export async function runKeystoneJob(
   ctx: KeystoneApiPass,
-  job: JobObject,
+  unplaced: JobObject,
   opts: { hashKey: string; condition: string },
 ): Promise<StepResult> {
+  const job = withPodPlacement(unplaced, ctx.topology);
   const ref = { name: job.metadata.name ?? '', namespace: ctx.cr.metadata.namespace ?? '' };
   const result = await runHashGatedJob(ctx.client, ctx.cr, job, {
     previousHash: ctx.status.hash[opts.hashKey],

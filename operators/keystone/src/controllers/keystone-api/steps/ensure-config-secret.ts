@@ -41,6 +41,7 @@ export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResu
     memcachedServers: ctx.memcachedServers ?? '',
     memcachedServersWithInet: ctx.memcached?.serversWithInet ?? ctx.memcachedServers ?? '',
     memcachedTls: ctx.memcached?.tls ?? false,
+    ...(ctx.notifications ? { notifications: ctx.notifications } : {}),
     endpoints: ctx.status.apiEndpoints,
   });
   const secrets: SecretObject[] = [];

@@ -1,6 +1,6 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { isDeploymentReady, observedReadyReplicas } from '@stackops/lib-common/openstack';
+import { isDeploymentReady, observedReadyReplicas, withPodPlacement } from '@stackops/lib-common/openstack';
 import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildKeystoneDeployment } from '../../../resources/deployment.js';
 import { applyChild } from '../apply.js';
@@ -8,17 +8,20 @@ import type { KeystoneApiPass } from '../context.js';
 import { verifyNetworks } from './resolve-networks.js';
 
 /**
- * The `keystone` Deployment with `CONFIG_HASH`; once the controller observed it,
+ * The `keystone` Deployment with `CONFIG_HASH` (and the Topology's placement, if one is named); once the controller observed it,
  * `readyCount` and `region` are reported; network attachments are verified on the pods; then
  * DeploymentReady is True when every replica is updated and ready (0 replicas count as ready).
  */
 export async function ensureDeployment(ctx: KeystoneApiPass): Promise<StepResult> {
-  const desired = buildKeystoneDeployment(
-    ctx.cr,
-    ctx.spec,
-    ctx.configHash ?? '',
-    ctx.podAnnotations ?? {},
-    ctx.federationFilenames ?? [],
+  const desired = withPodPlacement(
+    buildKeystoneDeployment(
+      ctx.cr,
+      ctx.spec,
+      ctx.configHash ?? '',
+      ctx.podAnnotations ?? {},
+      ctx.federationFilenames ?? [],
+    ),
+    ctx.topology,
   );
   let live: typeof desired;
   try {
