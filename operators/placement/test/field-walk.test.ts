@@ -49,7 +49,8 @@ const PLACEMENT_API_FIELD_COVERAGE: Record<string, string> = {
     'waits in TLSInputReady naming the missing CA bundle, then the missing certificate, and recovers',
   'spec.tls.caBundleSecretName':
     'mounts the CA bundle (not the endpoint certificates) when tls has a caBundleSecretName',
-  'spec.topologyRef': 'refused',
+  'spec.topologyRef':
+    'waits for the named Topology, then places the Deployment and the db-sync Job by it and holds its finalizer',
   'spec.auth': 'refused',
   'spec.auth.applicationCredentialSecret': 'refused',
 };

@@ -74,11 +74,6 @@ describe('PlacementAPI schema', () => {
       'spec.databaseAccount: Invalid value: "place-ment"',
     ],
     [
-      'topologyRef (needs infra-operator Topology CRs)',
-      { ...valid, topologyRef: { name: 'default' } },
-      'spec.topologyRef: not supported yet',
-    ],
-    [
       'auth.applicationCredentialSecret (needs keystone application credentials)',
       { ...valid, auth: { applicationCredentialSecret: 'ac-placement-secret' } },
       'spec.auth.applicationCredentialSecret: not supported yet',

@@ -195,8 +195,8 @@ export const placementApiSpecSchema = Type.Object(
     tls: Type.Optional(tlsApiSchema),
     topologyRef: Type.Optional(
       Type.Object(topoRefSchema.properties, {
-        description: 'Topology CR to apply to the pods (infra-operator): not supported yet.',
-        'x-kubernetes-validations': [notSupportedYet('name', 'spec.topologyRef')],
+        description:
+          "infra-operator Topology CR whose spread constraints and affinity the pods get; only in the CR's namespace.",
       }),
     ),
     auth: Type.Optional(
@@ -240,6 +240,9 @@ export const placementApiStatusSchema = Type.Object(
       }),
     ),
     observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
+    lastAppliedTopology: Type.Optional(
+      Type.Object(topoRefSchema.properties, { description: 'The Topology the pods were last placed by.' }),
+    ),
   },
   { description: 'Observed state of a Placement API.' },
 );

@@ -1,4 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
+import type { PlacementAPI } from '../api/kinds.js';
 
 /**
  * The conditions a PlacementAPI carries, re-initialised (Unknown/Init) at the start of every
@@ -21,3 +22,9 @@ export const placementConditionTypes = [
   ConditionType.TLSInputReady,
   ConditionType.MariaDBAccountReady,
 ] as const;
+
+/** The conditions of one PlacementAPI: the above, and TopologyReady when it names a Topology (as upstream). */
+export const placementConditions = (cr: PlacementAPI): readonly string[] =>
+  cr.spec.topologyRef?.name
+    ? [...placementConditionTypes, ConditionType.TopologyReady]
+    : placementConditionTypes;

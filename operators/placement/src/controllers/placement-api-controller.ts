@@ -3,6 +3,7 @@ import { type KindRef, Kinds, type ObjectRef } from '@stackops/lib-common/client
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
+import { watchOtherOperatorsCrs } from './external-watches.js';
 import { placementApiReconciler } from './placement-api-reconciler.js';
 import { tlsSecretNames } from './steps/check-tls-input.js';
 
@@ -52,6 +53,7 @@ export function registerPlacementApiController(
   // Only its own Secrets (labelled with the owner) are cached; those a spec names are watched by name.
   for (const kind of PLACEMENT_API_OWNED_KINDS)
     builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWNED_SECRETS } : {});
+  builder = watchOtherOperatorsCrs(builder);
   return builder
     .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret, ...tlsSecretNames(cr.spec.tls)], { byName: true })
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance])

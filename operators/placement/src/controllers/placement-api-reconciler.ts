@@ -3,7 +3,7 @@ import type { Reconciler } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER } from '../api/constants.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
-import { placementConditionTypes } from './conditions.js';
+import { placementConditions } from './conditions.js';
 import type { PlacementApiPass, PlacementApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
@@ -13,6 +13,7 @@ import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
 import { ensureServices } from './steps/ensure-services.js';
+import { ensureTopology, releaseTopology } from './steps/ensure-topology.js';
 import { recordInputHash } from './steps/record-input-hash.js';
 import { registerInKeystone } from './steps/register-in-keystone.js';
 import { releaseKeystoneChildren } from './steps/release-keystone-children.js';
@@ -30,6 +31,7 @@ export const PLACEMENT_API_STEPS = [
   recordInputHash,
   resolveNetworks,
   ensureServices,
+  ensureTopology,
   runDbSync,
   ensureDeployment,
   registerInKeystone,
@@ -47,7 +49,7 @@ export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<
     kind: PlacementAPIKind,
     // Services and keystone children are named `placement…` whatever the CR's name: one per namespace.
     onePerNamespace: true,
-    conditions: placementConditionTypes,
+    conditions: placementConditions,
     initialStatus: (cr, previous) => {
       // What is known stays (so an early stop does not wipe it).
       const { conditions: _c, ...rest } = previous ?? {};
@@ -56,6 +58,9 @@ export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<
     context: (pass) =>
       Object.assign(pass, { defaults, inputs: {}, podAnnotations: {}, networkAttachments: [] as string[] }),
     steps: PLACEMENT_API_STEPS,
-    finalizer: { name: PLACEMENT_API_FINALIZER, cleanup: [releaseKeystoneChildren, releaseDatabase] },
+    finalizer: {
+      name: PLACEMENT_API_FINALIZER,
+      cleanup: [releaseKeystoneChildren, releaseTopology, releaseDatabase],
+    },
   });
 }

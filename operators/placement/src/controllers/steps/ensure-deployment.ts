@@ -7,6 +7,7 @@ import {
   markNetworkAttachmentsCondition,
   observedReadyReplicas,
   verifyNetworkStatus,
+  withPodPlacement,
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { placementDeployment } from '../../resources/deployment.js';
@@ -22,7 +23,7 @@ const isServingPod = (pod: KubeObject): boolean =>
   pod.metadata.ownerReferences?.some((r) => r.controller === true && r.kind === 'ReplicaSet') === true;
 
 /**
- * Applies the Deployment (CONFIG_HASH = the input hash), then reports from its status: readyCount
+ * Applies the Deployment (CONFIG_HASH = the input hash; a Topology's placement), then reports from its status: readyCount
  * once the current generation is observed, the pods' addresses on the requested networks, and
  * DeploymentReady when every replica is updated and ready. Until then the reconcile ends here; the
  * Deployment watch brings it back.
@@ -30,11 +31,14 @@ const isServingPod = (pod: KubeObject): boolean =>
 export async function ensureDeployment(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
   const namespace = cr.metadata.namespace!;
-  const desired = placementDeployment(cr, {
-    image: apiImage(ctx),
-    configHash: ctx.configHash ?? '',
-    podAnnotations: ctx.podAnnotations,
-  });
+  const desired = withPodPlacement(
+    placementDeployment(cr, {
+      image: apiImage(ctx),
+      configHash: ctx.configHash ?? '',
+      podAnnotations: ctx.podAnnotations,
+    }),
+    ctx.topology,
+  );
   let live: KubeObject;
   try {
     ({ object: live } = await applyOwned(ctx.client, cr, Kinds.Deployment, desired, {

@@ -1,6 +1,11 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { type JobObject, markJobCondition, runHashGatedJob } from '@stackops/lib-common/openstack';
+import {
+  type JobObject,
+  markJobCondition,
+  runHashGatedJob,
+  withPodPlacement,
+} from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { HASH_DBSYNC } from '../../api/constants.js';
 import { dbSyncJob } from '../../resources/db-sync-job.js';
@@ -8,11 +13,11 @@ import { apiImage, type PlacementApiPass } from '../context.js';
 
 /**
  * The hash-gated `<name>-db-sync` Job (placement-manage db sync): runs when its pod spec changed
- * since the last success, which is recorded in `status.hash.dbsync`.
+ * since the last success, which is recorded in `status.hash.dbsync`. A Topology's placement goes on its pod.
  */
 export async function runDbSync(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
-  const job = dbSyncJob(cr, apiImage(ctx), ctx.podAnnotations) as JobObject;
+  const job = withPodPlacement(dbSyncJob(cr, apiImage(ctx), ctx.podAnnotations) as JobObject, ctx.topology);
   let result: Awaited<ReturnType<typeof runHashGatedJob>>;
   try {
     result = await runHashGatedJob(ctx.client, cr, job, {
