@@ -2,15 +2,21 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
 
 const run = promisify(execFile);
 
-/** The CRD YAML the types come from (written here from the documented upstream APIs). */
+/**
+ * The CRD YAML the types come from (written here from the documented upstream APIs):
+ * openstack-k8s-operators' CRDs at the top, which the interop tests install as a folder, and in
+ * `platform/` those of the platform under the operators (multus' NetworkAttachmentDefinition,
+ * metal3's BareMetalHost), which their consumers' tests install their own way.
+ */
 const CRD_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'crds');
+const CRD_SUBDIRS = ['', 'platform'];
 
 /** Where the generated files go: lib-common, so every operator imports one copy. */
 export const OUTPUT_DIR = join(
@@ -35,7 +41,11 @@ interface CrdInfo {
 
 /** The CRD files, sorted, with what a KindRef needs. */
 export async function readCrdInfos(dir = CRD_DIR): Promise<CrdInfo[]> {
-  const files = (await readdir(dir)).filter((f) => f.endsWith('.yaml')).sort();
+  const files: string[] = [];
+  for (const sub of CRD_SUBDIRS) {
+    const names = (await readdir(join(dir, sub))).filter((f) => f.endsWith('.yaml')).sort();
+    files.push(...names.map((f) => join(sub, f)));
+  }
   const infos: CrdInfo[] = [];
   for (const file of files) {
     const crd = parse(await readFile(join(dir, file), 'utf8')) as {
@@ -80,7 +90,9 @@ export function postProcess(source: string, kind: string, crdFile: string): stri
   }
   text = text.replace(/metadata\?:\s*\{\s*\[key: string\]:\s*any\s*\};/, 'metadata: ObjectMeta;');
   text = text.replace(/\bany\b/g, 'unknown');
-  return `${HEADER(basename(crdFile))}import type { ObjectMeta } from '../client/types.js';\n\n${text}`;
+  // quicktype types `format: date-time` as Date; what the API server sends is the RFC 3339 string.
+  text = text.replace(/:\s*Date;/g, ': string;');
+  return `${HEADER(relative(CRD_DIR, crdFile))}import type { ObjectMeta } from '../client/types.js';\n\n${text}`;
 }
 
 function kfcCli(): string {

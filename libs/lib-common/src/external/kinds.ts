@@ -45,4 +45,18 @@ export const ExternalKinds = {
     plural: 'topologies',
     namespaced: true,
   },
+  NetworkAttachmentDefinition: {
+    group: 'k8s.cni.cncf.io',
+    version: 'v1',
+    kind: 'NetworkAttachmentDefinition',
+    plural: 'network-attachment-definitions',
+    namespaced: true,
+  },
+  BareMetalHost: {
+    group: 'metal3.io',
+    version: 'v1alpha1',
+    kind: 'BareMetalHost',
+    plural: 'baremetalhosts',
+    namespaced: true,
+  },
 } as const satisfies Record<string, KindRef>;

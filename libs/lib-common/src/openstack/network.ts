@@ -3,16 +3,18 @@ import { Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import { ConditionCatalog, ConditionType, Reason, Severity } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
+import type { NetworkAttachmentDefinition as GeneratedNetworkAttachmentDefinition } from '../external/index.js';
 
 /** The pod annotation multus reads: which extra networks to attach. */
 export const NETWORKS_ANNOTATION = 'k8s.v1.cni.cncf.io/networks';
 /** The pod annotation multus writes: the interfaces and IPs a pod got. */
 export const NETWORK_STATUS_ANNOTATION = 'k8s.v1.cni.cncf.io/network-status';
 
-/** A NetworkAttachmentDefinition (k8s.cni.cncf.io/v1); `spec.config` is the CNI config as JSON text. */
-export interface NetworkAttachmentDefinition extends KubeObject {
-  spec?: { config?: string };
-}
+/**
+ * A NetworkAttachmentDefinition (k8s.cni.cncf.io/v1), typed from its CRD YAML in tools/crd-types
+ * (ADR 0013); `spec.config` is the CNI config as JSON text.
+ */
+export type NetworkAttachmentDefinition = GeneratedNetworkAttachmentDefinition & KubeObject;
 
 /** One entry of the networks annotation (multus NetworkSelectionElement, the fields upstream sets). */
 export interface NetworkSelection {

@@ -1,10 +1,12 @@
-import { type Static, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { resourceMetadataSchema } from './metadata.js';
 
 /**
- * The subset of metal3's BareMetalHost (metal3.io/v1alpha1) that SIP reads. Unknown fields are
- * preserved, so real metal3 manifests apply unchanged to this CRD; it exists for clusters without
- * metal3 (demos, tests) and is installed by the chart only when asked.
+ * The schema of the chart's BareMetalHost CRD: the subset of metal3's BareMetalHost
+ * (metal3.io/v1alpha1) that SIP reads. Unknown fields are preserved, so real metal3 manifests apply
+ * unchanged to this CRD; it exists for clusters without metal3 (demos, tests) and is installed by
+ * the chart only when asked. SIP's code uses the type generated from metal3's documented CRD
+ * (`@stackops/lib-common/external`, ADR 0013), not this schema.
  */
 
 const secretReferenceSchema = Type.Object({
@@ -12,7 +14,7 @@ const secretReferenceSchema = Type.Object({
   namespace: Type.Optional(Type.String({ description: 'Secret namespace (default: the host’s namespace).' })),
 });
 
-export const bmcDetailsSchema = Type.Object({
+const bmcDetailsSchema = Type.Object({
   address: Type.String({
     minLength: 1,
     description: 'BMC URL, e.g. redfish+https://10.0.0.1/redfish/v1/Systems/1 or ipmi://10.0.0.1:623.',
@@ -24,7 +26,7 @@ export const bmcDetailsSchema = Type.Object({
   disableCertificateVerification: Type.Optional(Type.Boolean()),
 });
 
-export const bareMetalHostSpecSchema = Type.Object(
+const bareMetalHostSpecSchema = Type.Object(
   {
     online: Type.Optional(Type.Boolean({ description: 'Whether the host should be powered on.' })),
     bootMACAddress: Type.Optional(Type.String()),
@@ -36,7 +38,7 @@ export const bareMetalHostSpecSchema = Type.Object(
   { 'x-kubernetes-preserve-unknown-fields': true },
 );
 
-export const bareMetalHostStatusSchema = Type.Object(
+const bareMetalHostStatusSchema = Type.Object(
   {
     operationalStatus: Type.Optional(Type.String()),
     poweredOn: Type.Optional(Type.Boolean()),
@@ -54,7 +56,3 @@ export const bareMetalHostSchema = Type.Object({
   spec: Type.Optional(bareMetalHostSpecSchema),
   status: Type.Optional(bareMetalHostStatusSchema),
 });
-
-export type SecretReference = Static<typeof secretReferenceSchema>;
-export type BareMetalHostSpec = Static<typeof bareMetalHostSpecSchema>;
-export type BareMetalHostStatus = Static<typeof bareMetalHostStatusSchema>;

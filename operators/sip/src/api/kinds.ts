@@ -1,15 +1,6 @@
 import type { KindRef, KubeObject } from '@stackops/lib-common/client';
-import type { BareMetalHostSpec, BareMetalHostStatus } from './baremetalhost.js';
-import {
-  BMH_KIND,
-  BMH_PLURAL,
-  METAL3_GROUP,
-  METAL3_VERSION,
-  SIP_CLUSTER_KIND,
-  SIP_CLUSTER_PLURAL,
-  SIP_GROUP,
-  SIP_VERSION,
-} from './constants.js';
+import { ExternalKinds, type BareMetalHost as Metal3BareMetalHost } from '@stackops/lib-common/external';
+import { SIP_CLUSTER_KIND, SIP_CLUSTER_PLURAL, SIP_GROUP, SIP_VERSION } from './constants.js';
 import type { SIPClusterSpec, SIPClusterStatus } from './sipcluster.js';
 
 export const SIPClusterKind: KindRef = {
@@ -20,13 +11,7 @@ export const SIPClusterKind: KindRef = {
   namespaced: true,
 };
 
-export const BareMetalHostKind: KindRef = {
-  group: METAL3_GROUP,
-  version: METAL3_VERSION,
-  kind: BMH_KIND,
-  plural: BMH_PLURAL,
-  namespaced: true,
-};
+export const BareMetalHostKind: KindRef = ExternalKinds.BareMetalHost;
 
 /** A SIPCluster as read from the API server (schema defaults applied). */
 export interface SIPCluster extends KubeObject {
@@ -34,7 +19,5 @@ export interface SIPCluster extends KubeObject {
   status?: SIPClusterStatus;
 }
 
-export interface BareMetalHost extends KubeObject {
-  spec?: BareMetalHostSpec;
-  status?: BareMetalHostStatus;
-}
+/** A metal3 BareMetalHost; its type is generated from the CRD YAML in tools/crd-types (ADR 0013). */
+export type BareMetalHost = Metal3BareMetalHost & KubeObject;
