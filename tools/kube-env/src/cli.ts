@@ -90,6 +90,10 @@ program
     '--audit-log <path>',
     'the API server writes an audit log of every request there (metadata level, JSON lines); a running cluster without it is restarted',
   )
+  .option(
+    '--admission-webhooks',
+    'the API server calls admission webhooks (off by default: webhooks of pods on fake nodes would fail admissions); a running cluster started otherwise is restarted',
+  )
   .option('--fresh', 'start from empty etcd data (and stop the cluster first if it runs)')
   .option('--timeout <seconds>', 'give up after this many seconds', positiveInt, 120)
   .action(
@@ -99,6 +103,7 @@ program
       realNode?: boolean;
       image: string[];
       auditLog?: string;
+      admissionWebhooks?: boolean;
       fresh?: boolean;
       timeout: number;
     }) => {
@@ -108,6 +113,7 @@ program
         realNode: opts.realNode ?? false,
         images: opts.image,
         ...(opts.auditLog ? { auditLog: opts.auditLog } : {}),
+        admissionWebhooks: opts.admissionWebhooks ?? false,
         fresh: opts.fresh ?? false,
         reuse: true,
         detach: true,

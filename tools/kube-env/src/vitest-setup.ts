@@ -19,16 +19,27 @@ declare module 'vitest' {
  * - otherwise: a private cluster for this run, deleted in teardown.
  * - KUBE_ENV_REAL_NODE=1: with a real node (a reused cluster without one is restarted with one,
  *   keeping its data); KUBE_ENV_IMAGES=<path>,<path>… loads those images into it.
+ * - KUBE_ENV_ADMISSION_WEBHOOKS=1: the API server calls admission webhooks (a reused cluster
+ *   started otherwise is restarted, keeping its data).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const reuse = process.env.KUBE_ENV_REUSE === '1';
   const realNode = process.env.KUBE_ENV_REAL_NODE === '1';
   const images = (process.env.KUBE_ENV_IMAGES ?? '').split(',').filter((p) => p.length > 0);
+  const admissionWebhooks = process.env.KUBE_ENV_ADMISSION_WEBHOOKS === '1';
   const progress = (line: string) => process.stderr.write(`[kube-env] ${line}\n`);
   let controlPlane: ControlPlane;
   if (reuse) {
     const name = process.env.KUBE_ENV_NAME || defaultClusterName;
-    controlPlane = await startControlPlane({ name, reuse: true, detach: true, realNode, images, progress });
+    controlPlane = await startControlPlane({
+      name,
+      reuse: true,
+      detach: true,
+      realNode,
+      images,
+      admissionWebhooks,
+      progress,
+    });
   } else {
     const name = `vitest-${process.pid}-${Date.now().toString(36)}`;
     controlPlane = await startControlPlane({
@@ -37,6 +48,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       ephemeral: true,
       realNode,
       images,
+      admissionWebhooks,
       progress,
     });
   }

@@ -130,3 +130,18 @@ describe('componentCommands with an audit log', () => {
     expect(policy).toMatch(/- level: Metadata\n$/);
   });
 });
+
+describe('componentCommands and admission webhooks', () => {
+  const disabled = (args: string[]) => flag(args, 'disable-admission-plugins');
+
+  it('keeps the API server from calling webhooks by default', () => {
+    expect(disabled(commands['kube-apiserver'])).toEqual([
+      'MutatingAdmissionWebhook,ValidatingAdmissionWebhook',
+    ]);
+  });
+
+  it('lets it call them when asked', () => {
+    const api = componentCommands({ ...inputs, admissionWebhooks: true })['kube-apiserver'];
+    expect(disabled(api)).toEqual([]);
+  });
+});

@@ -22,6 +22,8 @@ export interface CommandInputs {
   realNode?: RealNodeApiserverInputs;
   /** The API server writes an audit log (one JSON event per line) by this policy. */
   audit?: { policyFile: string; logFile: string };
+  /** The API server calls admission webhooks (off by default, see the flag below). */
+  admissionWebhooks?: boolean;
 }
 
 interface RealNodeApiserverInputs {
@@ -88,8 +90,11 @@ export function componentCommands(inputs: CommandInputs): Record<ControlPlaneCom
       '--allow-privileged=true',
       // Logs/exec/port-forward go to the node's InternalIP (127.0.0.1), never to a DNS name.
       '--kubelet-preferred-address-types=InternalIP',
-      // No webhooks: the API server would otherwise dial (fake) Service or pod addresses.
-      '--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook',
+      // No webhooks unless asked: the API server would otherwise dial the Service or pod
+      // addresses of webhooks that run on kwok's nodes (fakes) and fail or stall admissions.
+      ...(inputs.admissionWebhooks
+        ? []
+        : ['--disable-admission-plugins=MutatingAdmissionWebhook,ValidatingAdmissionWebhook']),
       '--enable-priority-and-fairness=false',
       '--max-requests-inflight=0',
       '--max-mutating-requests-inflight=0',

@@ -71,6 +71,12 @@ export interface StartOptions {
    * restarted with its data kept); not asked for, whatever the running cluster does is fine.
    */
   auditLog?: string;
+  /**
+   * Have the API server call admission webhooks (Mutating/ValidatingAdmissionWebhook), which it
+   * otherwise does not. Asked for, a running cluster is reused only if it calls them too (else it
+   * is restarted with its data kept); not asked for, either is fine.
+   */
+  admissionWebhooks?: boolean;
   /** Start from an empty etcd (and a new PKI); otherwise existing data is kept. */
   fresh?: boolean;
   /** When the named cluster is already running and healthy, use it instead of failing. */
@@ -136,6 +142,7 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         state &&
         (state.realNode !== undefined || !options.realNode) &&
         (options.auditLog === undefined || state.auditLog === resolve(options.auditLog)) &&
+        (!options.admissionWebhooks || state.admissionWebhooks === true) &&
         expectedComponents(state).every((c) => running.includes(c)) &&
         (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki))))
       ) {
@@ -249,6 +256,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     startedAt: new Date().toISOString(),
     components: {},
     ...(audit ? { auditLog: audit.logFile } : {}),
+    ...(options.admissionWebhooks ? { admissionWebhooks: true } : {}),
   };
 
   // Tracked for cleanup from the first process on, so Ctrl-C during `up` leaves nothing behind.
@@ -309,6 +317,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
       etcdData: layout.etcdData,
       kwokConfig: layout.kwokConfig,
       ...(audit ? { audit } : {}),
+      admissionWebhooks: options.admissionWebhooks ?? false,
       realNode: node && {
         nodeIp: node.state.ip,
         kubeletClientCert: node.apiserverKubeletClient.cert,

@@ -16,6 +16,8 @@ export interface ClusterState {
   components: Partial<Record<ComponentName, ComponentState>>;
   /** The API server's audit log, when `up` was asked for one. */
   auditLog?: string;
+  /** The API server calls admission webhooks (`up --admission-webhooks`). */
+  admissionWebhooks?: boolean;
   /** Present when the cluster has a real node (and then the control plane runs in its namespace). */
   realNode?: RealNodeState;
 }
