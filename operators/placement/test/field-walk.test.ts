@@ -51,8 +51,10 @@ const PLACEMENT_API_FIELD_COVERAGE: Record<string, string> = {
     'mounts the CA bundle (not the endpoint certificates) when tls has a caBundleSecretName',
   'spec.topologyRef':
     'waits for the named Topology, then places the Deployment and the db-sync Job by it and holds its finalizer',
-  'spec.auth': 'refused',
-  'spec.auth.applicationCredentialSecret': 'refused',
+  'spec.auth':
+    'placement.conf logs in with the application credential of the Secret watched by name; a new Secret rolls the pods and moves the consumer finalizer',
+  'spec.auth.applicationCredentialSecret':
+    'placement.conf logs in with the application credential of the Secret watched by name; a new Secret rolls the pods and moves the consumer finalizer',
 };
 
 describe('PlacementAPI field walk', () => {

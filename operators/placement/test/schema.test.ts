@@ -74,11 +74,6 @@ describe('PlacementAPI schema', () => {
       'spec.databaseAccount: Invalid value: "place-ment"',
     ],
     [
-      'auth.applicationCredentialSecret (needs keystone application credentials)',
-      { ...valid, auth: { applicationCredentialSecret: 'ac-placement-secret' } },
-      'spec.auth.applicationCredentialSecret: not supported yet',
-    ],
-    [
       'an Exec probe without a command',
       { ...valid, override: { probes: { livenessProbes: { type: 'Exec' } } } },
       'command is required for exec probe type',

@@ -86,12 +86,6 @@ export const probeOverridesSchema = Type.Object(
   { description: 'Probes of the API containers.' },
 );
 
-/** A rule refusing a non-empty string field that is not implemented yet. */
-const notSupportedYet = (field: string, path: string) => ({
-  rule: `!has(self.${field}) || self.${field} == ''`,
-  message: `${path}: not supported yet`,
-});
-
 export const placementApiSpecSchema = Type.Object(
   {
     containerImage: Type.Optional(
@@ -204,17 +198,13 @@ export const placementApiSpecSchema = Type.Object(
         {
           applicationCredentialSecret: Type.Optional(
             Type.String({
+              maxLength: 253,
               description:
-                'Secret with AC_ID and AC_SECRET of a keystone application credential: not supported yet.',
+                'Secret with AC_ID and AC_SECRET of a keystone application credential (a KeystoneApplicationCredential writes it); placement logs in with it instead of its password.',
             }),
           ),
         },
-        {
-          description: 'How placement authenticates to keystone.',
-          'x-kubernetes-validations': [
-            notSupportedYet('applicationCredentialSecret', 'spec.auth.applicationCredentialSecret'),
-          ],
-        },
+        { description: 'How placement authenticates to keystone.' },
       ),
     ),
   },

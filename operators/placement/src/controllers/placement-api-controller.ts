@@ -36,7 +36,8 @@ const keystoneEndpointsOrRegionChanged: Predicate = (e) => {
 };
 
 /**
- * Registers the PlacementAPI controller: it owns what it creates and is woken by its input and TLS Secrets,
+ * Registers the PlacementAPI controller: it owns what it creates and is woken by its input, TLS and
+ * application credential Secrets,
  * by the database Service it points at, and by the namespace's KeystoneAPI publishing new
  * endpoints (every PlacementAPI of that namespace re-renders its config).
  */
@@ -55,7 +56,11 @@ export function registerPlacementApiController(
     builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWNED_SECRETS } : {});
   builder = watchOtherOperatorsCrs(builder);
   return builder
-    .referencedBy(Kinds.Secret, (cr) => [cr.spec.secret, ...tlsSecretNames(cr.spec.tls)], { byName: true })
+    .referencedBy(
+      Kinds.Secret,
+      (cr) => [cr.spec.secret, ...tlsSecretNames(cr.spec.tls), cr.spec.auth?.applicationCredentialSecret],
+      { byName: true },
+    )
     .referencedBy(Kinds.Service, (cr) => [cr.spec.databaseInstance])
     .watches(
       KeystoneKinds.KeystoneAPI,

@@ -5,6 +5,7 @@ import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
 import { placementConditions } from './conditions.js';
 import type { PlacementApiPass, PlacementApiStatus } from './context.js';
+import { releaseApplicationCredential } from './steps/application-credential.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
@@ -60,7 +61,7 @@ export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<
     steps: PLACEMENT_API_STEPS,
     finalizer: {
       name: PLACEMENT_API_FINALIZER,
-      cleanup: [releaseKeystoneChildren, releaseTopology, releaseDatabase],
+      cleanup: [releaseKeystoneChildren, releaseApplicationCredential, releaseTopology, releaseDatabase],
     },
   });
 }

@@ -47,6 +47,22 @@ describe('renderConfigFiles', () => {
     ]);
   });
 
+  it('with an application credential, [keystone_authtoken] logs in with v3applicationcredential and no password', () => {
+    const conf = renderConfigFiles({
+      ...inputs,
+      applicationCredential: { id: 'ac-id-1', secret: 'ac-s3cret' },
+    })[ConfigFiles.placementConf]!;
+    expect(section(conf, 'keystone_authtoken')).toEqual([
+      'www_authenticate_uri = http://keystone-public.openstack.svc:5000',
+      'auth_url = http://keystone-internal.openstack.svc:5000',
+      'auth_type = v3applicationcredential',
+      'application_credential_id = ac-id-1',
+      'application_credential_secret = ac-s3cret',
+      'interface = internal',
+      'region_name = regionOne',
+    ]);
+  });
+
   it('leaves region_name out when KeystoneAPI reports no region', () => {
     const conf = renderConfigFiles({ ...inputs, region: '' })[ConfigFiles.placementConf]!;
     expect(conf).not.toContain('region_name');

@@ -29,6 +29,8 @@ export interface ConfigInputs {
   namespace: string;
   serviceUser: string;
   servicePassword: string;
+  /** The application credential placement authenticates with instead of its password, when set. */
+  applicationCredential?: { id: string; secret: string } | undefined;
   databaseConnection: string;
   /** my.cnf content for the database client. */
   databaseClientConfig: string;
@@ -55,6 +57,7 @@ export function renderConfigFiles(inputs: ConfigInputs): Record<string, string> 
     keystoneInternalURL: inputs.keystoneInternalURL,
     serviceUser: inputs.serviceUser,
     servicePassword: inputs.servicePassword,
+    applicationCredential: inputs.applicationCredential,
     region: inputs.region,
   };
   const httpd: HttpdConfParams = {

@@ -19,12 +19,18 @@ auth_strategy = keystone
 [keystone_authtoken]
 www_authenticate_uri = <%= it.keystonePublicURL %>
 auth_url = <%= it.keystoneInternalURL %>
+<% if (it.applicationCredential) { -%>
+auth_type = v3applicationcredential
+application_credential_id = <%= it.applicationCredential.id %>
+application_credential_secret = <%= it.applicationCredential.secret %>
+<% } else { -%>
 auth_type = password
 username = <%= it.serviceUser %>
 password = <%= it.servicePassword %>
 user_domain_name = Default
 project_domain_name = Default
 project_name = service
+<% } -%>
 interface = internal
 <% if (it.region) { -%>
 region_name = <%= it.region %>
@@ -41,5 +47,7 @@ export interface PlacementConfParams {
   keystoneInternalURL: string;
   serviceUser: string;
   servicePassword: string;
+  /** From `spec.auth.applicationCredentialSecret` (keys AC_ID, AC_SECRET): replaces the password login. */
+  applicationCredential?: { id: string; secret: string } | undefined;
   region: string;
 }

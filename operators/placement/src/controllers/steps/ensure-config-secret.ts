@@ -8,7 +8,7 @@ import {
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
-import { applyOwned, secretHash } from '@stackops/lib-common/objects';
+import { applyOwned, type SecretObject, secretHash, secretValue } from '@stackops/lib-common/objects';
 import {
   buildConfigSecret,
   groupLabel,
@@ -20,8 +20,9 @@ import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import { DEFAULT_API_TIMEOUT } from '../../api/placementapi.js';
 import { childNames } from '../../resources/names.js';
-import { renderConfigFiles } from '../../templates/config-files.js';
+import { ConfigFiles, renderConfigFiles } from '../../templates/config-files.js';
 import type { PlacementApiPass } from '../context.js';
+import { holdApplicationCredential, readApplicationCredential } from './application-credential.js';
 
 interface KeystoneSettings {
   publicURL: string;
@@ -48,6 +49,8 @@ function keystoneSettings(apis: KeystoneAPI[], namespace: string): KeystoneSetti
  * TLS vhost per endpoint that has a certificate, kolla configs, policy.yaml when given) and the
  * empty `<name>-scripts` Secret, and adds the config's hash to the inputs. A missing KeystoneAPI or
  * endpoint is reported in ServiceConfigReady; the KeystoneAPI watch brings the reconcile back.
+ * With `spec.auth.applicationCredentialSecret`, placement.conf logs in with that credential, and
+ * placement holds the Secret with its consumer finalizer.
  */
 export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepResult> {
   const { cr } = ctx;
@@ -60,10 +63,14 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
     ctx.conditions.markError(ConditionType.ServiceConfigReady, keystone.message);
     return stop();
   }
+  const credential = readApplicationCredential(ctx);
+  if (credential.state === 'problem') return stop();
   const files = renderConfigFiles({
     namespace,
     serviceUser: cr.spec.serviceUser,
     servicePassword: ctx.passwords?.service ?? '',
+    applicationCredential:
+      credential.state === 'found' ? { id: credential.id, secret: credential.secret } : undefined,
     databaseConnection: databaseConnectionUrl({
       user: ctx.databaseConnection?.user ?? cr.spec.databaseAccount,
       password: ctx.passwords?.database ?? '',
@@ -88,6 +95,9 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
   const secret = buildConfigSecret({ name, namespace, labels, data: files });
   // Upstream's `<name>-scripts`: placement has no scripts, but the pods mount it (kept for parity).
   const scripts = buildConfigSecret({ name: names.scriptsSecret, namespace, labels, data: {} });
+  const usedCredential = usesApplicationCredential(
+    ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace }),
+  );
   try {
     for (const s of [scripts, secret]) {
       await applyOwned(ctx.client, cr, Kinds.Secret, s, {
@@ -102,5 +112,12 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
     throw err;
   }
   ctx.inputs[name] = secretHash(secret as { data?: Record<string, string>; type?: string });
+  await holdApplicationCredential(ctx, credential, usedCredential && credential.state === 'unused');
   return undefined;
+}
+
+/** Whether a rendered config Secret logs in with an application credential. */
+function usesApplicationCredential(configSecret: SecretObject | undefined): boolean {
+  const conf = configSecret ? secretValue(configSecret, ConfigFiles.placementConf) : undefined;
+  return conf?.includes('auth_type = v3applicationcredential') ?? false;
 }

@@ -1,0 +1,121 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PlacementAPIKind } from '../src/api/kinds.js';
+import {
+  conditionOf,
+  configFile,
+  createPlacementAPI,
+  createPrerequisites,
+  waitForCondition,
+} from './support/fixtures.js';
+import { useOperator } from './support/harness.js';
+
+type Deployment = KubeObject & {
+  spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } };
+};
+type Event = KubeObject & { reason: string; message: string };
+
+const CONSUMER = 'openstack.org/placement-ac-consumer';
+const suite = useOperator({ beforeAll, afterAll }, 1);
+
+/** A Secret as keystone-operator's KeystoneApplicationCredential writes it. */
+const createAcSecret = (ns: string, name: string, data: Record<string, string>) =>
+  suite.client.create(Kinds.Secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name,
+      namespace: ns,
+      labels: { 'application-credentials': 'true', 'application-credential-service': 'placement' },
+    },
+    immutable: true,
+    stringData: data,
+  } as KubeObject);
+
+const finalizersOf = async (ns: string, name: string) =>
+  (await suite.client.get(Kinds.Secret, { namespace: ns, name }))?.metadata.finalizers ?? [];
+
+const configHash = async (ns: string) =>
+  (
+    await suite.client.get<Deployment>(Kinds.Deployment, { namespace: ns, name: 'placement' })
+  )?.spec.template.spec.containers[0]?.env?.find((e) => e.name === 'CONFIG_HASH')?.value;
+
+describe('spec.auth.applicationCredentialSecret', () => {
+  it('placement.conf logs in with the application credential of the Secret watched by name; a new Secret rolls the pods and moves the consumer finalizer', async () => {
+    const { client } = suite;
+    const ns = suite.namespaces[0]!;
+    await createPrerequisites(client, ns);
+    await createPlacementAPI(client, ns, {
+      auth: { applicationCredentialSecret: 'ac-placement-aaaaa-secret' },
+    });
+    const waiting = await waitForCondition(client, ns, 'ServiceConfigReady', 'False', {
+      message: /ac-placement-aaaaa-secret/,
+    });
+    expect(conditionOf(waiting, 'ServiceConfigReady')?.message).toBe(
+      'ApplicationCredential secret not found: ac-placement-aaaaa-secret (spec.auth.applicationCredentialSecret)',
+    );
+
+    // The Secret appearing wakes the reconcile (watched by name).
+    await createAcSecret(ns, 'ac-placement-aaaaa-secret', { AC_ID: 'id-aaaaa', AC_SECRET: 'secret-aaaaa' });
+    const conf = await waitUntil('placement.conf with the credential', async () => {
+      const c = await configFile(client, ns, 'placement.conf');
+      return c?.includes('application_credential_id = id-aaaaa') ? c : undefined;
+    });
+    expect(conf).toContain('auth_type = v3applicationcredential\n');
+    expect(conf).toContain('application_credential_secret = secret-aaaaa\n');
+    expect(conf).not.toContain('auth_type = password');
+    expect(conf).not.toContain('password = placement-pw');
+    expect(await finalizersOf(ns, 'ac-placement-aaaaa-secret')).toEqual([CONSUMER]);
+    const firstHash = await waitUntil('Deployment with CONFIG_HASH', () => configHash(ns), {
+      timeoutMs: 90_000,
+    });
+
+    // Rotation: openstack-operator names the new Secret; the pods roll, the finalizer moves.
+    await createAcSecret(ns, 'ac-placement-bbbbb-secret', { AC_ID: 'id-bbbbb', AC_SECRET: 'secret-bbbbb' });
+    await client.patch(
+      PlacementAPIKind,
+      { namespace: ns, name: 'placement' },
+      { spec: { auth: { applicationCredentialSecret: 'ac-placement-bbbbb-secret' } } },
+      'merge',
+    );
+    await waitUntil('a new CONFIG_HASH', async () => {
+      const h = await configHash(ns);
+      return h && h !== firstHash ? h : undefined;
+    });
+    expect(await configFile(client, ns, 'placement.conf')).toContain('application_credential_id = id-bbbbb');
+    expect(await finalizersOf(ns, 'ac-placement-bbbbb-secret')).toEqual([CONSUMER]);
+    expect(await finalizersOf(ns, 'ac-placement-aaaaa-secret')).toEqual([]);
+
+    // A Secret without AC_SECRET is an error naming the field, with an Event; the config stays.
+    await createAcSecret(ns, 'ac-placement-ccccc-secret', { AC_ID: 'id-ccccc' });
+    await client.patch(
+      PlacementAPIKind,
+      { namespace: ns, name: 'placement' },
+      { spec: { auth: { applicationCredentialSecret: 'ac-placement-ccccc-secret' } } },
+      'merge',
+    );
+    const bad = await waitForCondition(client, ns, 'ServiceConfigReady', 'False', { message: /ccccc/ });
+    expect(conditionOf(bad, 'ServiceConfigReady')).toMatchObject({
+      severity: 'Error',
+      message:
+        'ApplicationCredential secret missing required keys: ac-placement-ccccc-secret needs AC_ID and AC_SECRET (spec.auth.applicationCredentialSecret)',
+    });
+    await waitUntil('InvalidSpec event', async () =>
+      (await client.list<Event>(Kinds.Event, { namespace: ns })).items.find(
+        (e) => e.reason === 'InvalidSpec' && e.message.includes('ac-placement-ccccc-secret'),
+      ),
+    );
+    expect(await configFile(client, ns, 'placement.conf')).toContain('application_credential_id = id-bbbbb');
+
+    // Deletion lets go of the Secret placement held.
+    await client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
+    await waitForDeletion(
+      client,
+      PlacementAPIKind,
+      { namespace: ns, name: 'placement' },
+      { timeoutMs: 30_000 },
+    );
+    expect(await finalizersOf(ns, 'ac-placement-bbbbb-secret')).toEqual([]);
+  });
+});
