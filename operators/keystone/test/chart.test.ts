@@ -8,6 +8,7 @@ import {
   operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
+  webhookChartProblems,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -71,6 +72,18 @@ describe('chart keystone-operator', () => {
         .map((r) => r.metadata.namespace)
         .sort(),
     ).toEqual(['a', 'b', 'operators']);
+  });
+
+  it('webhook.enabled renders the defaulting webhook (Service, certificate, failurePolicy Ignore); off by default', async () => {
+    expect(findRendered(await template(), 'MutatingWebhookConfiguration')).toEqual([]);
+    expect(renderedContainer(await template()).env.map((e) => e.name)).not.toContain('WEBHOOK_BIND_ADDRESS');
+    expect(
+      webhookChartProblems(
+        await template('webhook.enabled=true'),
+        '/mutate-keystone-openstack-org-v1beta1-keystoneapi',
+        'operators',
+      ),
+    ).toEqual([]);
   });
 
   it('refuses values the schema does not know', async () => {

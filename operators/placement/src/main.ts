@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
-import { runOperator } from '@stackops/lib-common/runtime';
+import { runOperator, startDefaultingWebhook, webhookOptionsFromEnv } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_IMAGE_ENV } from './api/constants.js';
 import { defaultsFromEnv } from './config/defaults.js';
 import { registerPlacementApiController } from './controllers/placement-api-controller.js';
+import { defaultPlacementApi, PLACEMENT_API_WEBHOOK_PATH } from './webhook.js';
 
 await runOperator({
   name: 'placement-operator',
@@ -12,8 +13,17 @@ registers it in keystone through keystone-operator's KeystoneService and Keyston
   epilog: `Environment:
   ${PLACEMENT_API_IMAGE_ENV}  image for PlacementAPIs without containerImage
   ${MARIADB_IMAGE_ENV}        image with a MariaDB client, for the db-create Job
+  WEBHOOK_BIND_ADDRESS        serve the PlacementAPI defaulting webhook (HTTPS) there, e.g. :9443
+  WEBHOOK_CERT_DIR            its tls.crt and tls.key (default: self-signed)
 `,
-  register: (manager, { env }) => {
-    registerPlacementApiController(manager, defaultsFromEnv(env));
+  register: async (manager, { env, logger }) => {
+    const defaults = defaultsFromEnv(env);
+    registerPlacementApiController(manager, defaults);
+    // upstream's defaulting webhook (containerImage, apiTimeout, canonical quantities), when the chart enables it
+    await startDefaultingWebhook({
+      ...webhookOptionsFromEnv(env),
+      defaulters: { [PLACEMENT_API_WEBHOOK_PATH]: defaultPlacementApi(defaults) },
+      logger,
+    });
   },
 });

@@ -9,6 +9,7 @@ import {
   renderedContainer,
   VALUES_SCHEMA_REFUSAL,
   waitUntil,
+  webhookChartProblems,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
@@ -135,6 +136,18 @@ describe('chart: lint and template', () => {
       await expect(template(set)).rejects.toThrow(VALUES_SCHEMA_REFUSAL);
     },
   );
+
+  it('webhook.enabled renders the defaulting webhook (Service, certificate, failurePolicy Ignore); off by default', async () => {
+    expect(findRendered(await template(), 'MutatingWebhookConfiguration')).toEqual([]);
+    expect(renderedContainer(await template()).env.map((e) => e.name)).not.toContain('WEBHOOK_BIND_ADDRESS');
+    expect(
+      webhookChartProblems(
+        await template('webhook.enabled=true'),
+        '/mutate-placement-openstack-org-v1beta1-placementapi',
+        'openstack-operators',
+      ),
+    ).toEqual([]);
+  });
 });
 
 describe('chart: install and converge under its RBAC', () => {

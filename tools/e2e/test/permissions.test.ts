@@ -106,12 +106,14 @@ const anyuid = rule(['securitycontextconstraints.security.openshift.io'], ['use'
 
 /** mariadb-operator mode (ADR 0013): read the Galera, create and patch the service's database and account. */
 const mariadb = [
-  ...rule(['galeras.mariadb.openstack.org'], ['get']),
+  ...rule(['galeras.mariadb.openstack.org'], ['get', 'list', 'watch']),
   ...rule(
     ['mariadbdatabases.mariadb.openstack.org', 'mariadbaccounts.mariadb.openstack.org'],
-    ['get', 'list', 'create', 'patch'],
+    ['get', 'list', 'watch', 'create', 'patch'],
   ),
 ];
+/** infra-operator's Topology named by topologyRef: read, watched, and carries the operator's finalizer. */
+const topologies = rule(['topologies.topology.openstack.org'], ['get', 'list', 'watch', 'patch']);
 const keystone = 'keystone.openstack.org';
 const keystoneKinds = [
   'keystoneapis',
@@ -142,7 +144,9 @@ const NAMESPACED: Record<string, Grant[]> = {
     ...rule(['pods'], ['list']),
     ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
     ...mariadb,
-    ...rule(['memcacheds.memcached.openstack.org'], ['get', 'patch']),
+    ...rule(['memcacheds.memcached.openstack.org'], ['get', 'list', 'watch', 'patch']),
+    ...topologies,
+    ...rule(['transporturls.rabbitmq.openstack.org'], ['get', 'list', 'watch', 'create', 'patch']),
     ...events,
   ],
   placement: [
@@ -158,6 +162,7 @@ const NAMESPACED: Record<string, Grant[]> = {
     ...rule(['pods'], ['list']),
     ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
     ...mariadb,
+    ...topologies,
     ...events,
   ],
   sip: [

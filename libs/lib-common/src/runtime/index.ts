@@ -73,3 +73,15 @@ export { type Outcome, type ShutdownResult, WorkQueue, type WorkQueueOptions } f
 export { type EventRecorder, type EventType, KubeEventRecorder, type RecorderOptions } from './recorder.js';
 export { formatLabelSelector, labelMatcher, parseLabelSelector } from './selector.js';
 export { type CacheListOptions, keyOf, refOfKey, Store } from './store.js';
+export {
+  type Defaulter,
+  type DefaultingWebhook,
+  type DefaultingWebhookOptions,
+  defaultingRoute,
+  jsonPatch,
+  startDefaultingWebhook,
+  WEBHOOK_BIND_ADDRESS_ENV,
+  WEBHOOK_CERT_DIR_ENV,
+  webhookOptionsFromEnv,
+} from './webhook.js';
+export { canonicalizeResourceQuantities, canonicalQuantity } from './webhook-quantity.js';

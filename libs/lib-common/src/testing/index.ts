@@ -44,3 +44,4 @@ export {
   waitForDeletion,
   waitUntil,
 } from './wait.js';
+export { webhookChartProblems } from './webhook-chart.js';
