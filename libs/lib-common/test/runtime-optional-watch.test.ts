@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { type KindRef, Kinds } from '../src/client/kinds.js';
-import type { KubeObject } from '../src/client/types.js';
+import type { KubeObject, ListOptions } from '../src/client/types.js';
 import type { Controller } from '../src/runtime/controller.js';
 import type { Manager } from '../src/runtime/manager.js';
 import { installCrds } from '../src/testing/crds.js';
@@ -70,8 +70,16 @@ describe('owns/referencedBy(kind, …, { optional: true })', () => {
   it('runs without the CRD, starts watching when it is installed, and a status change wakes the primary at once', async () => {
     // The reconciler never asks to run again: every pass after the first comes from a watch event.
     const passes: string[] = [];
+    // Every list of the optional kind (its presence checks and the informer's lists), by namespace.
+    const widgetLists: string[] = [];
+    const client = createKubeClient(kc, { fieldManager: 'optional-watch-test' });
+    const list = client.list.bind(client);
+    client.list = ((kind, opts: ListOptions = {}) => {
+      if (kind.kind === 'Widget') widgetLists.push(opts.namespace ?? 'ALL');
+      return list(kind, opts);
+    }) as typeof client.list;
     let controller: Controller<Greeting> | undefined;
-    manager = await startTestManager({ name: 'optional-watch', namespaces: [ns.name] }, (m) => {
+    manager = await startTestManager({ name: 'optional-watch', namespaces: [ns.name], client }, (m) => {
       controller = m
         .controller<Greeting>({ for: GreetingKind, name: 'greeting', optionalKindRecheckMs: 500 })
         .referencedBy(WidgetKind, (g) => [g.spec.message], { optional: true })
@@ -91,6 +99,11 @@ describe('owns/referencedBy(kind, …, { optional: true })', () => {
 
     await installCrds(admin, [widgetCrd as KubeObject]);
     await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 10_000 });
+    // Checked in the watched namespace (a namespaced Role allows no cluster-wide list); once
+    // watching, no more checks: an idle operator sends nothing but its watches.
+    expect(new Set(widgetLists)).toEqual(new Set([ns.name]));
+    await new Promise((r) => setTimeout(r, 1_000));
+    const listsWhileWatching = widgetLists.length;
 
     const before = passes.length;
     await admin.create(WidgetKind, {
@@ -116,5 +129,6 @@ describe('owns/referencedBy(kind, …, { optional: true })', () => {
     });
     await eventually(() => expect(passes.length).toBe(settled + 1), { timeoutMs: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
+    expect(widgetLists.length).toBe(listsWhileWatching);
   });
 });

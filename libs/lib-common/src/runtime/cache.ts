@@ -49,6 +49,11 @@ export class InformerCache implements CacheReader {
     private readonly opts: InformerCacheOptions = {},
   ) {}
 
+  /** The namespaces every informer of this cache watches (all when undefined). */
+  get namespaces(): readonly string[] | undefined {
+    return this.opts.namespaces;
+  }
+
   /**
    * The informer of a kind, created on first use (and started if the cache runs). `opts` limits
    * what is cached of the kind; without them an existing informer is returned whatever its options.

@@ -280,7 +280,7 @@ export class Controller<T extends KubeObject = KubeObject> {
   ) {
     // Create the informers now, so the cache starts them with everything else.
     for (const s of sources) if (!s.optional) deps.cache.informer(s.kind, s.cache);
-    const namespaces = (deps.cache as { namespaces?: readonly string[] }).namespaces;
+    const namespaces = deps.cache.namespaces;
     this.optionalWatches = sources
       .filter((s) => s.optional)
       .map(

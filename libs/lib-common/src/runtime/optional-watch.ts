@@ -5,8 +5,10 @@ import type { KubeClient } from '../client/types.js';
 import { sleep } from './backoff.js';
 import { Informer, type InformerEvent, type InformerOptions } from './informer.js';
 
-/** How often the presence of the kind is checked again (default 30 s). */
+/** The first wait before the presence of an absent kind is checked again (default 30 s). */
 export const OPTIONAL_KIND_RECHECK_MS = 30_000;
+/** The longest wait between two checks of an absent kind: the wait doubles up to it. */
+const OPTIONAL_KIND_MAX_RECHECK_MS = 300_000;
 
 export interface OptionalKindWatchOptions {
   /** The namespaces to watch (all when absent), as the operator's shared cache does. */
@@ -20,8 +22,10 @@ export interface OptionalKindWatchOptions {
  * A watch on a kind whose CRD another operator installs, and which may therefore be absent (a
  * Galera, a Memcached, a Topology): it is a trigger, not a cache. While the API server does not
  * serve the kind (a list answers 404) nothing is watched and nothing fails; the kind is looked
- * for again every `recheckMs`, and once served an informer starts and every event, the first
- * list included, is handed to `onEvent`. If the CRD goes away, the informer stops until it is back.
+ * for again after `recheckMs`, then twice as long each time up to 5 min (an idle operator sends
+ * next to nothing), and once served an informer starts and every event, the first list included,
+ * is handed to `onEvent`. A running informer costs no request of its own: only when it has had to
+ * restart after an error is presence checked again, and if the CRD went away it stops.
  * Kept out of the shared cache on purpose: an informer of an absent kind never syncs, and the
  * controllers and the readiness probe wait for the shared cache to sync.
  */
@@ -31,6 +35,8 @@ export class OptionalKindWatch {
   private loop: Promise<void> | undefined;
   /** Last presence reported in the log (so a missing CRD is told once, not every recheck). */
   private told: boolean | undefined;
+  /** The informer's error restarts already looked at. */
+  private errorsSeen = 0;
 
   constructor(
     private readonly client: KubeClient,
@@ -60,12 +66,31 @@ export class OptionalKindWatch {
   }
 
   private async run(signal: AbortSignal): Promise<void> {
+    const first = this.opts.recheckMs ?? OPTIONAL_KIND_RECHECK_MS;
+    const longest = Math.max(first, OPTIONAL_KIND_MAX_RECHECK_MS);
+    let wait = first;
     while (!signal.aborted) {
-      const served = await this.served();
-      if (signal.aborted) break;
-      if (served === true && !this.informer) this.startInformer();
-      else if (served === false && this.informer) await this.stopInformer();
-      await sleep(this.opts.recheckMs ?? OPTIONAL_KIND_RECHECK_MS, signal);
+      let next = first;
+      const informer = this.informer;
+      if (informer) {
+        // Watching: a timer looks at the informer's restarts, no request unless it failed.
+        if (informer.restarts.error > this.errorsSeen) {
+          this.errorsSeen = informer.restarts.error;
+          if ((await this.served()) === false) await this.stopInformer();
+        }
+        wait = first;
+      } else {
+        const served = await this.served();
+        if (signal.aborted) break;
+        if (served === true) {
+          this.startInformer();
+          wait = first;
+        } else {
+          next = wait;
+          if (served === false) wait = Math.min(wait * 2, longest);
+        }
+      }
+      await sleep(next, signal);
     }
   }
 
@@ -105,6 +130,7 @@ export class OptionalKindWatch {
       ...(this.opts.logger ? { logger: this.opts.logger } : {}),
     });
     informer.on(this.onEvent);
+    this.errorsSeen = 0;
     this.informer = informer;
     informer.start();
   }
