@@ -110,16 +110,25 @@ one Role per watched namespace): exactly the kinds and verbs its three controlle
   verbs: ["get", "list", "watch"]
 # mariadb-operator (ADR 0013): the Galera named by databaseInstance is read to choose the mode; the
 # service's MariaDBDatabase/MariaDBAccount are created and patched (labels, finalizer), never deleted.
+# All of them are listed and watched (ADR 0022) so their status changes wake the KeystoneAPI.
 - apiGroups: ["mariadb.openstack.org"]
   resources: ["galeras"]
-  verbs: ["get"]
+  verbs: ["get", "list", "watch"]
 - apiGroups: ["mariadb.openstack.org"]
   resources: ["mariadbdatabases", "mariadbaccounts"]
-  verbs: ["get", "list", "create", "patch"]
-# infra-operator's Memcached named by memcachedInstance: read, and the finalizer added/removed.
+  verbs: ["get", "list", "watch", "create", "patch"]
+# infra-operator: the Memcached named by memcachedInstance and the Topology named by topologyRef are
+# read, watched, and carry keystone's finalizer; the notifications TransportURL is created (server-side
+# apply), watched, never deleted by the operator (garbage collection does it).
 - apiGroups: ["memcached.openstack.org"]
   resources: ["memcacheds"]
-  verbs: ["get", "patch"]
+  verbs: ["get", "list", "watch", "patch"]
+- apiGroups: ["topology.openstack.org"]
+  resources: ["topologies"]
+  verbs: ["get", "list", "watch", "patch"]
+- apiGroups: ["rabbitmq.openstack.org"]
+  resources: ["transporturls"]
+  verbs: ["get", "list", "watch", "create", "patch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

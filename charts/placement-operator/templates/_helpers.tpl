@@ -113,12 +113,17 @@ one Role per watched namespace).
   verbs: ["get", "list", "watch"]
 # mariadb-operator (ADR 0013): the Galera named by databaseInstance is read to choose the mode; the
 # service's MariaDBDatabase/MariaDBAccount are created and patched (labels, finalizer), never deleted.
+# All of them are listed and watched (ADR 0022) so their status changes wake the PlacementAPI.
 - apiGroups: ["mariadb.openstack.org"]
   resources: ["galeras"]
-  verbs: ["get"]
+  verbs: ["get", "list", "watch"]
 - apiGroups: ["mariadb.openstack.org"]
   resources: ["mariadbdatabases", "mariadbaccounts"]
-  verbs: ["get", "list", "create", "patch"]
+  verbs: ["get", "list", "watch", "create", "patch"]
+# infra-operator's Topology named by topologyRef: read, watched, and carries placement's finalizer.
+- apiGroups: ["topology.openstack.org"]
+  resources: ["topologies"]
+  verbs: ["get", "list", "watch", "patch"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]
