@@ -11,7 +11,7 @@ import { PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import type { PlacementApiPass } from '../context.js';
 
 /** `openstack.org/placement-ac-consumer`: the credential Secret placement uses is never revoked under it. */
-export const PLACEMENT_AC_CONSUMER = acConsumerFinalizer(PLACEMENT_SERVICE_NAME);
+const PLACEMENT_AC_CONSUMER = acConsumerFinalizer(PLACEMENT_SERVICE_NAME);
 
 export type ApplicationCredentialRead =
   | { state: 'unused' }
