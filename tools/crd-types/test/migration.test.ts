@@ -202,14 +202,12 @@ describe('migrating from the Go keystone-operator (docs/migrating-from-upstream.
     await relabel('keystone', 'after');
     await changeReplicas('keystone', 2);
 
-    // Step 5: a field stackops refuses blocks spec updates until it is removed.
-    await expect(changeReplicas('keystone-notifications', 2)).rejects.toThrow(/rabbitMqClusterName/);
-    await client.patch(
+    // Step 5: upstream's notification fields are implemented (ADR 0022): such a CR takes updates as is.
+    await changeReplicas('keystone-notifications', 2);
+    const notifications = await client.get<KubeObject & { spec: { rabbitMqClusterName?: string } }>(
       KeystoneAPIKind,
       { name: 'keystone-notifications', namespace: ns.name },
-      [{ op: 'remove', path: '/spec/rabbitMqClusterName' }],
-      'json',
     );
-    await changeReplicas('keystone-notifications', 2);
+    expect(notifications?.spec.rabbitMqClusterName).toBe('rabbitmq');
   });
 });
