@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
-import { runOperator } from '@stackops/lib-common/runtime';
+import { runOperator, startDefaultingWebhook, webhookOptionsFromEnv } from '@stackops/lib-common/runtime';
 import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
 import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
 import { RESYNC_PERIOD_ENV } from './controllers/dependants/resync.js';
@@ -9,6 +9,7 @@ import { registerKeystoneApplicationCredentialController } from './controllers/k
 import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/keystone-endpoint-controller.js';
 import { registerKeystoneServiceController } from './controllers/keystone-service/keystone-service-controller.js';
 import { IdentityClientPool } from './identity/client-pool.js';
+import { defaultKeystoneApi, KEYSTONE_API_WEBHOOK_PATH } from './webhook.js';
 
 await runOperator({
   name: 'keystone-operator',
@@ -22,9 +23,17 @@ credentials of KeystoneApplicationCredential objects.`,
                               KeystoneAPI's internal endpoint; for running it outside the cluster
   ${RESYNC_PERIOD_ENV}      how often KeystoneService/KeystoneEndpoint re-check Keystone
                               for drift (Go duration, default 5m)
+  WEBHOOK_BIND_ADDRESS        serve the KeystoneAPI defaulting webhook (HTTPS) there, e.g. :9443
+  WEBHOOK_CERT_DIR            its tls.crt and tls.key (default: self-signed)
 `,
-  register: (manager, { env }) => {
+  register: async (manager, { env, logger }) => {
     const defaults = defaultsFromEnv(env);
+    // upstream's defaulting webhook (containerImage, canonical quantities), when the chart enables it
+    await startDefaultingWebhook({
+      ...webhookOptionsFromEnv(env),
+      defaulters: { [KEYSTONE_API_WEBHOOK_PATH]: defaultKeystoneApi(defaults) },
+      logger,
+    });
     registerKeystoneApiController(manager, defaults);
     // One pool of admin clients (and tokens) for both registration controllers.
     const pool = new IdentityClientPool(undefined, defaults.authUrlOverride);

@@ -2,18 +2,23 @@ import { X509Certificate } from 'node:crypto';
 import { findRendered, type RenderedObject, renderedContainer } from './helm.js';
 
 /**
- * What is wrong with a chart's defaulting webhook as rendered (`webhook.enabled=true`), or `[]`:
+ * What is wrong with a chart's defaulting webhook, or `[]`: nothing of it by default; with `webhook.enabled=true`
  * a MutatingWebhookConfiguration calling `path` on the chart's Service with failurePolicy Ignore and
  * a caBundle that signed the Secret's certificate for the Service's DNS name, and the operator
  * container serving it (WEBHOOK_BIND_ADDRESS on the Service's target port, WEBHOOK_CERT_DIR the
  * mounted Secret).
  */
-export function webhookChartProblems(
-  docs: readonly RenderedObject[],
+export async function webhookChartProblems(
+  template: (...set: string[]) => Promise<RenderedObject[]>,
   path: string,
   namespace: string,
-): string[] {
+): Promise<string[]> {
   const problems: string[] = [];
+  const off = await template();
+  if (findRendered(off, 'MutatingWebhookConfiguration').length > 0) problems.push('a webhook by default');
+  if (renderedContainer(off).env.some((e) => e.name.startsWith('WEBHOOK_')))
+    problems.push('WEBHOOK_* env by default');
+  const docs = await template('webhook.enabled=true');
   const [config] = findRendered(docs, 'MutatingWebhookConfiguration');
   const hooks = (config?.['webhooks'] ?? []) as {
     failurePolicy?: string;
@@ -56,12 +61,9 @@ export function webhookChartProblems(
     problems.push(`WEBHOOK_BIND_ADDRESS ${env['WEBHOOK_BIND_ADDRESS']} is not the Service's target port`);
   }
   const [deployment] = findRendered(docs, 'Deployment');
+  type PodSpec = { volumes?: { name: string; secret?: { secretName: string } }[] };
   const volumes =
-    (
-      deployment?.spec as {
-        template: { spec: { volumes?: { name: string; secret?: { secretName: string } }[] } };
-      }
-    ).template.spec.volumes ?? [];
+    (deployment?.spec as { template?: { spec?: PodSpec } } | undefined)?.template?.spec?.volumes ?? [];
   const volume = volumes.find((v) => v.secret?.secretName === secret?.metadata.name);
   const mount = c.volumeMounts?.find((m) => m.name === volume?.name);
   if (!mount || env['WEBHOOK_CERT_DIR'] !== mount.mountPath)
