@@ -6,7 +6,7 @@ import { sleep } from './backoff.js';
 import { Informer, type InformerEvent, type InformerOptions } from './informer.js';
 
 /** The first wait before the presence of an absent kind is checked again (default 30 s). */
-export const OPTIONAL_KIND_RECHECK_MS = 30_000;
+const OPTIONAL_KIND_RECHECK_MS = 30_000;
 /** The longest wait between two checks of an absent kind: the wait doubles up to it. */
 const OPTIONAL_KIND_MAX_RECHECK_MS = 300_000;
 
