@@ -58,7 +58,12 @@ describe('chart keystone-operator', () => {
     const [role] = findRendered(cluster, 'ClusterRole', 'ks-keystone-operator');
     expect(role?.rules).toContainEqual({
       apiGroups: ['keystone.openstack.org'],
-      resources: ['keystoneapis/finalizers', 'keystoneservices/finalizers', 'keystoneendpoints/finalizers'],
+      resources: [
+        'keystoneapis/finalizers',
+        'keystoneservices/finalizers',
+        'keystoneendpoints/finalizers',
+        'keystoneapplicationcredentials/finalizers',
+      ],
       verbs: ['update'],
     });
     const scoped = await template('watchNamespaces={a,b}');
