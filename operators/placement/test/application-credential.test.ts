@@ -108,6 +108,27 @@ describe('spec.auth.applicationCredentialSecret', () => {
     );
     expect(await configFile(client, ns, 'placement.conf')).toContain('application_credential_id = id-bbbbb');
 
+    // Back to the password: placement.conf logs in as the service user and the Secret is let go;
+    // naming it again holds it again.
+    const setSecret = (name: string) =>
+      client.patch(
+        PlacementAPIKind,
+        { namespace: ns, name: 'placement' },
+        { spec: { auth: { applicationCredentialSecret: name } } },
+        'merge',
+      );
+    await setSecret('');
+    await waitUntil('placement.conf with the password', async () =>
+      (await configFile(client, ns, 'placement.conf'))?.includes('auth_type = password') ? true : undefined,
+    );
+    await waitUntil('consumer finalizer released', async () =>
+      (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).length === 0 ? true : undefined,
+    );
+    await setSecret('ac-placement-bbbbb-secret');
+    await waitUntil('consumer finalizer held again', async () =>
+      (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).includes(CONSUMER) ? true : undefined,
+    );
+
     // Deletion lets go of the Secret placement held.
     await client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
     await waitForDeletion(
