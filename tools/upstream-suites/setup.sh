@@ -19,7 +19,10 @@ KEYSTONE_SUITE="$CACHE/suites/keystone-operator-$KEYSTONE_OPERATOR_COMMIT"
 kube_env() { node "$repo/tools/kube-env/dist/cli.js" "$@"; }
 log() { echo "[setup $(date -u +%H:%M:%S)] $*"; }
 
-kube_env up --name "$CLUSTER" --real-node --nodes 0 --timeout 600
+# --admission-webhooks: the API server (in the node's network namespace with a real node) calls the
+# operators' defaulting webhooks through their Services, as on a real cluster (upstream's webhook
+# stores `cpu: "1.0"` as "1"; so does ours).
+kube_env up --name "$CLUSTER" --real-node --nodes 0 --timeout 600 --admission-webhooks
 eval "$(kube_env env --name "$CLUSTER")"
 state=$(dirname "$KUBECONFIG")
 ctr_node() { ctr --address "$state/node/containerd.sock" --namespace k8s.io "$@"; }
@@ -48,7 +51,8 @@ for op in keystone placement; do
   if [ $op = keystone ]; then api=keystoneAPI img=$keystone_image; else api=placementAPI img=$placement_image; fi
   log "helm install $op-operator"
   helm upgrade --install "$op-operator" "$repo/charts/$op-operator" -n openstack-operators --create-namespace \
-    --set "relatedImages.$api=$img" --set "relatedImages.mariadb=$mariadb_image" --wait --timeout 4m
+    --set "relatedImages.$api=$img" --set "relatedImages.mariadb=$mariadb_image" --set webhook.enabled=true \
+    --wait --timeout 4m
 done
 # helm never upgrades a chart's crds/: a re-run after the operators changed applies them itself.
 kubectl apply --server-side --force-conflicts -f "$repo/charts/keystone-operator/crds/" \
