@@ -9,16 +9,20 @@ import { OPENSTACK_NAMESPACE } from './targets.js';
 const execFileP = promisify(execFile);
 
 /**
- * The namespace `openstack`, annotated so that kube-apiserver's PodNodeSelector and
+ * The namespace `openstack` (or `name`), annotated so that kube-apiserver's PodNodeSelector and
  * PodTolerationRestriction put every pod created in it on the real node: Keystone, Placement, their
- * Jobs and MariaDB run for real while the other products' workloads stay on kwok.
+ * Jobs and MariaDB run for real while the other products' workloads stay on kwok. Applied, so an
+ * existing namespace gets the annotations too.
  */
-export async function openstackNamespaceOnRealNode(client: KubeClient): Promise<void> {
-  await client.create(Kinds.Namespace, {
+export async function openstackNamespaceOnRealNode(
+  client: KubeClient,
+  name: string = OPENSTACK_NAMESPACE,
+): Promise<void> {
+  await client.apply(Kinds.Namespace, {
     apiVersion: 'v1',
     kind: 'Namespace',
     metadata: {
-      name: OPENSTACK_NAMESPACE,
+      name,
       annotations: {
         'scheduler.alpha.kubernetes.io/node-selector': Object.entries(realNodeLabels)
           .map(([k, v]) => `${k}=${v}`)

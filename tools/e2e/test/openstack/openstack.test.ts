@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { examplesDir } from '@stackops/demo/examples';
-import { keepWorkloadsOnKwok } from '@stackops/demo/real-node';
+import { mariadbPod, openstackClientPod, openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
+import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
 import {
   KeystoneAPIKind,
   KeystoneEndpointKind,
@@ -11,8 +12,10 @@ import {
   PlacementAPIKind,
 } from '@stackops/demo/targets';
 import type { WorkloadImageName } from '@stackops/images/workloads';
-import { realNodeLabels, realNodeName } from '@stackops/kube-env';
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { realNodeName } from '@stackops/kube-env';
+import { type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { ExternalKinds, type MariaDBAccount, type MariaDBDatabase } from '@stackops/lib-common/external';
+import { installCrds, readCrds, waitForDeletion } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import {
@@ -22,16 +25,10 @@ import {
   deleteNamespaces,
   helmInstall,
   type PodShape,
+  repoRoot,
   waitForCondition,
 } from '../support.js';
-import {
-  kubectl,
-  loadWorkloadImages,
-  makeTestCertificates,
-  podsReady,
-  until,
-  workloadsOnRealNode,
-} from './support.js';
+import { kubectl, loadWorkloadImages, makeTestCertificates, podsReady, until } from './support.js';
 
 /**
  * What the operators deploy, run for real: MariaDB, Keystone and Placement from the stand-in TCIB
@@ -66,6 +63,25 @@ async function apply(obj: KubeObject): Promise<void> {
   await kubectl(['apply', '--server-side', '-f', file]);
 }
 
+/** A command in the MariaDB pod (it has bash and the MariaDB client). */
+const inMariadbPod = (args: string[]) => kubectl(['exec', '-n', ns, 'mariadb', '--', ...args]);
+
+/** `sql` as the MariaDB user `user`, over TCP, so that the account's host rules apply. */
+const mariadbAs = (user: string, password: string, sql: string) =>
+  inMariadbPod([
+    'env',
+    `MYSQL_PWD=${password}`,
+    'mariadb',
+    '--no-defaults',
+    '-h',
+    '127.0.0.1',
+    '-u',
+    user,
+    '-N',
+    '-e',
+    sql,
+  ]);
+
 /** `openstack …` in the openstackclient pod (clouds.yaml and secure.yaml from the operator). */
 const openstack = (args: string) =>
   kubectl(['exec', '-n', ns, 'openstackclient', '--', 'bash', '-c', `openstack ${args}`], 120_000);
@@ -74,50 +90,38 @@ beforeAll(async () => {
   const t0 = Date.now();
   images = await loadWorkloadImages(inject('e2eCluster'));
   timings['workload images built and loaded'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
-  await workloadsOnRealNode(client);
+  // Every pod of the namespace on the real node (PodNodeSelector, PodTolerationRestriction); the
+  // operators select it and tolerate its taint through their chart values.
+  await openstackNamespaceOnRealNode(client);
   await applyExample('00-openstack-prereqs.yaml', ns);
-  await apply({
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: 'mariadb', namespace: ns, labels: { app: 'mariadb' } },
-    spec: {
-      securityContext: { fsGroup: 42434 },
-      containers: [
-        {
-          name: 'mariadb',
-          image: images.mariadb,
-          imagePullPolicy: 'Never',
-          env: [
-            {
-              name: 'DB_ROOT_PASSWORD',
-              valueFrom: { secretKeyRef: { name: 'osp-secret', key: 'DbRootPassword' } },
-            },
-          ],
-          ports: [{ containerPort: 3306, name: 'mysql' }],
-          readinessProbe: { tcpSocket: { port: 3306 }, periodSeconds: 2 },
-          volumeMounts: [{ name: 'data', mountPath: '/var/lib/mysql' }],
-        },
-      ],
-      volumes: [{ name: 'data', emptyDir: {} }],
-    },
-  } as KubeObject);
-  const onRealNode = { nodeSelector: { ...realNodeLabels } };
+  await client.apply(Kinds.Pod, mariadbPod(images.mariadb));
   await helmInstall('keystone-operator', 'keystone-operator', 'stackops-system', {
-    ...onRealNode,
+    ...operatorOnRealNodeValues,
     relatedImages: { keystoneAPI: images.keystone, mariadb: images.mariadb },
   });
   await helmInstall('placement-operator', 'placement-operator', 'stackops-system', {
-    ...onRealNode,
+    ...operatorOnRealNodeValues,
     relatedImages: { placementAPI: images.placement, mariadb: images.mariadb },
   });
   await podsReady(client, ns, 'app=mariadb', 1, 120_000);
 });
 
+// mariadb-operator's CRDs as tools/crd-types describes them (ADR 0013), for the Galera block.
+const mariadbCrds = () =>
+  ['galeras', 'mariadbdatabases', 'mariadbaccounts'].flatMap((plural) =>
+    readCrds(join(repoRoot, 'tools/crd-types/crds', `mariadb.openstack.org_${plural}.yaml`)),
+  );
+const mariadbCrs = ['keystone', 'placement'].flatMap((name) => [
+  { kind: ExternalKinds.MariaDBDatabase, namespace: ns, name },
+  { kind: ExternalKinds.MariaDBAccount, namespace: ns, name },
+]);
+
 afterAll(async () => {
   process.stderr.write(`[openstack e2e] timings: ${JSON.stringify(timings)}\n`);
-  await cleanUp(client, [placement, keystone], releases);
+  await cleanUp(client, [placement, keystone, ...mariadbCrs], releases);
   await deleteNamespaces(client, [ns]);
-  await keepWorkloadsOnKwok(client);
+  for (const crd of mariadbCrds())
+    await client.delete(Kinds.CustomResourceDefinition, { name: crd.metadata.name ?? '' }).catch(() => false);
   client.close();
 });
 
@@ -143,12 +147,7 @@ describe('Keystone from the seed KeystoneAPI', () => {
     expect(pod.status?.containerStatuses?.[0]?.restartCount).toBe(0);
     expect((cr['status'] as { readyCount?: number }).readyCount).toBe(1);
     // The readiness probe is kubelet's GET /v3 on the pod IP; the same request through the Service:
-    const v3 = await kubectl([
-      'exec',
-      '-n',
-      ns,
-      'mariadb',
-      '--',
+    const v3 = await inMariadbPod([
       'bash',
       '-c',
       'exec 3<>/dev/tcp/keystone-internal.openstack.svc/5000 && printf "GET /v3 HTTP/1.0\\r\\nHost: keystone\\r\\n\\r\\n" >&3 && cat <&3',
@@ -158,43 +157,7 @@ describe('Keystone from the seed KeystoneAPI', () => {
   });
 
   it('issues a token and lists keystone endpoints from an openstackclient pod using openstack-config', async () => {
-    await apply({
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: 'openstackclient', namespace: ns },
-      spec: {
-        containers: [
-          {
-            name: 'openstackclient',
-            image: images.openstackclient,
-            imagePullPolicy: 'Never',
-            command: ['/bin/sleep', 'infinity'],
-            env: [
-              {
-                name: 'OS_CLOUD',
-                valueFrom: { configMapKeyRef: { name: 'openstack-config', key: 'OS_CLOUD' } },
-              },
-            ],
-            volumeMounts: [
-              {
-                name: 'clouds',
-                mountPath: '/home/cloud-admin/.config/openstack/clouds.yaml',
-                subPath: 'clouds.yaml',
-              },
-              {
-                name: 'secure',
-                mountPath: '/home/cloud-admin/.config/openstack/secure.yaml',
-                subPath: 'secure.yaml',
-              },
-            ],
-          },
-        ],
-        volumes: [
-          { name: 'clouds', configMap: { name: 'openstack-config' } },
-          { name: 'secure', secret: { secretName: 'openstack-config-secret' } },
-        ],
-      },
-    } as KubeObject);
+    await client.apply(Kinds.Pod, openstackClientPod(images.openstackclient));
     await until('openstackclient running', async () => {
       const p = await client.get<PodShape>(Kinds.Pod, { namespace: ns, name: 'openstackclient' });
       return p?.status?.phase === 'Running' ? p : undefined;
@@ -341,6 +304,51 @@ const podNames = async (selector: string) =>
     restarts: p.status?.containerStatuses?.reduce((n, c) => n + c.restartCount, 0) ?? 0,
   }));
 
+const CA_BUNDLE = 'combined-ca-bundle';
+
+const applySecret = (name: string, data: Record<string, string>, type = 'Opaque') =>
+  client.apply(Kinds.Secret, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    type,
+    stringData: data,
+  } as KubeObject);
+
+/**
+ * Pod-level TLS for one service: a test CA and a certificate for its public and internal Service
+ * names, the `spec.tls` that names the internal and public certificate Secrets and the CA bundle,
+ * and the writers of those Secrets.
+ */
+async function serviceTls(service: 'keystone' | 'placement') {
+  const hosts = [`${service}-public.${ns}.svc`, `${service}-internal.${ns}.svc`];
+  const certs = await makeTestCertificates(hosts);
+  const certSecrets = [`cert-${service}-internal-svc`, `cert-${service}-public-svc`] as const;
+  return {
+    hosts,
+    certs,
+    spec: {
+      api: { internal: { secretName: certSecrets[0] }, public: { secretName: certSecrets[1] } },
+      caBundleSecretName: CA_BUNDLE,
+    },
+    writeCaBundle: () => applySecret(CA_BUNDLE, { 'tls-ca-bundle.pem': certs.caPem }),
+    writeCertificates: async () => {
+      for (const name of certSecrets)
+        await applySecret(name, { 'tls.crt': certs.certPem, 'tls.key': certs.keyPem }, 'kubernetes.io/tls');
+    },
+  };
+}
+
+/** Waits until the CR's TLSInputReady condition says exactly `message`. */
+const tlsInputSays = (kind: KindRef, ref: { namespace: string; name: string }, message: string) =>
+  until(`TLSInputReady: ${message}`, async () => {
+    const cr = await client.get<
+      KubeObject & { status?: { conditions?: { type: string; message?: string }[] } }
+    >(kind, ref);
+    const c = cr?.status?.conditions?.find((x) => x.type === 'TLSInputReady');
+    return c?.message === message ? true : undefined;
+  });
+
 describe('Keystone behaviours on real pods', () => {
   it('a token outlives one fernet rotation and is refused after fernetMaxActiveKeys rotations, with no pod restart', async () => {
     const t0 = Date.now();
@@ -397,25 +405,7 @@ describe('Keystone behaviours on real pods', () => {
   it("a new database password in the input Secret reaches keystone's account and Keystone keeps working", async () => {
     const t0 = Date.now();
     const before = (await podNames(keystonePods)).map((p) => p.name);
-    const sql = (password: string) =>
-      kubectl([
-        'exec',
-        '-n',
-        ns,
-        'mariadb',
-        '--',
-        'env',
-        `MYSQL_PWD=${password}`,
-        'mariadb',
-        '--no-defaults',
-        '-h',
-        '127.0.0.1',
-        '-u',
-        'keystone',
-        '-N',
-        '-e',
-        'SELECT 1',
-      ]);
+    const sql = (password: string) => mariadbAs('keystone', password, 'SELECT 1');
     await sql('demo-keystone-db-password');
     await client.patch(
       Kinds.Secret,
@@ -444,36 +434,13 @@ describe('Keystone behaviours on real pods', () => {
 
   it('tls: Keystone serves https with the given certificates; a client trusts it with the CA bundle only; off again', async () => {
     const t0 = Date.now();
-    const hosts = ['keystone-public.openstack.svc', 'keystone-internal.openstack.svc'];
-    const certs = await makeTestCertificates(hosts);
-    const tlsSecret = (name: string, data: Record<string, string>, type = 'Opaque') =>
-      client.apply(Kinds.Secret, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name, namespace: ns },
-        type,
-        stringData: data,
-      } as KubeObject);
+    const { hosts, certs, spec: tls, writeCaBundle, writeCertificates } = await serviceTls('keystone');
     const before = (await podNames(keystonePods)).map((p) => p.name);
     // The CR first: TLSInputReady names the Secrets it waits for, then recovers when they appear.
-    const tls = {
-      api: {
-        internal: { secretName: 'cert-keystone-internal-svc' },
-        public: { secretName: 'cert-keystone-public-svc' },
-      },
-      caBundleSecretName: 'combined-ca-bundle',
-    };
     await client.patch(KeystoneAPIKind, keystone, { spec: { tls } }, 'merge');
-    await until('TLSInputReady naming the CA bundle', async () => {
-      const cr = await client.get<
-        KubeObject & { status?: { conditions?: { type: string; message?: string }[] } }
-      >(KeystoneAPIKind, keystone);
-      const c = cr?.status?.conditions?.find((x) => x.type === 'TLSInputReady');
-      return c?.message === 'TLSInput is missing: combined-ca-bundle' ? true : undefined;
-    });
-    await tlsSecret('combined-ca-bundle', { 'tls-ca-bundle.pem': certs.caPem });
-    for (const name of ['cert-keystone-internal-svc', 'cert-keystone-public-svc'])
-      await tlsSecret(name, { 'tls.crt': certs.certPem, 'tls.key': certs.keyPem }, 'kubernetes.io/tls');
+    await tlsInputSays(KeystoneAPIKind, keystone, 'TLSInput is missing: combined-ca-bundle');
+    await writeCaBundle();
+    await writeCertificates();
     await until(
       'Keystone rolled to https and Ready',
       async () => {
@@ -545,36 +512,15 @@ describe('Keystone behaviours on real pods', () => {
 
   it('tls: Placement serves https with the given certificates, Keystone lists https placement endpoints; off again', async () => {
     const t0 = Date.now();
-    const hosts = ['placement-public.openstack.svc', 'placement-internal.openstack.svc'];
-    const certs = await makeTestCertificates(hosts);
-    const secret = (name: string, data: Record<string, string>, type = 'Opaque') =>
-      client.apply(Kinds.Secret, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name, namespace: ns },
-        type,
-        stringData: data,
-      } as KubeObject);
-    const tls = {
-      api: {
-        internal: { secretName: 'cert-placement-internal-svc' },
-        public: { secretName: 'cert-placement-public-svc' },
-      },
-      caBundleSecretName: 'combined-ca-bundle',
-    };
-    await secret('combined-ca-bundle', { 'tls-ca-bundle.pem': certs.caPem });
+    const { certs, spec: tls, writeCaBundle, writeCertificates } = await serviceTls('placement');
+    await writeCaBundle();
     await client.patch(PlacementAPIKind, placement, { spec: { tls } }, 'merge');
-    await until('TLSInputReady naming the certificate Secrets', async () => {
-      const cr = await client.get<
-        KubeObject & { status?: { conditions?: { type: string; message?: string }[] } }
-      >(PlacementAPIKind, placement);
-      const c = cr?.status?.conditions?.find((x) => x.type === 'TLSInputReady');
-      return c?.message === 'TLSInput is missing: cert-placement-internal-svc, cert-placement-public-svc'
-        ? true
-        : undefined;
-    });
-    for (const name of ['cert-placement-internal-svc', 'cert-placement-public-svc'])
-      await secret(name, { 'tls.crt': certs.certPem, 'tls.key': certs.keyPem }, 'kubernetes.io/tls');
+    await tlsInputSays(
+      PlacementAPIKind,
+      placement,
+      'TLSInput is missing: cert-placement-internal-svc, cert-placement-public-svc',
+    );
+    await writeCertificates();
     const placementUrls = async () =>
       (JSON.parse(await openstack('endpoint list --service placement -f json')) as { URL: string }[]).map(
         (e) => e.URL,
@@ -666,5 +612,139 @@ describe('Keystone behaviours on real pods', () => {
       },
       120_000,
     );
+  });
+});
+
+type Conditioned = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
+const now = () => new Date().toISOString();
+
+/** SQL as MariaDB's root user, in the MariaDB pod (the password is the pod's own environment). */
+const rootSql = (sql: string) =>
+  inMariadbPod([
+    'bash',
+    '-c',
+    'MYSQL_PWD="$DB_ROOT_PASSWORD" exec mariadb --no-defaults -h 127.0.0.1 -u root -N -e "$1"',
+    '_',
+    sql,
+  ]);
+
+/** Sets `types` True on a mariadb-operator CR's status, as its controllers do when done. */
+async function reportReady(kind: KindRef, ref: { namespace: string; name: string }, types: string[]) {
+  await client.patch(
+    kind,
+    ref,
+    { status: { conditions: types.map((type) => ({ type, status: 'True', lastTransitionTime: now() })) } },
+    'merge',
+    { subresource: 'status' },
+  );
+}
+
+/**
+ * What mariadb-operator does for one service's MariaDBDatabase and MariaDBAccount `name`, against
+ * the real MariaDB: the schema, then the user the account names with the password of the account's
+ * Secret and its grant on the schema its `mariaDBDatabaseName` label names; each CR then reports
+ * its Ready conditions.
+ */
+async function playMariadbOperator(
+  name: string,
+): Promise<{ user: string; password: string; schema: string }> {
+  const ref = { namespace: ns, name };
+  const db = await until(`MariaDBDatabase ${name}`, () =>
+    client.get<MariaDBDatabase & Conditioned>(ExternalKinds.MariaDBDatabase, ref),
+  );
+  const schema = db.spec?.name ?? '';
+  expect(schema).toMatch(/^[a-z_]+$/);
+  await rootSql(`CREATE DATABASE IF NOT EXISTS ${schema} CHARACTER SET utf8 COLLATE utf8_general_ci`);
+  await reportReady(ExternalKinds.MariaDBDatabase, ref, ['MariaDBDatabaseReady', 'Ready']);
+  const account = await until(`MariaDBAccount ${name} tied to its database`, async () => {
+    const a = await client.get<MariaDBAccount & Conditioned>(ExternalKinds.MariaDBAccount, ref);
+    return a?.metadata.labels?.['mariaDBDatabaseName'] === name ? a : undefined;
+  });
+  const user = account.spec?.userName ?? '';
+  expect(user).toMatch(new RegExp(`^${name}_[0-9a-f]{4}$`));
+  const secret = await until(`Secret ${account.spec?.secret}`, () =>
+    client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+      namespace: ns,
+      name: account.spec?.secret ?? '',
+    }),
+  );
+  const password = Buffer.from(secret.data?.['DatabasePassword'] ?? '', 'base64').toString();
+  expect(password).toMatch(/^[0-9a-f]{32}$/);
+  await rootSql(
+    `CREATE OR REPLACE USER '${user}'@'%' IDENTIFIED BY '${password}'; GRANT ALL PRIVILEGES ON ${schema}.* TO '${user}'@'%'`,
+  );
+  await reportReady(ExternalKinds.MariaDBAccount, ref, ['MariaDBAccountReady', 'Ready']);
+  return { user, password, schema };
+}
+
+describe('mariadb-operator mode: a Galera CR whose database is the MariaDB pod', () => {
+  it('Keystone and Placement become Ready through MariaDBDatabase/MariaDBAccount; Jobs, pods and tokens for real', async () => {
+    const t0 = Date.now();
+    await installCrds(client, mariadbCrds());
+    // What mariadb-operator would have made: the Galera `openstack`, bootstrapped and Ready, and
+    // its Service (the examples' `openstack`, whose endpoints are the MariaDB pod) labelled for it.
+    const galera = { namespace: ns, name: 'openstack' };
+    await client.apply(ExternalKinds.Galera, {
+      apiVersion: 'mariadb.openstack.org/v1beta1',
+      kind: 'Galera',
+      metadata: galera,
+      spec: { containerImage: images.mariadb, replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
+    } as KubeObject);
+    await client.patch(ExternalKinds.Galera, galera, { status: { bootstrapped: true } }, 'merge', {
+      subresource: 'status',
+    });
+    await reportReady(ExternalKinds.Galera, galera, ['Ready']);
+    await client.patch(Kinds.Service, galera, { metadata: { labels: { cr: 'mariadb-openstack' } } }, 'merge');
+    // The schemas of the Job-mode blocks above go: the account's user must build its own.
+    await rootSql('DROP DATABASE IF EXISTS keystone; DROP DATABASE IF EXISTS placement');
+
+    await apply(seedWithoutImage('10-keystoneapi.yaml'));
+    await apply(seedWithoutImage('20-placementapi.yaml'));
+    const [ks] = await Promise.all([playMariadbOperator('keystone'), playMariadbOperator('placement')]);
+    const cr = await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 300_000);
+    timings['mariadb-operator mode: KeystoneAPI Ready'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    const status = cr['status'] as {
+      databaseHostname?: string;
+      conditions?: { type: string; message?: string }[];
+    };
+    expect(status.databaseHostname).toBe('openstack.openstack.svc');
+    expect(status.conditions?.find((c) => c.type === 'DBReady')?.message).toBe('DB create completed');
+    expect(await client.get(Kinds.Job, { namespace: ns, name: 'keystone-db-create' })).toBeUndefined();
+    for (const name of ['keystone-db-sync', 'keystone-bootstrap']) {
+      const job = await client.get<JobShape>(Kinds.Job, { namespace: ns, name });
+      expect(job?.status?.succeeded, name).toBe(1);
+    }
+    const config = await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+      namespace: ns,
+      name: 'keystone-config-data',
+    });
+    const conf = Buffer.from(config?.data?.['keystone.conf'] ?? '', 'base64').toString();
+    expect(conf).toContain(`mysql+pymysql://${ks.user}:`);
+    expect(conf).toContain('@openstack.openstack.svc/keystone?');
+    // db-sync and bootstrap wrote the schema through the account: its user reads the admin project.
+    const asAccount = await mariadbAs(
+      ks.user,
+      ks.password,
+      "SELECT name FROM keystone.project WHERE name = 'admin'",
+    );
+    expect(asAccount.trim()).toBe('admin');
+    const pods = await podsReady(client, ns, keystonePods, 1);
+    expect(pods[0]?.spec.nodeName).toBe(realNodeName);
+    expect((await openstack('token issue -f value -c id')).trim()).toMatch(/^gAAAAA/);
+
+    await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
+    timings['mariadb-operator mode: PlacementAPI Ready'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+    expect(await client.get(Kinds.Job, { namespace: ns, name: 'placement-db-create' })).toBeUndefined();
+    const rp = await requestAsAdmin('http://placement-internal.openstack.svc:8778/resource_providers');
+    expect(rp.status).toBe(200);
+    expect(JSON.parse(rp.body)).toEqual({ resource_providers: [] });
+
+    // Deleted, each service CR lets go of its MariaDB CRs, which garbage collection then removes.
+    await client.delete(PlacementAPIKind, placement);
+    await waitForDeletion(client, PlacementAPIKind, placement, { timeoutMs: 120_000 });
+    await client.delete(KeystoneAPIKind, keystone);
+    await waitForDeletion(client, KeystoneAPIKind, keystone, { timeoutMs: 120_000 });
+    for (const ref of mariadbCrs) await waitForDeletion(client, ref.kind, ref, { timeoutMs: 60_000 });
+    timings['mariadb-operator mode'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   });
 });
