@@ -1,5 +1,6 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { type SecretObject, secretValue } from '@stackops/lib-common/objects';
+import type { CacheReader, ControllerOptions, Reconciler } from '@stackops/lib-common/runtime';
 import { startTestManager, waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,9 +10,18 @@ import {
 } from '../src/api/keystone-application-credential.js';
 import { registerKeystoneApiController } from '../src/controllers/keystone-api/keystone-api-controller.js';
 import { registerKeystoneApplicationCredentialController } from '../src/controllers/keystone-application-credential/keystone-application-credential-controller.js';
+import { keystoneApplicationCredentialReconciler } from '../src/controllers/keystone-application-credential/keystone-application-credential-reconciler.js';
 import type { IdentityClient } from '../src/identity/client.js';
+import { IdentityClientPool } from '../src/identity/client-pool.js';
 import { type KeystoneServer, startKeystoneServer } from '../src/testing/index.js';
-import { adminClient, installCrds, newNamespace, TEST_DEFAULTS } from './support/harness.js';
+import {
+  adminClient,
+  countingWrites,
+  installCrds,
+  newNamespace,
+  reconcileWith,
+  TEST_DEFAULTS,
+} from './support/harness.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -58,6 +68,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
   let keystone: KeystoneServer;
   let admin: IdentityClient;
   let stop: () => Promise<void>;
+  let acReader: CacheReader | undefined;
   const namespaces: string[] = [];
 
   beforeAll(async () => {
@@ -80,6 +91,18 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     await admin.roleAssignments.grant({ projectId: project.id }, user.id, role.id);
     const manager = await startTestManager({ name: 'keystone-operator' }, (m) => {
       registerKeystoneApiController(m, TEST_DEFAULTS);
+      // Remember the controller's reader (its Secrets are watched by name, in no shared cache).
+      const controller = m.controller.bind(m);
+      m.controller = <T extends KubeObject>(opts?: ControllerOptions) => {
+        const builder = controller<T>(opts);
+        const reconcile = builder.reconcile.bind(builder);
+        builder.reconcile = (fn: Reconciler<T>) =>
+          reconcile((obj, ctx) => {
+            acReader = ctx.cache;
+            return fn(obj, ctx);
+          });
+        return builder;
+      };
       registerKeystoneApplicationCredentialController(m);
     });
     stop = () => manager.stop();
@@ -298,7 +321,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     expect(created.spec).toMatchObject({ expirationDays: 365, gracePeriodDays: 182, unrestricted: false });
   });
 
-  it('access rules reach Keystone: the credential is limited to them', async () => {
+  it('access rules reach Keystone: the credential is limited to them; a pass over the Ready object writes nothing', async () => {
     const ns = await keystoneNamespace();
     const rules = [{ service: 'identity', path: '/v3/auth/tokens', method: 'GET' as const }];
     await client.create(AC, acPlacement(ns, { accessRules: rules }));
@@ -320,6 +343,14 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
         method,
       })),
     ).toEqual(rules);
+    // A pass over the Ready object writes nothing and announces nothing; it comes back within 12 h.
+    const counting = countingWrites(client);
+    const again = await reconcileWith(keystoneApplicationCredentialReconciler(new IdentityClientPool()), ac, {
+      client: counting.client,
+      cache: acReader!,
+    });
+    expect(again).toEqual({ result: { requeueAfterMs: 12 * 3600_000 }, events: [] });
+    expect(counting.writes).toEqual([]);
     expect(shown.application_credential.description).toContain(
       `stackops_owner=KeystoneApplicationCredential/${ns}/ac-placement/${ac.metadata.uid}`,
     );
