@@ -6,9 +6,9 @@ import { stopCluster } from '@stackops/kube-env';
 import { Command, InvalidArgumentError } from 'commander';
 import { machineLoad } from './proc.js';
 import { details, type OperatorResult, renderTable, summaryTable, TABLE_HEADER } from './report.js';
-import { type RunFigures, runOnce, runScale } from './runner.js';
+import { type RunFigures, runControlPlaneAlone, runFloor, runMaxima, runOnce, runScale } from './runner.js';
 import type { SubjectSpec } from './subject.js';
-import { type OperatorDir, operatorDirs, workloads } from './workloads.js';
+import { bareNode, chartMemoryLimitMiB, type OperatorDir, operatorDirs, workloads } from './workloads.js';
 
 const positiveInt = (v: string) => {
   const n = Number(v);
@@ -27,6 +27,9 @@ const program = new Command('stackops-bench')
   .option('--scale <n>', 'instances at once for the scale scenario (keystone; 0 = skip)', positiveInt, 200)
   .option('--scale-runs <n>', 'runs of the scale scenario', positiveInt, 1)
   .option('--scale-timeout <s>', 'how long the scale scenario waits for every instance', positiveInt, 300)
+  .option('--no-baseline', 'skip the control-plane-alone run of the scale scenario')
+  .option('--no-maxima', 'skip the one-instance-at-the-CRD-maxima run')
+  .option('--no-floor', 'skip the bare-node floor')
   .option(
     '--cluster <name>',
     'kube-env cluster name (started fresh for each run, stopped at the end)',
@@ -52,6 +55,9 @@ interface Options {
   scale: number;
   scaleRuns: number;
   scaleTimeout: number;
+  baseline: boolean;
+  maxima: boolean;
+  floor: boolean;
   cluster: string;
   out: string;
   subjectCmd?: string;
@@ -94,38 +100,48 @@ async function main(): Promise<void> {
           }
         : w.subject();
       const runs: RunFigures[] = [];
+      const opts = {
+        cluster: o.cluster,
+        outDir,
+        idleSeconds: o.idleSeconds,
+        scaleTimeoutSeconds: o.scaleTimeout,
+        progress,
+      };
+      // Each run's extra figures (floor, maxima, scale) join the runs' figures at the same index.
+      const addTo = (i: number, figures: RunFigures) => {
+        runs[i] = Object.assign(runs[i] ?? {}, figures);
+      };
+      const failed = (what: string) => (err: unknown) => {
+        progress(`  ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+        return {};
+      };
       for (let i = 1; i <= o.runs; i++) {
         progress(`${spec.name}: run ${i}/${o.runs} (${machineLoad()})`);
-        const opts = {
-          cluster: o.cluster,
-          outDir,
-          idleSeconds: o.idleSeconds,
-          scaleTimeoutSeconds: o.scaleTimeout,
-          progress,
-        };
         // A run that fails (a timeout, a subject that exits) is reported and left out; the others count.
-        runs.push(
-          await runOnce(w, spec, opts).catch((err: unknown) => {
-            progress(`  run ${i} failed: ${err instanceof Error ? err.message : String(err)}`);
-            return {};
-          }),
-        );
+        addTo(i - 1, await runOnce(w, spec, opts).catch(failed(`run ${i}`)));
+      }
+      const limit = o.subjectCmd ? undefined : chartMemoryLimitMiB(dir);
+      if (limit) addTo(0, { 'chart: memory limit (MiB)': { value: limit } });
+      if (o.floor && !o.subjectCmd) {
+        progress(`${spec.name}: bare node floor (${machineLoad()})`);
+        addTo(0, await runFloor(bareNode(dir), opts).catch(failed('floor')));
+      }
+      if (o.maxima && w.applyMaxima) {
+        progress(`${spec.name}: one instance at the CRD maxima (${machineLoad()})`);
+        addTo(0, await runMaxima(w, spec, opts).catch(failed('maxima run')));
       }
       if (o.scale > 0 && w.namespaced && dir === 'keystone') {
         for (let i = 1; i <= o.scaleRuns; i++) {
+          if (o.baseline) {
+            progress(`control plane alone: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
+            addTo(i - 1, await runControlPlaneAlone(w, o.scale, opts).catch(failed(`baseline run ${i}`)));
+          }
           progress(`${spec.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
-          const scale = await runScale(w, spec, o.scale, {
-            cluster: o.cluster,
-            outDir,
-            idleSeconds: o.idleSeconds,
-            scaleTimeoutSeconds: o.scaleTimeout,
-            progress,
-          }).catch((err: unknown) => {
-            progress(`  scale run ${i} failed: ${err instanceof Error ? err.message : String(err)}`);
-            return {};
-          });
+          addTo(i - 1, await runScale(w, spec, o.scale, opts).catch(failed(`scale run ${i}`)));
           const run = runs[i - 1] ?? {};
-          runs[i - 1] = Object.assign(run, scale);
+          const alone = run[`${o.scale}: control plane alone (s)`]?.value;
+          const all = run[`${o.scale}: apply → all done (s)`]?.value;
+          if (alone && all) addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } });
         }
       }
       results.push({ name: spec.name, runs });

@@ -5,7 +5,7 @@ import { startCluster } from '@stackops/kube-env';
 import { createKubeClient, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
 import { type AuditEvent, AuditLog, type RequestTally, subjectFilter } from './audit.js';
-import { ControlPlaneClock } from './control-plane-time.js';
+import { ControlPlaneClock, controlPlaneDone } from './control-plane-time.js';
 import type { ProcSample } from './proc.js';
 import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
 import type { Workload } from './workloads.js';
@@ -102,6 +102,24 @@ export async function settle(
   }
 }
 
+/** A fresh cluster with the workload's CRDs, cluster-wide setup and one prepared namespace `bench`. */
+async function preparedCluster(w: Workload, opts: RunOptions) {
+  const cluster = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  try {
+    await installCrds(cluster.client, w.crds());
+    await w.setup?.(cluster.client);
+    const ns = await createNamespace(cluster.client, 'bench');
+    await w.prepare(cluster.client, ns);
+    return { ...cluster, ns };
+  } catch (err) {
+    cluster.client.close();
+    throw err;
+  }
+}
+
+const logFileOf = (spec: SubjectSpec, opts: RunOptions, suffix = '') =>
+  join(opts.outDir, `${spec.name.replace(/[^a-z0-9.-]+/gi, '_')}${suffix}.log`);
+
 const requestsFigure = (t: RequestTally): Figure => ({ value: t.total, detail: t.describe() });
 const writesFigure = (t: RequestTally): Figure => ({ value: t.writes, detail: t.describeWrites() || 'none' });
 
@@ -111,16 +129,11 @@ const writesFigure = (t: RequestTally): Figure => ({ value: t.writes, detail: t.
  */
 export async function runOnce(w: Workload, spec: SubjectSpec, opts: RunOptions): Promise<RunFigures> {
   const f: RunFigures = {};
-  const { client, audit, kubeconfig } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  const { client, audit, kubeconfig, ns } = await preparedCluster(w, opts);
   const filter = subjectFilter(spec.userAgent);
-  const logFile = join(opts.outDir, `${spec.name.replace(/[^a-z0-9.-]+/gi, '_')}.log`);
+  const logFile = logFileOf(spec, opts);
   let subject: RunningSubject | undefined;
   try {
-    await installCrds(client, w.crds());
-    await w.setup?.(client);
-    const ns = await createNamespace(client, 'bench');
-    await w.prepare(client, ns);
-
     // startup
     let mark = audit.mark();
     subject = await startSubject(spec, { kubeconfig, logFile });
@@ -208,7 +221,7 @@ export async function runScale(
   const f: RunFigures = {};
   const { client, audit, kubeconfig } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
   const filter = subjectFilter(spec.userAgent);
-  const logFile = join(opts.outDir, `${spec.name.replace(/[^a-z0-9.-]+/gi, '_')}-scale.log`);
+  const logFile = logFileOf(spec, opts, '-scale');
   let subject: RunningSubject | undefined;
   try {
     await installCrds(client, w.crds());
@@ -232,9 +245,11 @@ export async function runScale(
     const done = await until(
       `${count} instances to be done`,
       async () => {
-        await inBatches([...pending], 20, async (ns) => {
-          if (await w.done(client, ns)) pending.delete(ns);
-        });
+        if (w.doneNamespaces) for (const ns of await w.doneNamespaces(client)) pending.delete(ns);
+        else
+          await inBatches([...pending], 20, async (ns) => {
+            if (await w.done(client, ns)) pending.delete(ns);
+          });
         return pending.size === 0;
       },
       opts.scaleTimeoutSeconds * 1000,
@@ -262,6 +277,109 @@ export async function runScale(
     client.close();
   }
   return f;
+}
+
+/**
+ * The control plane alone, on a fresh cluster, for `count` instances: the bench itself creates
+ * what one instance needs of it (`controlPlaneStages`: Jobs, Services, Deployments), stage after
+ * stage as soon as the previous one is done, all instances at once, no operator. That time is
+ * what the scale scenario cannot beat on this machine; its ratio to it is the fair target.
+ */
+export async function runControlPlaneAlone(
+  w: Workload,
+  count: number,
+  opts: RunOptions,
+): Promise<RunFigures> {
+  const stagesOf = w.controlPlaneStages;
+  if (!stagesOf) return {};
+  const { client } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  try {
+    const namespaces = Array.from({ length: count }, (_, i) => `baseline-${i}`);
+    await inBatches(namespaces, 20, (ns) => createNamespace(client, ns));
+    const finished = new Set<string>();
+    const key = (o: KubeObject) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`;
+    const kinds = [...new Set(stagesOf('x').flatMap((st) => st.map((s) => s.kind)))].filter(
+      (k) => k.kind === 'Job' || k.kind === 'Deployment',
+    );
+    // One list per kind every 250 ms (not a GET per object): the bench's own load stays small.
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        for (const k of kinds)
+          for (const o of (await client.list(k).catch(() => ({ items: [] }))).items)
+            if (controlPlaneDone({ ...o, kind: k.kind })) finished.add(key({ ...o, kind: k.kind }));
+        await sleep(250);
+      }
+    })();
+    const started = performance.now();
+    let lastDone = started;
+    await Promise.all(
+      namespaces.map(async (ns) => {
+        for (const stage of stagesOf(ns)) {
+          await Promise.all(stage.map((s) => client.create(s.kind, s.object)));
+          const waitFor = stage.filter((s) => kinds.includes(s.kind)).map((s) => key(s.object));
+          await until(
+            `${ns}'s stage`,
+            async () => waitFor.every((k) => finished.has(k)),
+            opts.scaleTimeoutSeconds * 1000,
+            100,
+          );
+        }
+        lastDone = Math.max(lastDone, performance.now());
+      }),
+    ).finally(async () => {
+      polling = false;
+      await poller;
+    });
+    return { [`${count}: control plane alone (s)`]: { value: (lastDone - started) / 1000 } };
+  } finally {
+    client.close();
+  }
+}
+
+/**
+ * One instance with every input at its CRD maximum (`applyMaxima`): peak RSS (VmHWM since spawn)
+ * once it is done or has given up, the figure the charts' memory settings come from.
+ */
+export async function runMaxima(w: Workload, spec: SubjectSpec, opts: RunOptions): Promise<RunFigures> {
+  if (!w.applyMaxima) return {};
+  const { client, kubeconfig, ns } = await preparedCluster(w, opts);
+  const logFile = logFileOf(spec, opts, '-maxima');
+  let subject: RunningSubject | undefined;
+  try {
+    subject = await startSubject(spec, { kubeconfig, logFile });
+    const started = performance.now();
+    await w.applyMaxima(client, ns);
+    const done = await until('the maxima instance to be done', () => w.done(client, ns), 120_000).catch(
+      () => undefined,
+    );
+    await sleep(3000);
+    return {
+      'maxima: apply → done (s)': {
+        value: done === undefined ? Number.POSITIVE_INFINITY : (done - started) / 1000,
+        detail: done === undefined ? 'not done in 120 s (the peak RSS is still measured)' : 'done',
+      },
+      'maxima: peak RSS (MiB)': { value: subject.sample().hwm / MiB, detail: 'VmHWM since spawn' },
+    };
+  } finally {
+    await subject?.stop();
+    client.close();
+  }
+}
+
+/** The floor: a bare node with the operator's flags serving /readyz (spawn → ready, RSS after 2 s). */
+export async function runFloor(spec: SubjectSpec, opts: RunOptions): Promise<RunFigures> {
+  const logFile = join(opts.outDir, 'bare-node.log');
+  const subject = await startSubject(spec, { kubeconfig: '', logFile });
+  try {
+    await sleep(2000);
+    return {
+      'floor: bare node spawn → ready (s)': { value: subject.readySeconds },
+      'floor: bare node RSS (MiB)': { value: subject.sample().rss / MiB },
+    };
+  } finally {
+    await subject.stop();
+  }
 }
 
 async function inBatches<T>(

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { readCrds } from '@stackops/lib-common/testing';
@@ -25,6 +25,16 @@ export interface Workload {
   done(client: RestKubeClient, ns: string): Promise<boolean>;
   /** One change of the spec (then `done` again); absent: no one-change scenario. */
   change?(client: RestKubeClient, ns: string): Promise<void>;
+  /** The namespaces whose instance is done, in one request (the scale scenario polls this, not 200 GETs). */
+  doneNamespaces?(client: RestKubeClient): Promise<Set<string>>;
+  /**
+   * What the control plane alone must do for one instance, as stages run one after the other
+   * (each stage's Jobs complete / Deployments available before the next): the baseline of the
+   * scale scenario, created by the bench without any operator.
+   */
+  controlPlaneStages?(ns: string): { kind: KindRef; object: KubeObject }[][];
+  /** The instance with every input at the CRD's maxima (memory at the bounds; issue 14). */
+  applyMaxima?(client: RestKubeClient, ns: string): Promise<void>;
   /** Where the control plane's own work is (Jobs, Deployments), for the control-plane-imposed time. */
   controlPlaneKinds: readonly KindRef[];
   /** Our operator's process (env and flags the chart would give it), from its bundle or dist/main.js. */
@@ -54,21 +64,64 @@ const nadCrd = () =>
 
 /**
  * Our operator as a local process: node on its bundle (what its image runs; dist/main.js when
- * there is no bundle), probes and metrics on free loopback ports. BENCH_NODE_FLAGS adds node
- * flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or a heap limit).
+ * there is no bundle) with the chart's node flags, probes and metrics on free loopback ports.
+ * BENCH_NODE_FLAGS adds node flags (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 const ourOperator = (dir: OperatorDir, entry?: Entry, env: Record<string, string> = {}): SubjectSpec => ({
   name: `${dir}-operator`,
-  command: [
-    process.execPath,
-    ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
-    entryPoint(dir, entry),
-    '--kubeconfig={kubeconfig}',
-    '--health-probe-bind-address=127.0.0.1:{probePort}',
-    '--metrics-bind-address=127.0.0.1:{metricsPort}',
-  ],
+  command: [process.execPath, ...nodeFlags(dir), entryPoint(dir, entry), ...operatorArgs],
   env: { LOG_LEVEL: 'info', ...env },
   userAgent: /^stackops\//,
+});
+
+const operatorArgs = [
+  '--kubeconfig={kubeconfig}',
+  '--health-probe-bind-address=127.0.0.1:{probePort}',
+  '--metrics-bind-address=127.0.0.1:{metricsPort}',
+];
+
+/**
+ * The node flags the chart gives the operator (its `nodeOptions` value, what ships), then
+ * BENCH_NODE_FLAGS. BENCH_CHART_NODE_OPTIONS=0 leaves the chart's out (to measure without them).
+ */
+export function nodeFlags(dir: OperatorDir): string[] {
+  const chart = process.env['BENCH_CHART_NODE_OPTIONS'] === '0' ? '' : chartNodeOptions(dir);
+  return [chart, process.env['BENCH_NODE_FLAGS'] ?? ''].flatMap((s) => s.split(' ').filter(Boolean));
+}
+
+/** The `nodeOptions:` line of charts/<dir>-operator/values.yaml. */
+export function chartNodeOptions(dir: OperatorDir): string {
+  const values = readFileSync(join(repoRoot, 'charts', `${dir}-operator`, 'values.yaml'), 'utf8');
+  return (
+    /^nodeOptions:[ \t]*(.*)$/m
+      .exec(values)?.[1]
+      ?.replace(/^["']|["']$/g, '')
+      .trim() ?? ''
+  );
+}
+
+/** `resources.limits.memory` of charts/<dir>-operator/values.yaml, MiB (undefined: none set). */
+export function chartMemoryLimitMiB(dir: OperatorDir): number | undefined {
+  const values = readFileSync(join(repoRoot, 'charts', `${dir}-operator`, 'values.yaml'), 'utf8');
+  const m =
+    /^resources:\n(?:[ \t]+.*\n)*?[ \t]+limits:\n(?:[ \t]+.*\n)*?[ \t]+memory:[ \t]*(\d+)(Mi|Gi)/m.exec(
+      values,
+    );
+  return m ? Number(m[1]) * (m[2] === 'Gi' ? 1024 : 1) : undefined;
+}
+
+/**
+ * The floor under any Node operator: node with the same flags answering /readyz and doing nothing
+ * else. Its RSS and spawn → ready are printed next to the targets, so the margin shows.
+ */
+export const bareNode = (dir: OperatorDir): SubjectSpec => ({
+  name: 'bare node',
+  command: [
+    process.execPath,
+    ...nodeFlags(dir),
+    '-e',
+    "require('node:http').createServer((q,r)=>r.end('ok')).listen({probePort},'127.0.0.1')",
+  ],
 });
 
 function entryPoint(dir: OperatorDir, entry?: Entry): string {
@@ -124,12 +177,24 @@ const secret = (client: RestKubeClient, ns: string, name: string, stringData: Re
     stringData,
   } as KubeObject);
 
+// A plain database Service (Job mode, ADR 0013). mariadb-operator's labels here, without its Galera
+// CR, made every pass of every instance ask the API server for that Galera (2251 404s at 200).
 const databaseService = (client: RestKubeClient, ns: string) =>
   client.create(Kinds.Service, {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: 'openstack', namespace: ns, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
+    metadata: { name: 'openstack', namespace: ns },
     spec: { selector: { app: 'mariadb' }, ports: [{ name: 'mysql', port: 3306 }] },
+  } as KubeObject);
+
+// The cache a KeystoneAPI's memcachedInstance names by default: a plain Service of that name
+// (no infra-operator Memcached CR), as keystone's own tests make it.
+const memcachedService = (client: RestKubeClient, ns: string) =>
+  client.create(Kinds.Service, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'memcached', namespace: ns },
+    spec: { selector: { app: 'memcached' }, ports: [{ name: 'memcached', port: 11211 }] },
   } as KubeObject);
 
 const readyCondition = () => ({
@@ -167,6 +232,7 @@ const keystone: Workload = {
       DbRootPassword: 'root-pw',
     });
     await databaseService(client, ns);
+    await memcachedService(client, ns);
   },
   apply: async (client, ns) => {
     await client.create(KeystoneAPIKind, {
@@ -189,9 +255,84 @@ const keystone: Workload = {
       'merge',
     );
   },
+  doneNamespaces: async (client) => {
+    const list = await client.list<WithStatus>(KeystoneAPIKind);
+    return new Set(
+      list.items.filter((o) => conditionTrue(o, 'Ready')).map((o) => o.metadata.namespace ?? ''),
+    );
+  },
+  // What one KeystoneAPI asks of the control plane, in the operator's order: db-create, then
+  // db-sync, then the two Services and bootstrap, then the API Deployment.
+  controlPlaneStages: (ns) => [
+    [job(ns, 'keystone-db-create')],
+    [job(ns, 'keystone-db-sync')],
+    [service(ns, 'keystone-public'), service(ns, 'keystone-internal'), job(ns, 'keystone-bootstrap')],
+    [deployment(ns, 'keystone')],
+  ],
+  applyMaxima: async (client, ns) => {
+    await client.create(KeystoneAPIKind, {
+      apiVersion: 'keystone.openstack.org/v1beta1',
+      kind: 'KeystoneAPI',
+      metadata: { name: 'keystone', namespace: ns },
+      spec: {
+        secret: 'osp-secret',
+        replicas: 3,
+        fernetMaxActiveKeys: 100,
+        customServiceConfig: configText(256 * 1024),
+        // 16 files (the maximum) of 32 KiB: with the 256 KiB above the config Secret stays under
+        // the API server's 1 MiB per Secret (16 × 64 KiB would be refused there, not by the CRD).
+        defaultConfigOverwrite: Object.fromEntries(
+          Array.from({ length: 16 }, (_, i) => [`policy-${i}.yaml`, configText(32 * 1024)]),
+        ),
+      },
+    } as KubeObject);
+  },
   controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
   subject: (entry) => ourOperator('keystone', entry),
 };
+
+/** `bytes` of ini-like text (comment lines), as a large customServiceConfig would be. */
+const configText = (bytes: number) => {
+  const line = `# ${'x'.repeat(77)}\n`;
+  return `[DEFAULT]\n${line.repeat(Math.floor((bytes - 10) / line.length))}`.slice(0, bytes);
+};
+
+const benchLabels = (name: string) => ({ 'app.kubernetes.io/name': name, 'stackops-bench': 'baseline' });
+const podTemplate = (name: string, restartPolicy: string) => ({
+  metadata: { labels: benchLabels(name) },
+  spec: { restartPolicy, containers: [{ name, image: 'keystone:bench', command: ['/bin/true'] }] },
+});
+const job = (ns: string, name: string) => ({
+  kind: Kinds.Job,
+  object: {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, namespace: ns },
+    spec: { backoffLimit: 0, template: podTemplate(name, 'Never') },
+  } as KubeObject,
+});
+const service = (ns: string, name: string) => ({
+  kind: Kinds.Service,
+  object: {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name, namespace: ns },
+    spec: { selector: benchLabels('keystone'), ports: [{ name: 'api', port: 5000 }] },
+  } as KubeObject,
+});
+const deployment = (ns: string, name: string) => ({
+  kind: Kinds.Deployment,
+  object: {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: ns },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: benchLabels(name) },
+      template: podTemplate(name, 'Always'),
+    },
+  } as KubeObject,
+});
 
 /** PlacementAPI with a KeystoneAPI that says it is Ready and the keystone registration played here. */
 const placement: Workload = {
@@ -246,6 +387,21 @@ const placement: Workload = {
       { spec: { replicas: 2 } },
       'merge',
     );
+  },
+  applyMaxima: async (client, ns) => {
+    await client.create(PlacementAPIKind, {
+      apiVersion: 'placement.openstack.org/v1beta1',
+      kind: 'PlacementAPI',
+      metadata: { name: 'placement', namespace: ns },
+      spec: {
+        databaseInstance: 'openstack',
+        secret: 'osp-secret',
+        replicas: 3,
+        customServiceConfig: configText(256 * 1024),
+        // policy.yaml is the one file the CRD allows; both at the CRD's 256 KiB.
+        defaultConfigOverwrite: { 'policy.yaml': configText(256 * 1024) },
+      },
+    } as KubeObject);
   },
   controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
   subject: (entry) => ourOperator('placement', entry),

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { type AuditEvent, parseAuditLines, RequestTally, resourceOf, subjectFilter } from '../src/audit.js';
 import { controlPlaneDone, unionLength } from '../src/control-plane-time.js';
 import { cpuSeconds } from '../src/proc.js';
+import { summaryTable } from '../src/report.js';
 import { formatNumber, summarize } from '../src/stats.js';
+import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs } from '../src/workloads.js';
 
 const event = (over: Partial<AuditEvent>): AuditEvent => ({
   auditID: 'a',
@@ -102,5 +104,45 @@ describe('figures', () => {
         status: { observedGeneration: 2, desiredNumberScheduled: 1, numberReady: 1 },
       }),
     ).toBe(true);
+  });
+});
+
+describe('report', () => {
+  const rows = (runs: Record<string, number>[]) =>
+    summaryTable({
+      name: 'op',
+      runs: runs.map((r) => Object.fromEntries(Object.entries(r).map(([k, value]) => [k, { value }]))),
+    });
+  const row = (table: string[][], figure: string) => table.find((r) => r[1] === figure) ?? [];
+
+  it('prints the floor after a missed target, and nothing after a met one', () => {
+    const t = rows([
+      {
+        'idle: RSS (MiB)': 90,
+        'floor: bare node RSS (MiB)': 48,
+        '200: apply → all done (s)': 80,
+        '200: control plane alone (s)': 70,
+        'startup: spawn → ready (s)': 0.1,
+        'floor: bare node spawn → ready (s)': 0.05,
+      },
+    ]);
+    expect(row(t, 'idle: RSS (MiB)')[7]).toBe('MISSED (bare node 48)');
+    expect(row(t, '200: apply → all done (s)')[7]).toBe('MISSED (control plane alone 70 s)');
+    expect(row(t, 'startup: spawn → ready (s)')[7]).toBe('met');
+  });
+
+  it("judges peak RSS against the chart's memory limit", () => {
+    const t = rows([{ 'maxima: peak RSS (MiB)': 300, 'chart: memory limit (MiB)': 256 }]);
+    expect(row(t, 'maxima: peak RSS (MiB)').slice(6)).toEqual(['≤ limit 256', 'MISSED']);
+    expect(row(rows([{ 'maxima: peak RSS (MiB)': 300 }]), 'maxima: peak RSS (MiB)')[7]).toBe('?');
+  });
+});
+
+describe('charts', () => {
+  it("reads every operator chart's memory limit and node flags", () => {
+    for (const dir of operatorDirs) {
+      expect(chartMemoryLimitMiB(dir)).toBeGreaterThan(0);
+      expect(chartNodeOptions(dir)).toMatch(/--max-old-space-size=\d+/);
+    }
   });
 });
