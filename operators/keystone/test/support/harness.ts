@@ -85,7 +85,7 @@ export interface Operator {
  * Makes `manager` remember each controller's `ctx.cache` as its reconciles run, without changing
  * what is registered or how (the register functions are main.ts's own).
  */
-function rememberingReaders(manager: Manager): Map<string, CacheReader> {
+export function rememberingReaders(manager: Manager): Map<string, CacheReader> {
   const readers = new Map<string, CacheReader>();
   const controller = manager.controller.bind(manager);
   manager.controller = <T extends KubeObject>(opts?: ControllerOptions) => {
