@@ -1,7 +1,15 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { join } from 'node:path';
+import { cacheLayout } from '@stackops/kube-env';
+import { Kinds, type KubeObject, serviceAccountUser } from '@stackops/lib-common/client';
 import { type SecretObject, secretValue } from '@stackops/lib-common/objects';
 import type { CacheReader, ControllerOptions, Reconciler } from '@stackops/lib-common/runtime';
-import { startTestManager, waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
+import {
+  chartFullname,
+  createHelm,
+  startTestManager,
+  waitForDeletion,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   acConsumerFinalizer,
@@ -16,6 +24,7 @@ import { IdentityClientPool } from '../src/identity/client-pool.js';
 import { type KeystoneServer, startKeystoneServer } from '../src/testing/index.js';
 import {
   adminClient,
+  CHART_DIR,
   countingWrites,
   installCrds,
   newNamespace,
@@ -31,6 +40,8 @@ import {
 } from './support/keystone-server/operator.js';
 
 const AC = KeystoneApplicationCredentialKind;
+const helm = createHelm(join(cacheLayout().bin, 'helm'));
+const RELEASE = 'ac-rbac';
 
 type Event = KubeObject & { reason: string; message: string; involvedObject: { name?: string } };
 
@@ -63,12 +74,13 @@ async function loginWith(keystone: KeystoneServer, id: string, secret: string): 
   return `${body.token.user.name}:${(body.token.roles ?? []).map((r) => r.name).join(',')}`;
 }
 
-describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external mode)', () => {
+describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external mode, chart RBAC)', () => {
   const client = adminClient();
   let keystone: KeystoneServer;
   let admin: IdentityClient;
   let stop: () => Promise<void>;
   let acReader: CacheReader | undefined;
+  let uninstall: (() => Promise<unknown>) | undefined;
   const namespaces: string[] = [];
 
   beforeAll(async () => {
@@ -89,7 +101,13 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
       password: PLACEMENT_PASSWORD,
     });
     await admin.roleAssignments.grant({ projectId: project.id }, user.id, role.id);
-    const manager = await startTestManager({ name: 'keystone-operator' }, (m) => {
+    // The controllers run as the chart's ServiceAccount: its RBAC must be enough for all of this.
+    const opNs = await newNamespace(client, 'ac-op');
+    namespaces.push(opNs);
+    await helm.install(RELEASE, CHART_DIR, { namespace: opNs });
+    uninstall = () => helm.uninstall(RELEASE, opNs);
+    const impersonate = serviceAccountUser(opNs, chartFullname(RELEASE, 'keystone-operator'));
+    const manager = await startTestManager({ name: 'keystone-operator', impersonate }, (m) => {
       registerKeystoneApiController(m, TEST_DEFAULTS);
       // Remember the controller's reader (its Secrets are watched by name, in no shared cache).
       const controller = m.controller.bind(m);
@@ -108,8 +126,16 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     stop = () => manager.stop();
   }, 900_000);
   afterAll(async () => {
-    await stop?.();
+    // Namespaces first, while the controller runs: it revokes and takes its finalizers off.
     for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
+    await waitUntil(
+      'KeystoneApplicationCredentials of the test namespaces deleted',
+      async () =>
+        (await client.list(AC)).items.every((o) => !namespaces.includes(o.metadata.namespace ?? '')),
+      { timeoutMs: 30_000 },
+    ).catch(() => undefined);
+    await stop?.();
+    await uninstall?.();
     await keystone?.stop();
   });
 
