@@ -30,4 +30,13 @@ describe('keystoneApiChangedForDependants', () => {
     ).toBe(true);
     expect(keystoneApiChangedForDependants({ type: 'add', obj: base })).toBe(true);
   });
+
+  it('passes a change of the Secrets the dependants watch by name (admin Secret, CA bundle)', () => {
+    const base = api({ conditions: ready('True') });
+    const withSpec = (spec: Partial<KeystoneAPI['spec']>) => ({ ...base, spec: { ...base.spec, ...spec } });
+    const update = (obj: KeystoneAPI) => keystoneApiChangedForDependants({ type: 'update', old: base, obj });
+    expect(update(withSpec({ secret: 'other-secret' }))).toBe(true);
+    expect(update(withSpec({ tls: { caBundleSecretName: 'combined-ca-bundle' } }))).toBe(true);
+    expect(update(withSpec({}))).toBe(false);
+  });
 });
