@@ -381,4 +381,54 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
       `stackops_owner=KeystoneApplicationCredential/${ns}/ac-placement/${ac.metadata.uid}`,
     );
   });
+
+  it('a deleted current Secret is replaced by a rotation and its credential revoked; a marked credential no Secret records is revoked', async () => {
+    const ns = await keystoneNamespace();
+    const created = await client.create(AC, acPlacement(ns));
+    const first = await readyAc(ns, 'Ready', (o) => Boolean(o.status?.acID));
+    const c1 = await credentialOf(ns, first.status!.secretName!);
+
+    // Someone deletes the Secret: the protection finalizer keeps it until the controller has rotated.
+    await client.delete(Kinds.Secret, { namespace: ns, name: first.status!.secretName! });
+    const healed = await readyAc(ns, 'rotated after the Secret was deleted', (o) => o.status?.acID !== c1.id);
+    expect(healed.status?.previousSecretName).toBe(first.status?.secretName);
+    await waitForDeletion(
+      client,
+      Kinds.Secret,
+      { namespace: ns, name: first.status!.secretName! },
+      { timeoutMs: 30_000 },
+    );
+    expect(await loginWith(keystone, c1.id, c1.secret)).toBeUndefined();
+    const c2 = await credentialOf(ns, healed.status!.secretName!);
+    expect(await loginWith(keystone, c2.id, c2.secret)).toBe('placement:service');
+
+    // A credential carrying this CR's marker that no Secret records (a crash after Keystone's create).
+    const asPlacement = new IdentityClientPool().get({
+      authUrl: keystone.url,
+      username: 'placement',
+      password: PLACEMENT_PASSWORD,
+      scope: 'project',
+      projectName: 'service',
+    });
+    const userId = (await asPlacement.currentToken()).user.id;
+    const orphan = (await asPlacement.request('POST', `users/${userId}/application_credentials`, {
+      application_credential: {
+        name: 'ac-placement-crash',
+        description: `stackops_owner=KeystoneApplicationCredential/${ns}/ac-placement/${created.metadata.uid}`,
+        roles: [{ name: 'service' }],
+      },
+    })) as { application_credential: { id: string; secret: string } };
+    const { id, secret } = orphan.application_credential;
+    expect(await loginWith(keystone, id, secret)).toBe('placement:service');
+    await client.patch(
+      AC,
+      { namespace: ns, name: 'ac-placement' },
+      { metadata: { annotations: { touched: 'now' } } },
+      'merge',
+    );
+    await waitUntil('the orphan revoked', async () =>
+      (await loginWith(keystone, id, secret)) === undefined ? true : undefined,
+    );
+    expect(await loginWith(keystone, c2.id, c2.secret)).toBe('placement:service');
+  });
 });
