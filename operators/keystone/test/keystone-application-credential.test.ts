@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { cacheLayout } from '@stackops/kube-env';
 import { Kinds, type KubeObject, serviceAccountUser } from '@stackops/lib-common/client';
 import { type SecretObject, secretValue } from '@stackops/lib-common/objects';
-import type { CacheReader, ControllerOptions, Reconciler } from '@stackops/lib-common/runtime';
+import type { CacheReader } from '@stackops/lib-common/runtime';
 import {
   chartFullname,
   createHelm,
@@ -29,6 +29,7 @@ import {
   installCrds,
   newNamespace,
   reconcileWith,
+  rememberingReaders,
   TEST_DEFAULTS,
 } from './support/harness.js';
 import {
@@ -79,7 +80,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
   let keystone: KeystoneServer;
   let admin: IdentityClient;
   let stop: () => Promise<void>;
-  let acReader: CacheReader | undefined;
+  let readers = new Map<string, CacheReader>();
   let uninstall: (() => Promise<unknown>) | undefined;
   const namespaces: string[] = [];
 
@@ -109,18 +110,8 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     const impersonate = serviceAccountUser(opNs, chartFullname(RELEASE, 'keystone-operator'));
     const manager = await startTestManager({ name: 'keystone-operator', impersonate }, (m) => {
       registerKeystoneApiController(m, TEST_DEFAULTS);
-      // Remember the controller's reader (its Secrets are watched by name, in no shared cache).
-      const controller = m.controller.bind(m);
-      m.controller = <T extends KubeObject>(opts?: ControllerOptions) => {
-        const builder = controller<T>(opts);
-        const reconcile = builder.reconcile.bind(builder);
-        builder.reconcile = (fn: Reconciler<T>) =>
-          reconcile((obj, ctx) => {
-            acReader = ctx.cache;
-            return fn(obj, ctx);
-          });
-        return builder;
-      };
+      // The controller's reader (its Secrets are watched by name, in no shared cache).
+      readers = rememberingReaders(m);
       registerKeystoneApplicationCredentialController(m);
     });
     stop = () => manager.stop();
@@ -373,7 +364,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     const counting = countingWrites(client);
     const again = await reconcileWith(keystoneApplicationCredentialReconciler(new IdentityClientPool()), ac, {
       client: counting.client,
-      cache: acReader!,
+      cache: readers.get('keystoneapplicationcredential')!,
     });
     expect(again).toEqual({ result: { requeueAfterMs: 12 * 3600_000 }, events: [] });
     expect(counting.writes).toEqual([]);
