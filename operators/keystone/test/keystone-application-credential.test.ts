@@ -422,4 +422,82 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     );
     expect(await loginWith(keystone, c2.id, c2.secret)).toBe('placement:service');
   });
+
+  it('takes over a CR and Secret as upstream left them (Go securityHash, upstream description): no rotation, no new credential', async () => {
+    // No KeystoneAPI yet: the controller waits, as it would while the Go operator is being replaced.
+    const ns = await newNamespace(client, 'ac');
+    namespaces.push(ns);
+    await createOspSecret(client, ns, keystone);
+    const cr = await client.create(AC, acPlacement(ns));
+    const asPlacement = new IdentityClientPool().get({
+      authUrl: keystone.url,
+      username: 'placement',
+      password: PLACEMENT_PASSWORD,
+      scope: 'project',
+      projectName: 'service',
+    });
+    const userId = (await asPlacement.currentToken()).user.id;
+    const expiresAt = new Date(Date.now() + 365 * 86_400_000);
+    const made = (await asPlacement.request('POST', `users/${userId}/application_credentials`, {
+      application_credential: {
+        name: 'ac-placement-up123',
+        description: `Created by keystone-operator for AC CR ${ns}/ac-placement (user: placement)`,
+        roles: [{ name: 'service' }],
+        expires_at: expiresAt.toISOString(),
+      },
+    })) as { application_credential: { id: string; secret: string } };
+    const { id, secret } = made.application_credential;
+    const secretName = `ac-placement-${id.slice(0, 5)}-secret`;
+    await client.create(Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: secretName,
+        namespace: ns,
+        labels: { 'application-credentials': 'true', 'application-credential-service': 'placement' },
+        finalizers: ['openstack.org/ac-secret-protection'],
+        ownerReferences: [
+          {
+            apiVersion: 'keystone.openstack.org/v1beta1',
+            kind: 'KeystoneApplicationCredential',
+            name: 'ac-placement',
+            uid: cr.metadata.uid!,
+            controller: true,
+            blockOwnerDeletion: true,
+          },
+        ],
+      },
+      immutable: true,
+      stringData: { AC_ID: id, AC_SECRET: secret },
+    } as KubeObject);
+    const stamp = (d: Date) => d.toISOString().replace(/\.\d+Z$/, 'Z');
+    await client.patch(
+      AC,
+      { namespace: ns, name: 'ac-placement' },
+      {
+        status: {
+          acID: id,
+          secretName,
+          createdAt: stamp(new Date()),
+          expiresAt: stamp(expiresAt),
+          rotationEligibleAt: stamp(new Date(expiresAt.getTime() - 182 * 86_400_000)),
+          // What the Go operator wrote for roles [service] (lib-common ObjectHash).
+          securityHash:
+            'n5c5h646h55bh654h6h5b9h644h5d7h5dfh56h68fh64ch547h596h98h658h584h57ch67dh64bhbbhd6hf7h657h5fh547h5ffhbh5bhf4h5d5h55q',
+        },
+      },
+      'merge',
+      { subresource: 'status' },
+    );
+    await createExternalKeystoneAPI(client, ns, keystone);
+    const taken = await readyAc(ns, 'Ready with the upstream credential');
+    expect(taken.status).toMatchObject({ acID: id, secretName });
+    expect(taken.status?.lastRotated).toBeUndefined();
+    const secrets = await client.list(Kinds.Secret, {
+      namespace: ns,
+      labelSelector: 'application-credential-service=placement',
+    });
+    expect(secrets.items.map((x) => x.metadata.name)).toEqual([secretName]);
+    expect(await loginWith(keystone, id, secret)).toBe('placement:service');
+  });
 });
