@@ -29,11 +29,26 @@ const underLimit = (figure: string): Target => ({
     return limit === undefined ? undefined : m <= limit;
   },
 });
+const perInstance = (all: Figures) => {
+  const n = median(all, '200: requests');
+  return n === undefined ? undefined : n / 200;
+};
 export const targets: readonly Target[] = [
   { figure: 'startup: spawn → ready (s)', text: '≤ 0.12', met: (m) => m <= 0.12, floor: bareReady },
   { figure: 'restart: spawn → ready (s)', text: '≤ 0.12', met: (m) => m <= 0.12, floor: bareReady },
-  { figure: 'apply: ÷ control plane', text: '≤ 1.10', met: (m) => m <= 1.1 },
-  { figure: 'idle: CPU s / 5 min', text: '≤ 0.1', met: (m) => m <= 0.1 },
+  {
+    figure: 'apply: ÷ control plane',
+    text: '≤ 1.10',
+    met: (m) => m <= 1.1,
+    // What the operator adds between the control plane's steps: its own round-trips.
+    floor: (all) => shown('round-trips', median(all, 'apply: requests')),
+  },
+  {
+    figure: 'idle: CPU s / 5 min',
+    text: '≤ 0.1',
+    met: (m) => m <= 0.1,
+    floor: (all) => shown('idle requests / 5 min', median(all, 'idle: requests / 5 min') || undefined),
+  },
   { figure: 'idle: writes / 5 min', text: '0', met: (m) => m === 0 },
   {
     figure: 'idle: RSS (MiB)',
@@ -48,7 +63,12 @@ export const targets: readonly Target[] = [
     met: (m) => m <= 20,
     floor: (all) => shown('control plane alone', median(all, '200: control plane alone (s)'), ' s'),
   },
-  { figure: '200: ÷ control plane alone', text: '≤ 1.10', met: (m) => m <= 1.1 },
+  {
+    figure: '200: ÷ control plane alone',
+    text: '≤ 1.10',
+    met: (m) => m <= 1.1,
+    floor: (all) => shown('requests per instance', perInstance(all)),
+  },
   {
     figure: '200: peak RSS (MiB)',
     text: '≤ 1.5 × idle RSS',
