@@ -130,6 +130,18 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     await keystone?.stop();
   });
 
+  /** Keystone as the service user (project service), and its ID: what a crash or upstream left behind is made with it. */
+  async function placementUser() {
+    const asPlacement = new IdentityClientPool().get({
+      authUrl: keystone.url,
+      username: 'placement',
+      password: PLACEMENT_PASSWORD,
+      scope: 'project',
+      projectName: 'service',
+    });
+    return { asPlacement, userId: (await asPlacement.currentToken()).user.id };
+  }
+
   async function keystoneNamespace(): Promise<string> {
     const ns = await newNamespace(client, 'ac');
     namespaces.push(ns);
@@ -394,14 +406,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     expect(await loginWith(keystone, c2.id, c2.secret)).toBe('placement:service');
 
     // A credential carrying this CR's marker that no Secret records (a crash after Keystone's create).
-    const asPlacement = new IdentityClientPool().get({
-      authUrl: keystone.url,
-      username: 'placement',
-      password: PLACEMENT_PASSWORD,
-      scope: 'project',
-      projectName: 'service',
-    });
-    const userId = (await asPlacement.currentToken()).user.id;
+    const { asPlacement, userId } = await placementUser();
     const orphan = (await asPlacement.request('POST', `users/${userId}/application_credentials`, {
       application_credential: {
         name: 'ac-placement-crash',
@@ -429,14 +434,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     namespaces.push(ns);
     await createOspSecret(client, ns, keystone);
     const cr = await client.create(AC, acPlacement(ns));
-    const asPlacement = new IdentityClientPool().get({
-      authUrl: keystone.url,
-      username: 'placement',
-      password: PLACEMENT_PASSWORD,
-      scope: 'project',
-      projectName: 'service',
-    });
-    const userId = (await asPlacement.currentToken()).user.id;
+    const { asPlacement, userId } = await placementUser();
     const expiresAt = new Date(Date.now() + 365 * 86_400_000);
     const made = (await asPlacement.request('POST', `users/${userId}/application_credentials`, {
       application_credential: {
