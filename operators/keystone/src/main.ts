@@ -4,11 +4,7 @@ import { runOperator, startDefaultingWebhook, webhookOptionsFromEnv } from '@sta
 import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
 import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
 import { RESYNC_PERIOD_ENV } from './controllers/dependants/resync.js';
-import { registerKeystoneApiController } from './controllers/keystone-api/keystone-api-controller.js';
-import { registerKeystoneApplicationCredentialController } from './controllers/keystone-application-credential/keystone-application-credential-controller.js';
-import { registerKeystoneEndpointController } from './controllers/keystone-endpoint/keystone-endpoint-controller.js';
-import { registerKeystoneServiceController } from './controllers/keystone-service/keystone-service-controller.js';
-import { IdentityClientPool } from './identity/client-pool.js';
+import { registerKeystoneControllers } from './controllers/register.js';
 import { defaultKeystoneApi, KEYSTONE_API_WEBHOOK_PATH } from './webhook.js';
 
 await runOperator({
@@ -34,11 +30,6 @@ credentials of KeystoneApplicationCredential objects.`,
       defaulters: { [KEYSTONE_API_WEBHOOK_PATH]: defaultKeystoneApi(defaults) },
       logger,
     });
-    registerKeystoneApiController(manager, defaults);
-    // One pool of admin clients (and tokens) for both registration controllers.
-    const pool = new IdentityClientPool(undefined, defaults.authUrlOverride);
-    registerKeystoneServiceController(manager, { pool });
-    registerKeystoneEndpointController(manager, { pool });
-    registerKeystoneApplicationCredentialController(manager, { pool });
+    registerKeystoneControllers(manager, defaults);
   },
 });

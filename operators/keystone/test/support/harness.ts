@@ -28,7 +28,7 @@ import {
 import { parseAllDocuments } from 'yaml';
 import { defaultsFromEnv } from '../../src/config/defaults.js';
 import { registerKeystoneApiController } from '../../src/controllers/keystone-api/keystone-api-controller.js';
-import { registerKeystoneRegistrationControllers } from '../../src/testing/keystone-registration.js';
+import { registerKeystoneControllers } from '../../src/controllers/register.js';
 
 /**
  * What the integration tests share, on top of lib-common's testing helpers: an admin client on
@@ -121,9 +121,9 @@ export async function startOperator(
     (m) => {
       opts.beforeRegister?.(m);
       readers = rememberingReaders(m);
-      registerKeystoneApiController(m, TEST_DEFAULTS);
       // The whole operator, as main.ts wires it (the registration controllers' RBAC is exercised too).
-      if (opts.withRegistration) registerKeystoneRegistrationControllers(m);
+      if (opts.withRegistration) registerKeystoneControllers(m, TEST_DEFAULTS);
+      else registerKeystoneApiController(m, TEST_DEFAULTS);
     },
   );
   const readerOf = (controller: string): CacheReader => {
