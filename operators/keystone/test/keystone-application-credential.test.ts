@@ -42,7 +42,6 @@ import {
 
 const AC = KeystoneApplicationCredentialKind;
 const helm = createHelm(join(cacheLayout().bin, 'helm'));
-const RELEASE = 'ac-rbac';
 
 type Event = KubeObject & { reason: string; message: string; involvedObject: { name?: string } };
 
@@ -104,10 +103,15 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     await admin.roleAssignments.grant({ projectId: project.id }, user.id, role.id);
     // The controllers run as the chart's ServiceAccount: its RBAC must be enough for all of this.
     const opNs = await newNamespace(client, 'ac-op');
-    namespaces.push(opNs);
-    await helm.install(RELEASE, CHART_DIR, { namespace: opNs });
-    uninstall = () => helm.uninstall(RELEASE, opNs);
-    const impersonate = serviceAccountUser(opNs, chartFullname(RELEASE, 'keystone-operator'));
+    // Named after its namespace: cluster-scoped RBAC left by an aborted run never collides.
+    const release = opNs;
+    await helm.install(release, CHART_DIR, { namespace: opNs });
+    // The release goes last: its RBAC lets the controller clean up the test namespaces.
+    uninstall = async () => {
+      await helm.uninstall(release, opNs);
+      await client.delete(Kinds.Namespace, { name: opNs }).catch(() => false);
+    };
+    const impersonate = serviceAccountUser(opNs, chartFullname(release, 'keystone-operator'));
     const manager = await startTestManager({ name: 'keystone-operator', impersonate }, (m) => {
       registerKeystoneApiController(m, TEST_DEFAULTS);
       // The controller's reader (its Secrets are watched by name, in no shared cache).
@@ -428,7 +432,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     expect(await loginWith(keystone, c2.id, c2.secret)).toBe('placement:service');
   });
 
-  it('takes over a CR and Secret as upstream left them (Go securityHash, upstream description): no rotation, no new credential', async () => {
+  it('takes over a CR and Secret as upstream left them (Go securityHash, upstream description, no service label): no rotation, no new credential; deletion revokes it', async () => {
     // No KeystoneAPI yet: the controller waits, as it would while the Go operator is being replaced.
     const ns = await newNamespace(client, 'ac');
     namespaces.push(ns);
@@ -452,7 +456,8 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
       metadata: {
         name: secretName,
         namespace: ns,
-        labels: { 'application-credentials': 'true', 'application-credential-service': 'placement' },
+        // As older upstream versions wrote it: without the service label.
+        labels: { 'application-credentials': 'true' },
         finalizers: ['openstack.org/ac-secret-protection'],
         ownerReferences: [
           {
@@ -493,9 +498,15 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     expect(taken.status?.lastRotated).toBeUndefined();
     const secrets = await client.list(Kinds.Secret, {
       namespace: ns,
-      labelSelector: 'application-credential-service=placement',
+      labelSelector: 'application-credentials=true',
     });
     expect(secrets.items.map((x) => x.metadata.name)).toEqual([secretName]);
     expect(await loginWith(keystone, id, secret)).toBe('placement:service');
+
+    // Deleting the CR revokes that credential too and lets its Secret go.
+    await client.delete(AC, { namespace: ns, name: 'ac-placement' });
+    await waitForDeletion(client, AC, { namespace: ns, name: 'ac-placement' }, { timeoutMs: 30_000 });
+    await waitForDeletion(client, Kinds.Secret, { namespace: ns, name: secretName }, { timeoutMs: 30_000 });
+    expect(await loginWith(keystone, id, secret)).toBeUndefined();
   });
 });

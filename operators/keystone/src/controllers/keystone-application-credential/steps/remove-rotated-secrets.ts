@@ -22,11 +22,22 @@ export async function credentialSecrets(ctx: AcPass): Promise<SecretObject[]> {
     labelSelector: secretSelector(cr),
   });
   const named = new Set([ctx.status.secretName, ctx.status.previousSecretName]);
-  return list.items.filter(
+  const found = list.items.filter(
     (s) =>
       named.has(s.metadata.name) ||
       (s.metadata.ownerReferences ?? []).some((r) => r.uid === cr.metadata.uid && r.controller === true),
   );
+  // Older upstream versions wrote Secrets without the service label: the status still names them
+  // (and they are watched by name).
+  for (const name of named) {
+    if (!name || found.some((s) => s.metadata.name === name)) continue;
+    const unlabelled = ctx.cache.get<SecretObject>(Kinds.Secret, {
+      namespace: cr.metadata.namespace ?? '',
+      name,
+    });
+    if (unlabelled) found.push(unlabelled);
+  }
+  return found;
 }
 
 /** Revokes the credential of a Secret and lets the Secret go (protection finalizer off, deleted). */
