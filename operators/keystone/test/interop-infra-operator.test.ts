@@ -266,5 +266,12 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
     });
     expect(conditionOf(after, 'RabbitMqTransportURLReady')).toBeUndefined();
     expect(after?.status?.transportURLSecret).toBeUndefined();
+    await waitUntil('the TransportURL deleted', async () => {
+      const t = await client.get(ExternalKinds.TransportURL, {
+        name: 'keystone-keystone-transport',
+        namespace: ns,
+      });
+      return t === undefined || t.metadata.deletionTimestamp !== undefined;
+    });
   });
 });

@@ -103,14 +103,17 @@ async function setFinalizer(
   );
 }
 
-/** Removes the consumer's finalizer from the Topology `ref` names (gone already: nothing to do). */
+/**
+ * Removes the consumer's finalizer from the Topology `ref` names (gone already: nothing to do). A ref
+ * to another namespace was refused, so it never got one: nothing is read there.
+ */
 async function releaseRef(
   pass: TopologyPass,
   ref: TopologyRef | undefined,
   finalizer: string,
 ): Promise<void> {
-  if (!ref?.name) return;
-  const namespace = ref.namespace || (pass.cr.metadata.namespace ?? '');
+  const namespace = pass.cr.metadata.namespace ?? '';
+  if (!ref?.name || isForeignTopologyRef(ref, namespace)) return;
   await setFinalizer(pass, { name: ref.name, namespace }, finalizer, false);
 }
 

@@ -42,22 +42,49 @@ function desiredTransportUrl(ctx: KeystoneApiPass, cluster: string): TransportUR
   };
 }
 
+async function deleteOwnedTransportUrl(ctx: KeystoneApiPass, namespace: string): Promise<void> {
+  const ref = { name: KeystoneNames.transportUrl(ctx.cr), namespace };
+  try {
+    const current = await ctx.client.get<TransportURLObject>(ExternalKinds.TransportURL, ref);
+    const owned = current?.metadata.ownerReferences?.some(
+      (o) => o.controller && o.uid === ctx.cr.metadata.uid,
+    );
+    if (current && owned)
+      await ctx.client.delete(ExternalKinds.TransportURL, ref, {
+        preconditions: { uid: current.metadata.uid ?? '' },
+      });
+  } catch (err) {
+    // The CRD went away with the TransportURLs: nothing left to delete.
+    if (!isNotFound(err)) throw err;
+  }
+}
+
 /**
  * Notifications (`notificationsBus`, or the deprecated `rabbitMqClusterName`), as upstream: an
  * infra-operator TransportURL `<name>-keystone-transport` owned by the KeystoneAPI; until its
  * `status.secretName` is set (and that Secret exists) RabbitMqTransportURLReady is Requested and the
  * pass waits (the owned TransportURL is watched); then `status.transportURLSecret` names the Secret,
  * whose `transport_url` and `quorumqueues` feed `[oslo_messaging_notifications]` and
- * `[oslo_messaging_rabbit]`. Neither field set: no TransportURL, no condition, nothing rendered.
+ * `[oslo_messaging_rabbit]`. Neither field set: no TransportURL (the one made before is deleted), no
+ * condition, nothing rendered.
  */
 export async function ensureTransportUrl(ctx: KeystoneApiPass): Promise<StepResult> {
   const cluster = notificationsCluster(ctx.spec);
+  const namespace = ctx.cr.metadata.namespace ?? '';
   ctx.notifications = undefined;
   if (!cluster) {
+    // Notifications were on in the last pass: the TransportURL they used goes (once; none is looked
+    // for otherwise, so a KeystoneAPI without notifications costs no request here).
+    const previous = ctx.previousStatus;
+    if (
+      previous?.transportURLSecret ||
+      previous?.conditions?.some((c) => c.type === ConditionType.RabbitMqTransportURLReady)
+    ) {
+      await deleteOwnedTransportUrl(ctx, namespace);
+    }
     ctx.status.transportURLSecret = undefined;
     return undefined;
   }
-  const namespace = ctx.cr.metadata.namespace ?? '';
   let live: TransportURLObject;
   try {
     const desired = desiredTransportUrl(ctx, cluster);
