@@ -164,3 +164,92 @@ describe('watchesNamed(kind, refs)', () => {
     }
   });
 });
+
+describe('named watches shared by the controllers of a manager', () => {
+  it('one list+watch for a Secret two controllers name, both woken, stopped with the last reference', async () => {
+    // Every list and watch of Secrets the manager sends, and how many of the watches are open.
+    const requests: string[] = [];
+    const open = new Map<string, number>();
+    const client = createKubeClient(kc, { fieldManager: 'named-watch-shared-test' });
+    const list = client.list.bind(client);
+    const watch = client.watch.bind(client);
+    client.list = ((kind, opts: ListOptions = {}) => {
+      if (kind.kind === 'Secret') requests.push(`list ${opts.fieldSelector}`);
+      return list(kind, opts);
+    }) as typeof client.list;
+    client.watch = (async (kind, opts: WatchOptions, onEvent) => {
+      if (kind.kind !== 'Secret') return watch(kind, opts, onEvent);
+      const selector = opts.fieldSelector ?? 'ALL';
+      requests.push(`watch ${selector}`);
+      open.set(selector, (open.get(selector) ?? 0) + 1);
+      try {
+        return await watch(kind, opts, onEvent);
+      } finally {
+        open.set(selector, (open.get(selector) ?? 0) - 1);
+      }
+    }) as typeof client.watch;
+    const count = (r: string) => requests.filter((x) => x === r).length;
+
+    await secret('shared', 'one');
+    // `first` names spec.secretName, `second` the Secret an annotation names.
+    const seen: Record<string, (string | undefined)[]> = { first: [], second: [] };
+    const named = {
+      first: (g: Greeting) => [g.spec.secretName],
+      second: (g: Greeting) => [g.metadata.annotations?.['second-secret']],
+    };
+    manager = await startTestManager({ name: 'named-watch-shared', namespaces: [ns.name], client }, (m) => {
+      for (const name of ['first', 'second'] as const)
+        m.controller<Greeting>({ for: GreetingKind, name })
+          .referencedBy(Kinds.Secret, named[name], { byName: true })
+          .reconcile(async (g, ctx) => {
+            const secretName = named[name](g)[0];
+            if (!secretName) return;
+            const s = ctx.cache.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+              namespace: ns.name,
+              name: secretName,
+            });
+            const raw = s?.data?.['value'];
+            seen[name]?.push(raw === undefined ? undefined : Buffer.from(raw, 'base64').toString());
+          });
+    });
+    await admin.create(GreetingKind, {
+      apiVersion: 'example.stackops.dev/v1alpha1',
+      kind: 'Greeting',
+      metadata: { name: 'g', namespace: ns.name, annotations: { 'second-secret': 'shared' } },
+      spec: { message: 'hi', secretName: 'shared' },
+    });
+    // Each controller reads the Secret once the shared watch has listed it.
+    await eventually(() => expect([seen['first']?.at(-1), seen['second']?.at(-1)]).toEqual(['one', 'one']));
+    expect(count('list metadata.name=shared')).toBe(1);
+    expect(count('watch metadata.name=shared')).toBe(1);
+
+    // A change wakes both controllers.
+    await secret('shared', 'two');
+    await eventually(() => expect([seen['first']?.at(-1), seen['second']?.at(-1)]).toEqual(['two', 'two']));
+
+    // `first` stops naming it: the watch stays for `second`, which is still woken.
+    await admin.patch(
+      GreetingKind,
+      { namespace: ns.name, name: 'g' },
+      { spec: { secretName: 'other' } },
+      'merge',
+    );
+    await eventually(() => expect(seen['first']?.at(-1)).toBeUndefined());
+    await secret('shared', 'three');
+    await eventually(() => expect(seen['second']?.at(-1)).toBe('three'));
+    expect(seen['first']).not.toContain('three');
+    expect(open.get('metadata.name=shared')).toBe(1);
+
+    // `second` stops naming it too: the watch ends, and was never opened twice.
+    await admin.patch(
+      GreetingKind,
+      { namespace: ns.name, name: 'g' },
+      { metadata: { annotations: { 'second-secret': null } } },
+      'merge',
+    );
+    await eventually(() => expect(open.get('metadata.name=shared')).toBe(0));
+    expect(count('list metadata.name=shared')).toBe(1);
+    expect(count('watch metadata.name=shared')).toBe(1);
+    expect(requests.filter((r) => r.endsWith('ALL'))).toEqual([]);
+  });
+});

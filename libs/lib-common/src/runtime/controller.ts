@@ -308,12 +308,13 @@ export class Controller<T extends KubeObject = KubeObject> {
         (keys) => {
           for (const k of keys) this.queue?.add(k);
         },
-        { logger: deps.logger },
+        // One watch per named object for the whole manager, whichever of its controllers name it.
+        { logger: deps.logger, scope: deps.cache },
       ),
     }));
   }
 
-  /** How many objects are watched by name (see `ReferenceOptions.byName`). */
+  /** How many objects this controller watches by name (see `ReferenceOptions.byName`). */
   get namedWatchCount(): number {
     return this.namedWatches.reduce((n, w) => n + w.watches.size, 0);
   }
@@ -387,7 +388,8 @@ export class Controller<T extends KubeObject = KubeObject> {
     for (const u of this.unsubscribe.splice(0)) u();
     const res = await queue.shutdown(deadlineMs);
     this.queue = undefined;
-    // Started again by the reconciles after the next start().
+    // Started again by the reconciles after the next start(); a watch other controllers still
+    // need goes on.
     await Promise.all(this.namedWatches.map((w) => w.watches.stop()));
     await Promise.all(this.optionalWatches.map((w) => w.stop()));
     if (!res.drained) this.abandonedRuns = queue.whenIdle();
