@@ -239,10 +239,11 @@ describe('the service images', () => {
     const osc = await node.runToCompletion(
       fromImage(image('openstackclient'), {
         name: 'osc',
-        args: ['/bin/bash', '-c', 'id -un; pwd; openstack --version'],
+        args: ['/bin/bash', '-c', 'id -un; pwd; openstack --version; env - openstack --version'],
       }),
     );
-    expect(osc).toMatch(/cloud-admin\n\/home\/cloud-admin\nopenstack 10\.5\.0/);
+    // `env -` leaves no PATH: execvp searches /bin:/usr/bin only, where TCIB has the CLI too.
+    expect(osc).toMatch(/cloud-admin\n\/home\/cloud-admin\nopenstack 10\.5\.0\nopenstack 10\.5\.0/);
   });
 
   it("run httpd as RHEL's, from /etc/httpd; the TCIB ssl.conf in conf.d needs a certificate that nothing generates", async () => {
