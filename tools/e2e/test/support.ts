@@ -41,12 +41,15 @@ async function exec(bin: string, args: string[], timeoutMs = 300_000): Promise<s
     });
     return stdout;
   } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`${bin.split('/').pop()} ${args.join(' ')} failed:\n${e.stderr || e.message}`);
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${bin.split('/').pop()} ${args.join(' ')} failed:\n${e.stderr || e.message}${e.stdout ? `\n${e.stdout}` : ''}`,
+    );
   }
 }
 
-const kubectl = (args: string[]) => exec(kubectlBin, args);
+/** `kubectl …` with the run's kubeconfig; the error carries kubectl's stderr and stdout. */
+export const kubectl = (args: string[], timeoutMs?: number) => exec(kubectlBin, args, timeoutMs);
 export const helm = (args: string[]) => exec(helmBin, args);
 
 /** `helm install --wait` with values given as an object (written to a file: no --set escaping). */

@@ -24,11 +24,12 @@ import {
   cleanUp,
   deleteNamespaces,
   helmInstall,
+  kubectl,
   type PodShape,
   repoRoot,
   waitForCondition,
 } from '../support.js';
-import { kubectl, loadWorkloadImages, makeTestCertificates, podsReady, until } from './support.js';
+import { loadWorkloadImages, makeTestCertificates, podsReady, until } from './support.js';
 
 /**
  * What the operators deploy, run for real: MariaDB, Keystone and Placement from the stand-in TCIB

@@ -1,29 +1,11 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { realNodeTaint } from '@stackops/demo/real-node';
 import { buildWorkloadImages, type WorkloadImageName } from '@stackops/images/workloads';
-import { fakeNodeTaint, loadImages, realNodeName } from '@stackops/kube-env';
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { inject } from 'vitest';
-import { kubeconfigPath, type PodShape } from '../support.js';
+import { loadImages } from '@stackops/kube-env';
+import { Kinds, type RestKubeClient } from '@stackops/lib-common/client';
+import type { PodShape } from '../support.js';
 
 const execFileP = promisify(execFile);
-const kubectlBin = inject('kubectl');
-
-/** `kubectl …` with the run's kubeconfig; the error carries kubectl's stderr. */
-export async function kubectl(args: string[], timeoutMs = 120_000): Promise<string> {
-  try {
-    const { stdout } = await execFileP(kubectlBin, args, {
-      env: { ...process.env, KUBECONFIG: kubeconfigPath },
-      maxBuffer: 64 * 1024 * 1024,
-      timeout: timeoutMs,
-    });
-    return stdout;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`kubectl ${args.join(' ')} failed:\n${e.stderr || e.message}\n${e.stdout ?? ''}`);
-  }
-}
 
 /**
  * The stand-in workload images (built, or taken from their layer cache, then loaded into the real
@@ -37,37 +19,6 @@ export async function loadWorkloadImages(cluster: string): Promise<Record<Worklo
     images.map((i) => i.built.archive),
   );
   return Object.fromEntries(images.map((i) => [i.image, i.name])) as Record<WorkloadImageName, string>;
-}
-
-interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-}
-type NodeShape = KubeObject & { spec?: { taints?: Taint[] } };
-
-/**
- * kube-env's own placement, which the other e2e files turn around: ordinary pods — what the
- * operators deploy — on the real node, kwok's nodes tainted. `keepWorkloadsOnKwok` puts it back.
- */
-export async function workloadsOnRealNode(client: RestKubeClient): Promise<void> {
-  const { items } = await client.list<NodeShape>(Kinds.Node);
-  for (const node of items) {
-    const taints = node.spec?.taints ?? [];
-    const wanted =
-      node.metadata.name === realNodeName
-        ? taints.filter((t) => t.key !== realNodeTaint.key)
-        : taints.some((t) => t.key === fakeNodeTaint.key)
-          ? taints
-          : [...taints, { ...fakeNodeTaint }];
-    if (wanted.length === taints.length && wanted.every((t, i) => t === taints[i])) continue;
-    await client.patch(
-      Kinds.Node,
-      { name: node.metadata.name ?? '' },
-      { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints: wanted } },
-      'merge',
-    );
-  }
 }
 
 const isPodReady = (p: PodShape) =>
