@@ -1,6 +1,7 @@
 import type { KindRef } from '@stackops/lib-common/client';
 import {
   KeystoneAPIKind,
+  KeystoneApplicationCredentialKind,
   KeystoneEndpointKind,
   KeystoneServiceKind,
   NetworkAddonsConfigKind,
@@ -15,10 +16,13 @@ export const crdName = (kind: KindRef): string => `${kind.plural}.${kind.group}`
  * Every kind this project's charts define (their `crds/` folders), in the order their custom
  * resources must go while the operators still run: a PlacementAPI deletes its KeystoneService and
  * KeystoneEndpoint, whose finalizers keystone-operator releases after deregistering them from
- * Keystone, which needs the KeystoneAPI; so KeystoneAPIs go last of the OpenStack kinds.
+ * Keystone, which needs the KeystoneAPI; so KeystoneAPIs go last of the OpenStack kinds. An
+ * application credential is revoked as its service user, so it goes before the KeystoneServices
+ * (and after the PlacementAPIs that hold its Secret).
  */
 export const stackopsKinds: readonly KindRef[] = [
   PlacementAPIKind,
+  KeystoneApplicationCredentialKind,
   KeystoneEndpointKind,
   KeystoneServiceKind,
   KeystoneAPIKind,
@@ -43,6 +47,7 @@ const ourFinalizers = [
   /^openstack\.org\/keystoneapi$/,
   /^openstack\.org\/keystoneservice(-.+)?$/,
   /^openstack\.org\/keystoneendpoint(-.+)?$/,
+  /^openstack\.org\/applicationcredential$/,
   /^openstack\.org\/placementapi$/,
   /^sip\.airship\.airshipit\.org\/finalizer$/,
 ];

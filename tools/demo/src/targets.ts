@@ -32,6 +32,12 @@ export const KeystoneEndpointKind = kind(
   'KeystoneEndpoint',
   'keystoneendpoints',
 );
+export const KeystoneApplicationCredentialKind = kind(
+  'keystone.openstack.org',
+  'v1beta1',
+  'KeystoneApplicationCredential',
+  'keystoneapplicationcredentials',
+);
 export const PlacementAPIKind = kind('placement.openstack.org', 'v1beta1', 'PlacementAPI', 'placementapis');
 export const NetworkAddonsConfigKind = kind(
   'networkaddonsoperator.network.kubevirt.io',
