@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { realNodeLabels } from '@stackops/kube-env';
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
+import { isAlreadyExists, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import type { CatalogueRow } from './keystone.js';
 import { realNodeTaint } from './real-node.js';
 import { OPENSTACK_NAMESPACE } from './targets.js';
@@ -11,28 +11,32 @@ const execFileP = promisify(execFile);
 /**
  * The namespace `openstack` (or `name`), annotated so that kube-apiserver's PodNodeSelector and
  * PodTolerationRestriction put every pod created in it on the real node: Keystone, Placement, their
- * Jobs and MariaDB run for real while the other products' workloads stay on kwok. Applied, so an
- * existing namespace gets the annotations too.
+ * Jobs and MariaDB run for real while the other products' workloads stay on kwok. Created, or an
+ * existing namespace patched. Not server-side applied: the examples are applied with the same field
+ * manager, and their Namespace (no annotations) would then take the annotations away.
  */
 export async function openstackNamespaceOnRealNode(
   client: KubeClient,
   name: string = OPENSTACK_NAMESPACE,
 ): Promise<void> {
-  await client.apply(Kinds.Namespace, {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: {
-      name,
-      annotations: {
-        'scheduler.alpha.kubernetes.io/node-selector': Object.entries(realNodeLabels)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(','),
-        'scheduler.alpha.kubernetes.io/defaultTolerations': JSON.stringify([
-          { operator: 'Equal', ...realNodeTaint },
-        ]),
-      },
-    },
-  });
+  const annotations = {
+    'scheduler.alpha.kubernetes.io/node-selector': Object.entries(realNodeLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+    'scheduler.alpha.kubernetes.io/defaultTolerations': JSON.stringify([
+      { operator: 'Equal', ...realNodeTaint },
+    ]),
+  };
+  try {
+    await client.create(Kinds.Namespace, {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, annotations },
+    });
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    await client.patch(Kinds.Namespace, { name }, { metadata: { annotations } }, 'merge');
+  }
 }
 
 /**
