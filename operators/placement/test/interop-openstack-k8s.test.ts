@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { installCrds, waitUntil } from '@stackops/lib-common/testing';
+import { galeraDatabase, installCrds, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   configFile,
@@ -46,18 +46,7 @@ describe('PlacementAPI in an openstack-k8s-operators shaped namespace (Galera CR
     const client = suite.client;
     const ns = suite.namespaces[0]!;
     await createSecret(client, ns);
-    await client.create(ExternalKinds.Galera, {
-      apiVersion: 'mariadb.openstack.org/v1beta1',
-      kind: 'Galera',
-      metadata: { name: 'openstack', namespace: ns },
-      spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
-    });
-    await client.create(Kinds.Service, {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'openstack', namespace: ns, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
-      spec: { ports: [{ name: 'mysql', port: 3306 }] },
-    });
+    await galeraDatabase(client, ns);
     await createReadyKeystoneAPI(client, ns);
     await createPlacementAPI(client, ns);
     await mariadbOperatorReports(client, ns);

@@ -9,6 +9,7 @@ export {
   reconcileOnce,
   startFakeManager,
 } from './fake.js';
+export { galeraDatabase } from './galera.js';
 export {
   chartFullname,
   createHelm,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { Kinds, type KubeClient } from '@stackops/lib-common/client';
+import type { KubeClient } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { galeraDatabase, waitUntil } from '@stackops/lib-common/testing';
 import { createInputSecret } from './keystone.js';
 
 /** mariadb-operator's and infra-operator's CRDs as tools/crd-types describes them (ADR 0013). */
@@ -27,18 +27,7 @@ export const readyConditions = (type: string, ready = true) => [
 /** What mariadb-operator and infra-operator would have created in the namespace. */
 export async function openstackK8sNamespace(client: KubeClient, ns: string) {
   await createInputSecret(client, ns);
-  await client.create(ExternalKinds.Galera, {
-    apiVersion: 'mariadb.openstack.org/v1beta1',
-    kind: 'Galera',
-    metadata: { name: 'openstack', namespace: ns },
-    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
-  });
-  await client.create(Kinds.Service, {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: 'openstack', namespace: ns, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
-    spec: { ports: [{ name: 'mysql', port: 3306 }] },
-  });
+  await galeraDatabase(client, ns);
   await client.create(ExternalKinds.Memcached, {
     apiVersion: 'memcached.openstack.org/v1beta1',
     kind: 'Memcached',
