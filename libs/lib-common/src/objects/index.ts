@@ -24,6 +24,7 @@ export { controllerOf, controllerReference, withControllerReference } from './ow
 export { type ObjectLister, objectIdentity, PruneError, type PruneOptions, pruneOwned } from './prune.js';
 export { type ExistsLookup, type RecordedWrite, recordingClient } from './recording-client.js';
 export {
+  getOrCreateSecret,
   MissingSecretKeyError,
   readSecretKey,
   requireSecretKeys,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { MissingSecretKeyError, requireSecretKeys, type SecretObject, secretValue } from './secrets.js';
+import { Kinds } from '../client/kinds.js';
+import { FakeKubeClient } from '../testing/fake.js';
+import {
+  getOrCreateSecret,
+  MissingSecretKeyError,
+  requireSecretKeys,
+  type SecretObject,
+  secretValue,
+} from './secrets.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 const secret: SecretObject = {
@@ -39,5 +47,32 @@ describe('requireSecretKeys', () => {
       expect(String((err as Error).message)).not.toContain('12345678');
       expect(err).toMatchObject({ key: 'PlacementPassword', secret: 'openstack/osp-secret' });
     }
+  });
+});
+
+describe('getOrCreateSecret', () => {
+  const desired: SecretObject = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'keystone-db-secret', namespace: 'openstack' },
+    stringData: { DatabasePassword: 'generated' },
+  };
+
+  it('an uncached (unlabelled) Secret is read, never created again: no write', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(Kinds.Secret, { ...desired, stringData: { DatabasePassword: 'older' } });
+    const got = await getOrCreateSecret(fake, desired, undefined);
+    expect(secretValue(got, 'DatabasePassword')).toBe('older');
+    expect(fake.writes()).toBe(0);
+    expect(fake.calls.map((c) => c.verb)).toEqual(['get']);
+  });
+
+  it('a cached one costs no request; an absent one is created once', async () => {
+    const fake = new FakeKubeClient();
+    expect(await getOrCreateSecret(fake, desired, desired)).toBe(desired);
+    expect(fake.calls).toEqual([]);
+    const created = await getOrCreateSecret(fake, desired, undefined);
+    expect(secretValue(created, 'DatabasePassword')).toBe('generated');
+    expect(fake.writes()).toBe(1);
   });
 });

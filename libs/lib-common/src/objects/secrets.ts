@@ -1,3 +1,4 @@
+import { isAlreadyExists } from '../client/errors.js';
 import { Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import { stableHash } from './hash.js';
@@ -82,4 +83,29 @@ export async function readSecretKey(
 ): Promise<string | undefined> {
   const secret = await client.get<SecretObject>(Kinds.Secret, { name: selector.name, namespace });
   return secret ? secretValue(secret, selector.key) : undefined;
+}
+
+/**
+ * A Secret created once and then only read (a generated password): `cached` when the cache has it,
+ * else the live one — an older install's Secret may lack the labels the cache selects on, and a
+ * create would be refused on every pass — else `desired`, created. One created meanwhile by another
+ * writer (the cache lags) is kept: a password in use is never replaced.
+ */
+export async function getOrCreateSecret(
+  client: KubeClient,
+  desired: SecretObject,
+  cached: SecretObject | undefined,
+): Promise<SecretObject> {
+  if (cached) return cached;
+  const ref = { name: desired.metadata.name ?? '', namespace: desired.metadata.namespace ?? '' };
+  const live = await client.get<SecretObject>(Kinds.Secret, ref);
+  if (live) return live;
+  try {
+    return await client.create<SecretObject>(Kinds.Secret, desired);
+  } catch (err) {
+    if (!isAlreadyExists(err)) throw err;
+    const created = await client.get<SecretObject>(Kinds.Secret, ref);
+    if (!created) throw err;
+    return created;
+  }
 }

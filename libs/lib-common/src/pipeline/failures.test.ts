@@ -178,6 +178,24 @@ describe('pipeline: failures on the CR', () => {
     ]);
   });
 
+  it('eventKinds: only writes of those kinds record an Event, the others are logged only', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(Widget, widget('w'));
+    const reconciler = pipeline<Widget>({
+      kind: Widget,
+      eventKinds: ['Secret'],
+      steps: [
+        async function ensureObjects(ctx) {
+          await applyOwned(ctx.client, ctx.cr, Kinds.ConfigMap, job('a'), { current: null });
+          await applyOwned(ctx.client, ctx.cr, Kinds.Secret, job('s'), { current: null });
+        },
+      ],
+    });
+    const { events } = await reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler);
+    expect(events.map((e) => `${e.reason} ${e.message}`)).toEqual(['SuccessfulCreate Created Secret s']);
+    expect(fake.peek(Kinds.ConfigMap, { namespace: 'ns', name: 'a' })).toBeDefined();
+  });
+
   it('onePerNamespace: the younger is refused with a condition and one Event, and writes nothing else', async () => {
     const fake = new FakeKubeClient();
     fake.seed(Widget, widget('first', '2026-01-01T00:00:00Z'), widget('second', '2026-01-01T00:00:05Z'));

@@ -1,3 +1,6 @@
+// The predicates of a pipeline's watches: its primary kind (its own status writes do not wake it
+// again) and the Jobs its steps wait on.
+export { jobOutcomeChanged, specOrMetadataChanged } from '../runtime/predicates.js';
 export {
   namespaceHolder,
   ONE_PER_NAMESPACE_RECHECK_MS,

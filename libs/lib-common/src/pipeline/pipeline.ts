@@ -106,6 +106,12 @@ export interface PipelineDefinition<T extends KubeObject, S extends object, C ex
    */
   recordWrites?: 'events' | 'logs' | false;
   /**
+   * With `recordWrites: 'events'`, only writes of these kinds (e.g. `['Job', 'Deployment']`: the
+   * workloads a user follows) record an Event; the others are logged only. Default: every kind.
+   * Events cost a request each, and a first apply creates a dozen objects.
+   */
+  eventKinds?: readonly string[];
+  /**
    * The status to write; default the pass's status with its conditions (Ready computed when
    * `conditions` is given; unchanged transition times restored).
    */
@@ -159,6 +165,7 @@ export function pipeline<
 >(def: PipelineDefinition<T, S, C>): Reconciler<T> {
   const now = def.now ?? (() => new Date());
   const readyType = def.readyEvents === undefined ? ConditionType.Ready : def.readyEvents;
+  const eventKinds = def.eventKinds ? new Set(def.eventKinds) : undefined;
   /** Per object uid: the status this process last wrote and the resourceVersion it was written over. */
   const lastWritten = new Map<string, { from: string; status: S }>();
 
@@ -189,7 +196,7 @@ export function pipeline<
       const name = w.ref.name;
       const object = `${w.kind.kind} ${w.ref.namespace ? `${w.ref.namespace}/` : ''}${name}`;
       rc.log.info({ step: currentStep, object, action: w.action }, `${w.action} ${w.kind.kind} ${name}`);
-      if (recordWrites !== 'events') return;
+      if (recordWrites !== 'events' || (eventKinds && !eventKinds.has(w.kind.kind))) return;
       const verb = w.action === 'created' ? 'Create' : w.action === 'updated' ? 'Update' : 'Delete';
       events.push({
         type: 'Normal',

@@ -5,11 +5,13 @@ import {
   and,
   annotationsChanged,
   generationChanged,
+  jobOutcomeChanged,
   labelSelected,
   labelsChanged,
   not,
   or,
   resourceVersionChanged,
+  specOrMetadataChanged,
 } from './predicates.js';
 
 const obj = (meta: Partial<KubeObject['metadata']>): KubeObject => ({ metadata: { name: 'a', ...meta } });
@@ -37,6 +39,57 @@ describe('predicates', () => {
     ).toBe(true);
     expect(generationChanged({ type: 'add', obj: obj({}) })).toBe(true);
     expect(generationChanged({ type: 'delete', obj: obj({}) })).toBe(true);
+  });
+
+  it('specOrMetadataChanged drops status-only writes, passes every other change', () => {
+    const base = {
+      metadata: { name: 'a', generation: 1, resourceVersion: '1', labels: { a: '1' }, finalizers: ['f'] },
+      spec: { replicas: 1 },
+      status: { observedGeneration: 1 },
+    } as KubeObject;
+    const with_ = (o: object): KubeObject => ({ ...base, ...o }) as KubeObject;
+    const meta = (m: object): KubeObject => with_({ metadata: { ...base.metadata, ...m } });
+    const upd = (obj: KubeObject): InformerEvent => ({ type: 'update', old: base, obj });
+    // Its own status write: a new resourceVersion, new managedFields, another status.
+    expect(
+      specOrMetadataChanged(
+        upd({
+          ...meta({ resourceVersion: '2', managedFields: [{ manager: 'x' }] }),
+          status: { observedGeneration: 1, conditions: [] },
+        } as KubeObject),
+      ),
+    ).toBe(false);
+    expect(specOrMetadataChanged(upd(meta({ generation: 2, resourceVersion: '2' })))).toBe(true);
+    expect(specOrMetadataChanged(upd(with_({ spec: { replicas: 2 } })))).toBe(true);
+    expect(specOrMetadataChanged(upd(meta({ labels: { a: '2' } })))).toBe(true);
+    expect(specOrMetadataChanged(upd(meta({ annotations: { x: 'y' } })))).toBe(true);
+    expect(specOrMetadataChanged(upd(meta({ finalizers: [] })))).toBe(true);
+    expect(specOrMetadataChanged(upd(meta({ deletionTimestamp: '2026-01-01T00:00:00Z' })))).toBe(true);
+    expect(specOrMetadataChanged({ type: 'add', obj: base })).toBe(true);
+    expect(specOrMetadataChanged({ type: 'delete', obj: base })).toBe(true);
+  });
+
+  it('jobOutcomeChanged passes what decides the outcome, not a pod starting or being counted', () => {
+    const job = (status: object, rv = '1'): KubeObject =>
+      ({ metadata: { name: 'j', resourceVersion: rv }, spec: { backoffLimit: 0 }, status }) as KubeObject;
+    const upd = (a: object, b: object): InformerEvent => ({ type: 'update', old: job(a), obj: job(b, '2') });
+    expect(jobOutcomeChanged(upd({}, { active: 1, ready: 0, startTime: 't' }))).toBe(false);
+    expect(
+      jobOutcomeChanged(upd({ active: 1 }, { active: 0, uncountedTerminatedPods: { succeeded: ['u'] } })),
+    ).toBe(false);
+    expect(
+      jobOutcomeChanged(
+        upd({ active: 0 }, { succeeded: 1, conditions: [{ type: 'Complete', status: 'True' }] }),
+      ),
+    ).toBe(true);
+    expect(jobOutcomeChanged(upd({ active: 1 }, { active: 1, failed: 1 }))).toBe(true);
+    const relabelled: InformerEvent = {
+      type: 'update',
+      old: job({}),
+      obj: { ...job({}, '2'), metadata: { name: 'j', resourceVersion: '2', labels: { a: 'b' } } },
+    };
+    expect(jobOutcomeChanged(relabelled)).toBe(true);
+    expect(jobOutcomeChanged({ type: 'delete', obj: job({}) })).toBe(true);
   });
 
   it('resourceVersionChanged drops resync-style updates that changed nothing', () => {

@@ -1,3 +1,4 @@
+import { deepEqual } from '../client/json.js';
 import type { KubeObject } from '../client/types.js';
 import type { InformerEvent } from './informer.js';
 import { labelMatcher } from './selector.js';
@@ -25,6 +26,46 @@ export const generationChanged: Predicate = onUpdate(
   (old, obj) =>
     old.metadata.generation !== obj.metadata.generation ||
     old.metadata.deletionTimestamp !== obj.metadata.deletionTimestamp,
+);
+
+/** The object without what any write changes (resourceVersion, managedFields) and without its status. */
+function withoutStatus(o: KubeObject): unknown {
+  const { status: _s, metadata, ...rest } = o as KubeObject & { status?: unknown };
+  const {
+    resourceVersion: _rv,
+    managedFields: _mf,
+    ...meta
+  } = metadata as KubeObject['metadata'] & {
+    managedFields?: unknown;
+  };
+  return { ...rest, metadata: meta };
+}
+
+/**
+ * Passes adds, deletes, and updates that changed anything but the status: the spec (generation),
+ * labels, annotations, finalizers, owner references, the deletion. For a primary kind whose
+ * reconciler writes its own status: that write does not wake the same key once more. A status
+ * someone else edited is put right by the next pass that runs for another reason (a spec or
+ * metadata change, an owned object's event, a requeue, a restart).
+ */
+export const specOrMetadataChanged: Predicate = onUpdate(
+  (old, obj) => !deepEqual(withoutStatus(old), withoutStatus(obj)),
+);
+
+const jobOutcome = (o: KubeObject): unknown => {
+  const status = (o as { status?: { succeeded?: number; failed?: number; conditions?: unknown } }).status;
+  return [status?.succeeded ?? 0, status?.failed ?? 0, status?.conditions ?? []];
+};
+
+/**
+ * For Jobs an owner waits on: passes adds, deletes, changes of anything but the status, and status
+ * changes of what decides the Job's outcome (`succeeded`, `failed`, `conditions`). The Job
+ * controller's other status writes (a pod started: `active`, `ready`, `startTime`; a pod counted:
+ * `uncountedTerminatedPods`) would each wake the owner for a pass that finds the Job still running.
+ */
+export const jobOutcomeChanged: Predicate = onUpdate(
+  (old, obj) =>
+    !deepEqual(withoutStatus(old), withoutStatus(obj)) || !deepEqual(jobOutcome(old), jobOutcome(obj)),
 );
 
 export const resourceVersionChanged: Predicate = onUpdate(

@@ -1,5 +1,6 @@
 import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KindRef, Kinds, type ObjectRef } from '@stackops/lib-common/client';
+import { jobOutcomeChanged, specOrMetadataChanged } from '@stackops/lib-common/pipeline';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
@@ -51,9 +52,20 @@ export function registerPlacementApiController(
     name: 'placementapi',
     concurrency,
   });
+  // A pass's own status write does not wake the key again (the pipeline writes status at the end
+  // of a pass; nothing waits for that write to come back).
+  builder = builder.withPredicates(specOrMetadataChanged);
   // Only its own Secrets (labelled with the owner) are cached; those a spec names are watched by name.
+  // Of its Jobs, only what decides their outcome wakes it (not each pod started or counted).
   for (const kind of PLACEMENT_API_OWNED_KINDS)
-    builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWNED_SECRETS } : {});
+    builder = builder.owns(
+      kind,
+      kind === Kinds.Secret
+        ? { labelSelector: OWNED_SECRETS }
+        : kind === Kinds.Job
+          ? { predicates: [jobOutcomeChanged] }
+          : {},
+    );
   builder = watchOtherOperatorsCrs(builder);
   return builder
     .referencedBy(

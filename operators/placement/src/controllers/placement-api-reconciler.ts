@@ -50,6 +50,9 @@ export function placementApiReconciler(defaults: PlacementDefaults): Reconciler<
     kind: PlacementAPIKind,
     // Services and keystone children are named `placement…` whatever the CR's name: one per namespace.
     onePerNamespace: true,
+    // Events for the workloads a user follows (and Ready flips, failures); the Secrets, RBAC
+    // objects, Services and keystone children a first apply creates are logged only.
+    eventKinds: ['Job', 'Deployment'],
     conditions: placementConditions,
     initialStatus: (cr, previous) => {
       // What is known stays (so an early stop does not wipe it).

@@ -34,5 +34,3 @@ export interface KeystoneApiPass extends Pass<KeystoneAPI, KeystoneApiStatus> {
 
 /** How long to wait before looking again at something that is not there yet and has no watch. */
 export const RECHECK_AFTER_MS = 10_000;
-/** "Right after the status write lands": the watch event usually comes first; this is the fallback. */
-export const SOON_MS = 500;

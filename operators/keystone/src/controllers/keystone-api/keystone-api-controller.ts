@@ -1,4 +1,5 @@
 import { type KindRef, Kinds } from '@stackops/lib-common/client';
+import { jobOutcomeChanged, specOrMetadataChanged } from '@stackops/lib-common/pipeline';
 import type { Manager } from '@stackops/lib-common/runtime';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -47,10 +48,21 @@ export function registerKeystoneApiController(
     name: 'keystoneapi',
     concurrency,
   });
+  // A pass's own status write does not wake the key again (the pipeline writes status at the end
+  // of a pass; nothing waits for that write to come back).
+  builder = builder.withPredicates(specOrMetadataChanged);
   // Of Secrets, only its own (they all carry keystoneGroupLabels) are cached; those a spec names
   // are watched one by one, by name: the operator never lists every Secret of the cluster.
+  // Of its Jobs, only what decides their outcome wakes it (not each pod started or counted).
   for (const kind of KEYSTONE_API_OWNED_KINDS)
-    builder = builder.owns(kind, kind === Kinds.Secret ? { labelSelector: OWN_SECRETS_SELECTOR } : {});
+    builder = builder.owns(
+      kind,
+      kind === Kinds.Secret
+        ? { labelSelector: OWN_SECRETS_SELECTOR }
+        : kind === Kinds.Job
+          ? { predicates: [jobOutcomeChanged] }
+          : {},
+    );
   builder = watchOtherOperatorsCrs(builder);
   return builder
     .referencedBy(Kinds.Secret, keystoneApiSecretNames, { byName: true })

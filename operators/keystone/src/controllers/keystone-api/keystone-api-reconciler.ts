@@ -78,6 +78,9 @@ export function keystoneApiReconciler(
   return pipeline<KeystoneAPI, KeystoneApiStatus, KeystoneApiPass>({
     kind: KeystoneKinds.KeystoneAPI,
     onePerNamespace: true,
+    // Events for the workloads a user follows (and Ready flips, failures); the dozen Secrets,
+    // RBAC objects and Services a first apply creates are logged only.
+    eventKinds: ['Job', 'Deployment'],
     conditions: (cr) => initialConditionTypes(resolveSpec(cr, defaults)),
     initialStatus: (cr, previous) => {
       const { conditions: _c, ...rest } = previous ?? {};

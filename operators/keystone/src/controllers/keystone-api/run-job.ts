@@ -7,7 +7,7 @@ import {
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import type { JobInput } from '../../resources/jobs.js';
-import { type KeystoneApiPass, RECHECK_AFTER_MS } from './context.js';
+import type { KeystoneApiPass } from './context.js';
 
 /** What keystone's Job builders need from a pass. */
 export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
@@ -18,7 +18,7 @@ export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
 
 /**
  * Runs one of keystone's hash-gated Jobs and reports it in `condition`: a running Job ends the
- * pass (checked again soon), a failed one ends it until something changes, and a success records
+ * pass (its watch event brings the next), a failed one ends it until something changes, and a success records
  * its pod-spec hash under `status.hash[hashKey]`. The Topology's placement, if any, goes on its pods.
  */
 export async function runKeystoneJob(
@@ -34,7 +34,8 @@ export async function runKeystoneJob(
     current: ctx.cache.get<JobObject>(Kinds.Job, ref) ?? null,
   });
   markJobCondition(ctx.conditions, opts.condition, result);
-  if (result.state === 'running') return stop(RECHECK_AFTER_MS);
+  // The Job is owned and watched: its outcome brings the next pass (no timed recheck meanwhile).
+  if (result.state === 'running') return stop();
   if (result.state === 'failed') return stop();
   if (result.hashToRecord) ctx.status.hash[opts.hashKey] = result.hashToRecord;
   return undefined;

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { isAlreadyExists, Kinds } from '@stackops/lib-common/client';
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { DB_ROOT_PASSWORD_KEY } from '@stackops/lib-common/database';
 import {
+  getOrCreateSecret,
   type SecretObject,
   secretValue,
   stableHash,
@@ -27,10 +28,8 @@ const ACCOUNT_PASSWORD_KEY = 'DatabasePassword';
 const generatePassword = (): string => randomBytes(16).toString('hex');
 
 /** The generated account Secret, created once and then only read (its password never changes). */
-async function ensureAccountSecret(ctx: PlacementApiPass, name: string): Promise<SecretObject> {
+function ensureAccountSecret(ctx: PlacementApiPass, name: string): Promise<SecretObject> {
   const namespace = ctx.cr.metadata.namespace!;
-  const cached = ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace });
-  if (cached) return cached;
   const secret = withControllerReference(ctx.cr, Kinds.Secret, {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -38,15 +37,11 @@ async function ensureAccountSecret(ctx: PlacementApiPass, name: string): Promise
     type: 'Opaque',
     stringData: { [ACCOUNT_PASSWORD_KEY]: generatePassword() },
   } as SecretObject);
-  try {
-    return await ctx.client.create<SecretObject>(Kinds.Secret, secret);
-  } catch (err) {
-    // Created meanwhile (the cache lags): keep that one, never overwrite a password in use.
-    if (!isAlreadyExists(err)) throw err;
-    const live = await ctx.client.get<SecretObject>(Kinds.Secret, { name, namespace });
-    if (!live) throw err;
-    return live;
-  }
+  return getOrCreateSecret(
+    ctx.client,
+    secret,
+    ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace }),
+  );
 }
 
 /**

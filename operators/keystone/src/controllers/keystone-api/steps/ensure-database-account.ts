@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { isAlreadyExists, Kinds } from '@stackops/lib-common/client';
+import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
+  getOrCreateSecret,
   type SecretObject,
   secretValue,
   stableHash,
@@ -35,25 +36,20 @@ export async function ensureDatabaseAccount(ctx: KeystoneApiPass): Promise<StepR
   }
   const name = accountSecretName(ctx.spec.databaseAccount);
   const namespace = ctx.cr.metadata.namespace ?? '';
-  let account: SecretObject | undefined = ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace });
+  let account: SecretObject;
   try {
-    if (!account) {
-      const desired = withControllerReference(ctx.cr, Kinds.Secret, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name, namespace, labels: keystoneGroupLabels(ctx.cr) },
-        type: 'Opaque',
-        stringData: { [ACCOUNT_PASSWORD_KEY]: randomBytes(16).toString('hex') },
-      } as SecretObject);
-      try {
-        account = await ctx.client.create<SecretObject>(Kinds.Secret, desired);
-      } catch (err) {
-        // created meanwhile (the cache lags): keep that one, never replace a password in use
-        if (!isAlreadyExists(err)) throw err;
-        account = (await ctx.client.get<SecretObject>(Kinds.Secret, { name, namespace })) ?? undefined;
-        if (!account) throw err;
-      }
-    }
+    const desired = withControllerReference(ctx.cr, Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, namespace, labels: keystoneGroupLabels(ctx.cr) },
+      type: 'Opaque',
+      stringData: { [ACCOUNT_PASSWORD_KEY]: randomBytes(16).toString('hex') },
+    } as SecretObject);
+    account = await getOrCreateSecret(
+      ctx.client,
+      desired,
+      ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace }),
+    );
   } catch (err) {
     ctx.conditions.markError(ConditionType.MariaDBAccountReady, err);
     throw err;

@@ -110,7 +110,8 @@ export async function ensureDatabase(ctx: KeystoneApiPass): Promise<StepResult> 
   });
   if (result.state === 'running') {
     setDbReadyCondition(ctx.conditions, { state: 'running' });
-    return stop(RECHECK_AFTER_MS);
+    // The Job is owned and watched: its outcome brings the next pass.
+    return stop();
   }
   if (result.state === 'failed') {
     setDbReadyCondition(ctx.conditions, { state: 'failed', message: result.message ?? 'Job failed' });

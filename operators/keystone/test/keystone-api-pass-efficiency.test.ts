@@ -1,0 +1,169 @@
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import type { Reconciler } from '@stackops/lib-common/runtime';
+import { waitUntil } from '@stackops/lib-common/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeystoneKinds } from '../src/api/group.js';
+import type { KeystoneAPI } from '../src/api/keystone-api.js';
+import { adminClient, installCrds, newNamespace, type Operator, startOperator } from './support/harness.js';
+import {
+  createDatabaseService,
+  createInputSecret,
+  createKeystone,
+  createMemcachedService,
+  isReady,
+  OSP_SECRET_DATA,
+  preparedNamespace,
+  waitForKeystone,
+} from './support/keystone.js';
+
+/** What the operator sent, per namespace: `<verb> <Kind>[/status]` (status patches, Events, creates). */
+type Sent = Map<string, string[]>;
+
+const count = (sent: Sent, ns: string, what: string) => (sent.get(ns) ?? []).filter((s) => s === what).length;
+
+/** Waits until the operator sent nothing for `quietMs` (its passes settled). */
+async function quiet(sent: Sent, passes: Map<string, number>, quietMs = 2_000): Promise<void> {
+  let last = '';
+  let since = Date.now();
+  await waitUntil(
+    'the operator quiet',
+    async () => {
+      const now = JSON.stringify([[...sent.values()].map((v) => v.length), [...passes.values()]]);
+      if (now !== last) {
+        last = now;
+        since = Date.now();
+      }
+      return Date.now() - since >= quietMs ? true : undefined;
+    },
+    { timeoutMs: 30_000 },
+  );
+}
+
+describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
+  const client = adminClient();
+  const namespaces: string[] = [];
+  const sent: Sent = new Map();
+  /** Passes of the KeystoneAPI controller, per key. */
+  const passes = new Map<string, number>();
+  let operator: Operator;
+
+  const record = (ns: string | undefined, what: string) => {
+    if (!ns) return;
+    sent.set(ns, [...(sent.get(ns) ?? []), what]);
+  };
+  const namespace = async () => {
+    const ns = await newNamespace(client);
+    namespaces.push(ns);
+    return ns;
+  };
+
+  beforeAll(async () => {
+    await installCrds(client);
+    operator = await startOperator({
+      beforeRegister: (m) => {
+        const create = m.client.create.bind(m.client);
+        const patch = m.client.patch.bind(m.client);
+        m.client.create = (kind, obj) => {
+          record(
+            obj.metadata.namespace,
+            `create ${kind.kind}${kind.kind === 'Secret' ? ` ${obj.metadata.name}` : ''}`,
+          );
+          return create(kind, obj);
+        };
+        m.client.patch = (kind, ref, body, type, opts) => {
+          record(ref.namespace, `patch ${kind.kind}${opts?.subresource ? `/${opts.subresource}` : ''}`);
+          return patch(kind, ref, body, type, opts);
+        };
+        const controller = m.controller.bind(m);
+        m.controller = <T extends KubeObject>(opts?: Parameters<typeof m.controller>[0]) => {
+          const builder = controller<T>(opts);
+          const reconcile = builder.reconcile.bind(builder);
+          builder.reconcile = (fn: Reconciler<T>) =>
+            reconcile((obj, ctx) => {
+              if (ctx.controller === 'keystoneapi') passes.set(ctx.key, (passes.get(ctx.key) ?? 0) + 1);
+              return fn(obj, ctx);
+            });
+          return builder;
+        };
+      },
+    });
+  });
+  afterAll(async () => {
+    await operator?.stop();
+    for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
+  });
+
+  it('apply → Ready: one status patch per pass that changed something, Events only for workloads and Ready', async () => {
+    const ns = await preparedNamespace({ client, namespace });
+    await createKeystone(client, ns);
+    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await quiet(sent, passes);
+    const statusPatches = count(sent, ns, 'patch KeystoneAPI/status');
+    const events = count(sent, ns, 'create Event') + count(sent, ns, 'patch Event');
+    const key = `${ns}/keystone`;
+    // Each pass writes its status at most once, and a pass that only saw its own status write come
+    // back would write nothing: there are fewer status patches than passes.
+    expect(statusPatches).toBeLessThanOrEqual(passes.get(key) ?? 0);
+    // Stages: started, db-create done, db-sync done, bootstrap done, Deployment ready (+ one
+    // spare for a Job or the Deployment observed between two of them).
+    expect(statusPatches).toBeLessThanOrEqual(6);
+    // Created: 3 Jobs and the Deployment; then Ready. Not one per Secret, Service or RBAC object.
+    expect(events).toBeLessThanOrEqual(5);
+  });
+
+  it('a status-only update does not wake a converged KeystoneAPI; the next pass for another reason puts it right', async () => {
+    const ns = await preparedNamespace({ client, namespace });
+    await createKeystone(client, ns);
+    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await quiet(sent, passes);
+    const key = `${ns}/keystone`;
+    const before = passes.get(key) ?? 0;
+    const region = (
+      await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' })
+    )?.status?.region;
+    expect(region).toBe('regionOne');
+    // Someone else's status write (or the operator's own, as it comes back through the watch).
+    await client.patch(
+      KeystoneKinds.KeystoneAPI,
+      { namespace: ns, name: 'keystone' },
+      { status: { region: 'tampered' } },
+      'merge',
+      { subresource: 'status' },
+    );
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(passes.get(key)).toBe(before);
+    // A metadata change is a reason for a pass: level-triggered, it rewrites the whole status.
+    await client.patch(
+      KeystoneKinds.KeystoneAPI,
+      { namespace: ns, name: 'keystone' },
+      { metadata: { annotations: { 'example.org/touched': 'yes' } } },
+      'merge',
+    );
+    await waitForKeystone(client, ns, 'status.region put right', (cr) => cr.status?.region === 'regionOne');
+    expect(passes.get(key)).toBeGreaterThan(before);
+  });
+
+  it('an unlabelled upstream <account>-db-secret is read, never created again', async () => {
+    const ns = await namespace();
+    const { KeystoneDatabasePassword: _db, ...withoutDatabase } = OSP_SECRET_DATA;
+    await createInputSecret(client, ns, withoutDatabase);
+    await createDatabaseService(client, ns);
+    await createMemcachedService(client, ns);
+    // As upstream's mariadb-operator leaves it: no keystone label, so not in the operator's cache.
+    await client.create(Kinds.Secret, {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'keystone-db-secret', namespace: ns },
+      stringData: { DatabasePassword: 'from-upstream' },
+    } as KubeObject);
+    await createKeystone(client, ns);
+    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await quiet(sent, passes);
+    expect(count(sent, ns, 'create Secret keystone-db-secret')).toBe(0);
+    const secret = await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+      namespace: ns,
+      name: 'keystone-db-secret',
+    });
+    expect(Buffer.from(secret?.data?.['DatabasePassword'] ?? '', 'base64').toString()).toBe('from-upstream');
+  });
+});
