@@ -1,32 +1,19 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import {
-  conditionOf,
-  createExternalKeystoneAPI,
-  createOspSecret,
-  isReadyObject,
-  placementEndpoint,
-  placementService,
-  useKeystoneSuite,
-  waitForObject,
-} from './support/keystone-server/operator.js';
-
-const KS = KeystoneKinds.KeystoneService;
-const KE = KeystoneKinds.KeystoneEndpoint;
+import { conditionOf, isReadyObject, KE, KS, registrationSuite, waitForObject } from './support/catalog.js';
+import { placementEndpoint, placementService } from './support/keystone-server/operator.js';
 
 describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode)', () => {
-  const suite = useKeystoneSuite({ beforeAll, afterAll });
+  const suite = registrationSuite('kse');
 
   /** A namespace with a KeystoneAPI pointing at the real Keystone, and a Ready KeystoneService `name`. */
   async function withService(name: string, api: Partial<KeystoneAPI['spec']> = {}) {
-    const ns = await suite.namespace('kse');
-    await createOspSecret(suite.client, ns, suite.keystone);
-    await createExternalKeystoneAPI(suite.client, ns, suite.keystone, api);
+    const ns = await suite.keystoneNamespace(api);
     await suite.client.create(KS, placementService(ns, name));
     const service = await waitForObject<KeystoneService>(suite.client, KS, ns, name, 'Ready', isReadyObject);
     return { ns, serviceID: service.status?.serviceID ?? '' };
@@ -161,10 +148,8 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   });
 
   it('waits for its KeystoneService, mirroring its state, and registers once it is ready', async () => {
-    const { client, keystone } = suite;
-    const ns = await suite.namespace('kse');
-    await createOspSecret(client, ns, keystone);
-    await createExternalKeystoneAPI(client, ns, keystone);
+    const { client } = suite;
+    const ns = await suite.keystoneNamespace();
     await client.create(KE, placementEndpoint(ns, 'placement-late'));
     const waiting = await waitForObject<KeystoneEndpoint>(
       client,

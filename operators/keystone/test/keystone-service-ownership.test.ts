@@ -1,23 +1,15 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeystoneKinds } from '../src/api/group.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
+import { conditionOf, isReadyObject, KE, KS, registrationSuite, waitForObject } from './support/catalog.js';
 import {
-  conditionOf,
-  createExternalKeystoneAPI,
-  createOspSecret,
-  isReadyObject,
   PLACEMENT_PASSWORD,
   placementEndpoint,
   placementService,
-  useKeystoneSuite,
-  waitForObject,
 } from './support/keystone-server/operator.js';
 
-const KS = KeystoneKinds.KeystoneService;
-const KE = KeystoneKinds.KeystoneEndpoint;
 const ADOPT = 'keystone.openstack.org/adopt';
 
 // The drift re-check runs every 3 s here (5 min by default), read when the controllers register.
@@ -32,18 +24,11 @@ type Event = KubeObject & {
 };
 
 describe('Keystone objects have owners; drift is repaired (real Keystone, KeystoneAPI in external mode)', () => {
-  const suite = useKeystoneSuite({ beforeAll, afterAll });
+  const suite = registrationSuite('kso');
   afterAll(() => {
     if (savedResync === undefined) delete process.env.KEYSTONE_RESYNC_PERIOD;
     else process.env.KEYSTONE_RESYNC_PERIOD = savedResync;
   });
-
-  async function keystoneNamespace(): Promise<string> {
-    const ns = await suite.namespace('kso');
-    await createOspSecret(suite.client, ns, suite.keystone);
-    await createExternalKeystoneAPI(suite.client, ns, suite.keystone);
-    return ns;
-  }
 
   const userNamed = async (name: string) => (await suite.admin.users.list({ name, domain_id: 'default' }))[0];
   const catalogOf = async (serviceID: string) =>
@@ -84,12 +69,9 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     for (const ns of namespaces) await suite.client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
   };
 
-  const ready = <T extends KubeObject>(kind: typeof KS, ns: string, name: string) =>
-    waitForObject<T>(suite.client, kind, ns, name, 'Ready', isReadyObject, 90_000);
-
   it('serviceUser: admin is refused (even with the adopt annotation); the admin password stays; deleting the CR deletes nothing of admin', async () => {
     const { client, admin, keystone } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     const adminId = (await userNamed('admin'))?.id ?? '';
     await client.create(KS, placementService(ns, 'evil-admin', { serviceUser: 'admin' }));
     const message = 'user "admin" is not owned by this KeystoneService (it is the admin user)';
@@ -118,12 +100,12 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
 
   it('the user of another KeystoneService is refused from another namespace, shared read-only from the same Secret key in its own, and deleting either deletes nothing', async () => {
     const { client, admin } = suite;
-    const nsA = await keystoneNamespace();
+    const nsA = await suite.keystoneNamespace();
     await client.create(KS, placementService(nsA, 'victim'));
-    await ready(KS, nsA, 'victim');
+    await suite.ready(KS, nsA, 'victim');
     const victimId = (await userNamed('victim'))?.id ?? '';
 
-    const nsB = await keystoneNamespace();
+    const nsB = await suite.keystoneNamespace();
     await client.patch(
       Kinds.Secret,
       { namespace: nsB, name: 'osp-secret' },
@@ -149,7 +131,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
       KS,
       placementService(nsA, 'victimv2', { serviceUser: 'victim', serviceType: 'victim-v2' }),
     );
-    const sharing = await ready<KeystoneService>(KS, nsA, 'victimv2');
+    const sharing = await suite.ready<KeystoneService>(KS, nsA, 'victimv2');
     expect(conditionOf(sharing, 'KeystoneServiceOSUserReady')?.message).toBe(
       `Keystone Service user victim (shared with KeystoneService ${nsA}/victim) ready`,
     );
@@ -165,13 +147,13 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
 
   it('a second KeystoneService naming the same service is refused; the first keeps it; deleting the second deletes nothing', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     const dup = { serviceName: 'dup', serviceType: 'dup-type' };
     await client.create(KS, placementService(ns, 'first', { ...dup, serviceUser: 'dup-first' }));
-    const first = await ready<KeystoneService>(KS, ns, 'first');
+    const first = await suite.ready<KeystoneService>(KS, ns, 'first');
     const serviceID = first.status?.serviceID ?? '';
 
-    const nsB = await keystoneNamespace();
+    const nsB = await suite.keystoneNamespace();
     await client.create(KS, placementService(nsB, 'second', { ...dup, serviceUser: 'dup-second' }));
     const message = `service "dup" (type dup-type) is not owned by this KeystoneService (it belongs to KeystoneService ${ns}/first)`;
     expect(await refusedWith(KS, nsB, 'second', 'KeystoneServiceOSServiceReady')).toBe(message);
@@ -189,17 +171,17 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
 
   it("KeystoneEndpoints of another namespace or another CR cannot overwrite or delete a service's endpoints", async () => {
     const { client } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-x'));
     await client.create(KE, placementEndpoint(ns, 'placement-x'));
-    const service = await ready<KeystoneService>(KS, ns, 'placement-x');
-    const endpoint = await ready<KeystoneEndpoint>(KE, ns, 'placement-x');
+    const service = await suite.ready<KeystoneService>(KS, ns, 'placement-x');
+    const endpoint = await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-x');
     const serviceID = service.status?.serviceID ?? '';
     const catalog = await catalogOf(serviceID);
     expect(catalog).toHaveLength(2);
 
     // Another namespace: its KeystoneService of the same name and type is refused, so its endpoint waits.
-    const nsB = await keystoneNamespace();
+    const nsB = await suite.keystoneNamespace();
     await client.create(KS, placementService(nsB, 'placement-x'));
     await client.create(
       KE,
@@ -240,7 +222,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
 
   it('objects made before (as the upstream operator left them) are refused until adopted with the annotation, then owned', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     const project = (await admin.projects.list({ name: 'service', domain_id: 'default' }))[0];
     const legacyService = await admin.services.create({ type: 'legacy', name: 'legacy', enabled: true });
     const legacyUser = await admin.users.create({
@@ -270,7 +252,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
       { metadata: { annotations: { [ADOPT]: 'true' } } },
       'merge',
     );
-    const adopted = await ready<KeystoneService>(KS, ns, 'legacy');
+    const adopted = await suite.ready<KeystoneService>(KS, ns, 'legacy');
     expect(adopted.status?.serviceID).toBe(legacyService.id);
     expect(adopted.status?.userID).toBe(legacyUser.id);
     const owner = `KeystoneService/${ns}/legacy/${adopted.metadata.uid}`;
@@ -289,7 +271,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
       { metadata: { annotations: { [ADOPT]: 'true' } } },
       'merge',
     );
-    const ep = await ready<KeystoneEndpoint>(KE, ns, 'legacy');
+    const ep = await suite.ready<KeystoneEndpoint>(KE, ns, 'legacy');
     expect(ep.status?.endpointIDs).toEqual({ internal: legacyEndpoint.id });
     expect(await admin.endpoints.get(legacyEndpoint.id)).toMatchObject({
       url: 'http://legacy-new:1',
@@ -307,9 +289,9 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
 
   it('repairs drift within the resync: a deleted user, a password changed by hand', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     await client.create(KS, placementService(ns, 'drift'));
-    await ready<KeystoneService>(KS, ns, 'drift');
+    await suite.ready<KeystoneService>(KS, ns, 'drift');
 
     const user = await userNamed('drift');
     await admin.users.delete(user?.id ?? '');
@@ -336,10 +318,10 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
 
   it('repairs drift within the resync: an overwritten or deleted endpoint; says so when it cannot', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     await client.create(KS, placementService(ns, 'drift-ep'));
     await client.create(KE, placementEndpoint(ns, 'drift-ep'));
-    const endpoint = await ready<KeystoneEndpoint>(KE, ns, 'drift-ep');
+    const endpoint = await suite.ready<KeystoneEndpoint>(KE, ns, 'drift-ep');
     const internalUrl = `http://drift-ep-internal.${ns}.svc:8778`;
 
     const internalId = endpoint.status?.endpointIDs?.internal ?? '';

@@ -1,6 +1,6 @@
 import { Kinds } from '@stackops/lib-common/client';
 import { waitUntil } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
@@ -8,31 +8,19 @@ import type { KeystoneService } from '../src/api/keystone-service.js';
 import { keystoneEndpointReconciler } from '../src/controllers/keystone-endpoint/keystone-endpoint-reconciler.js';
 import { keystoneServiceReconciler } from '../src/controllers/keystone-service/keystone-service-reconciler.js';
 import { IdentityClientPool } from '../src/identity/client-pool.js';
+import { isReadyObject, KE, KS, registrationSuite } from './support/catalog.js';
 import { countingWrites, reconcileWith } from './support/harness.js';
-import {
-  createExternalKeystoneAPI,
-  createOspSecret,
-  isReadyObject,
-  placementEndpoint,
-  placementService,
-  useKeystoneSuite,
-  waitForObject,
-} from './support/keystone-server/operator.js';
-
-const KS = KeystoneKinds.KeystoneService;
-const KE = KeystoneKinds.KeystoneEndpoint;
+import { placementEndpoint, placementService } from './support/keystone-server/operator.js';
 
 describe('KeystoneService and KeystoneEndpoint steady state', () => {
-  const suite = useKeystoneSuite({ beforeAll, afterAll });
+  const suite = registrationSuite('kst');
 
   it('a reconcile with unchanged inputs writes nothing to Kubernetes or Keystone', async () => {
-    const { client, keystone, operator } = suite;
-    const ns = await suite.namespace('kst');
-    await createOspSecret(client, ns, keystone);
-    await createExternalKeystoneAPI(client, ns, keystone);
+    const { client, operator } = suite;
+    const ns = await suite.keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement'));
     await client.create(KE, placementEndpoint(ns, 'placement'));
-    await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement', 'Ready', isReadyObject, 90_000);
+    await suite.ready<KeystoneEndpoint>(KE, ns, 'placement');
     const cache = operator.manager.cache;
     // The operator's cache has caught up with the last status and finalizer writes.
     const [service, endpoint] = await waitUntil('cache holds the Ready objects', async () => {

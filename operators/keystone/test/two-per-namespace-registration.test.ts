@@ -1,39 +1,21 @@
 import type { KubeObject, RestKubeClient } from '@stackops/lib-common/client';
 import { waitForDeletion } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeystoneKinds } from '../src/api/group.js';
+import { describe, expect, it } from 'vitest';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
+import { conditionOf, isReadyObject, KE, KS, registrationSuite, waitForObject } from './support/catalog.js';
 import {
-  conditionOf,
-  createExternalKeystoneAPI,
-  createOspSecret,
-  isReadyObject,
   PLACEMENT_PASSWORD,
   placementEndpoint,
   placementService,
-  useKeystoneSuite,
-  waitForObject,
 } from './support/keystone-server/operator.js';
 
-const KS = KeystoneKinds.KeystoneService;
-const KE = KeystoneKinds.KeystoneEndpoint;
 /** How long the writes of a namespace with a refused second object are counted. */
 const WINDOW_MS = 10_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one namespace (real Keystone)', () => {
-  const suite = useKeystoneSuite({ beforeAll, afterAll });
-
-  async function keystoneNamespace(): Promise<string> {
-    const ns = await suite.namespace('kstwo');
-    await createOspSecret(suite.client, ns, suite.keystone);
-    await createExternalKeystoneAPI(suite.client, ns, suite.keystone);
-    return ns;
-  }
-
-  const ready = <T extends KubeObject>(kind: typeof KS, ns: string, name: string) =>
-    waitForObject<T>(suite.client, kind, ns, name, 'Ready', isReadyObject, 90_000);
+  const suite = registrationSuite('kstwo');
 
   /** Waits until condition `type` is False with reason Error and a message matching `message`. */
   const refused = (kind: typeof KS, ns: string, name: string, type: string, message: RegExp) =>
@@ -63,10 +45,10 @@ describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one 
 
   it('the second KeystoneService is refused, writes a bounded number of times, and nothing of the first changes, even when it is deleted', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     const twin = { serviceName: 'twin', serviceType: 'twin-type' };
     await client.create(KS, placementService(ns, 'first', { ...twin, serviceUser: 'twin-first' }));
-    const first = await ready<KeystoneService>(KS, ns, 'first');
+    const first = await suite.ready<KeystoneService>(KS, ns, 'first');
     const serviceID = first.status?.serviceID ?? '';
     const userID = first.status?.userID ?? '';
     const inKeystone = async () => ({
@@ -103,11 +85,11 @@ describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one 
 
   it('the second KeystoneEndpoint of a service is refused, writes a bounded number of times, and nothing of the first changes, even when it is deleted', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
+    const ns = await suite.keystoneNamespace();
     await client.create(KS, placementService(ns, 'twin-ep', { serviceType: 'twin-ep-type' }));
     await client.create(KE, placementEndpoint(ns, 'twin-ep'));
-    const service = await ready<KeystoneService>(KS, ns, 'twin-ep');
-    await ready<KeystoneEndpoint>(KE, ns, 'twin-ep');
+    const service = await suite.ready<KeystoneService>(KS, ns, 'twin-ep');
+    await suite.ready<KeystoneEndpoint>(KE, ns, 'twin-ep');
     const serviceID = service.status?.serviceID ?? '';
     const catalog = async () =>
       (await admin.endpoints.list({ service_id: serviceID }))

@@ -1,0 +1,48 @@
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
+import { afterAll, beforeAll } from 'vitest';
+import { KeystoneKinds } from '../../src/api/group.js';
+import type { KeystoneAPI } from '../../src/api/keystone-api.js';
+import {
+  createExternalKeystoneAPI,
+  createOspSecret,
+  isReadyObject,
+  type KeystoneSuite,
+  useKeystoneSuite,
+  waitForObject,
+} from './keystone-server/operator.js';
+
+/**
+ * The opening the service-catalog tests share (KeystoneService and KeystoneEndpoint registering
+ * services, their users and endpoints in Keystone): the two kinds, the suite (a real Keystone and
+ * the operator's controllers) whose namespaces each hold osp-secret and a KeystoneAPI in external
+ * mode pointing at that Keystone, and the checks on objects the tests use.
+ */
+
+export { conditionOf, isReadyObject, waitForObject } from './keystone-server/operator.js';
+
+export const KS = KeystoneKinds.KeystoneService;
+export const KE = KeystoneKinds.KeystoneEndpoint;
+
+export interface RegistrationSuite extends KeystoneSuite {
+  /** A fresh namespace with osp-secret and a KeystoneAPI (`api` merged into its spec) at the real Keystone. */
+  keystoneNamespace(api?: Partial<KeystoneAPI['spec']>): Promise<string>;
+  /** Waits (90 s at most) until the object is Ready. */
+  ready<T extends KubeObject>(kind: KindRef, ns: string, name: string): Promise<T>;
+}
+
+/**
+ * useKeystoneSuite's beforeAll/afterAll, registered where it is called (inside the file's
+ * describe); the namespaces it makes are named `<prefix>-<random>`.
+ */
+export function registrationSuite(prefix: string): RegistrationSuite {
+  const suite = useKeystoneSuite({ beforeAll, afterAll }) as RegistrationSuite;
+  suite.keystoneNamespace = async (api = {}) => {
+    const ns = await suite.namespace(prefix);
+    await createOspSecret(suite.client, ns, suite.keystone);
+    await createExternalKeystoneAPI(suite.client, ns, suite.keystone, api);
+    return ns;
+  };
+  suite.ready = <T extends KubeObject>(kind: KindRef, ns: string, name: string) =>
+    waitForObject<T>(suite.client, kind, ns, name, 'Ready', isReadyObject, 90_000);
+  return suite;
+}
