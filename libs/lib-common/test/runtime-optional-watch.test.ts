@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { createKubeClient, type RestKubeClient, serviceAccountUser } from '../src/client/client.js';
 import { type KindRef, Kinds } from '../src/client/kinds.js';
 import type { KubeObject, ListOptions } from '../src/client/types.js';
 import type { Controller } from '../src/runtime/controller.js';
 import type { Manager } from '../src/runtime/manager.js';
+import { readExternal } from '../src/runtime/optional-watch.js';
 import { installCrds } from '../src/testing/crds.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
@@ -17,33 +18,44 @@ const kc = loadTestKubeConfig();
 // A group of its own per run: the kind is absent when the test starts, even on a reused cluster.
 const group = `w${Date.now().toString(36)}.optional.stackops.dev`;
 const WidgetKind: KindRef = { group, version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true };
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `widgets.${group}` },
-  spec: {
-    group,
-    scope: 'Namespaced',
-    names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-              status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+const widgetCrd = crdOf(WidgetKind);
+/** Each test installs its own kind (a CRD cannot be uninstalled and reinstalled fast enough). */
+const crdsToDelete: string[] = [widgetCrd.metadata.name];
+
+function crdOf(kind: KindRef) {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${kind.plural}.${kind.group}` },
+    spec: {
+      group: kind.group,
+      scope: 'Namespaced',
+      names: {
+        kind: kind.kind,
+        plural: kind.plural,
+        singular: kind.kind.toLowerCase(),
+        listKind: `${kind.kind}List`,
+      },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+                status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+              },
             },
           },
         },
-      },
-    ],
-  },
-};
+      ],
+    },
+  };
+}
 
 let admin: RestKubeClient;
 let ns: TestNamespace;
@@ -54,7 +66,7 @@ beforeAll(async () => {
   await installCrds(admin, crds);
 });
 afterAll(async () => {
-  await admin.delete(Kinds.CustomResourceDefinition, { name: widgetCrd.metadata.name });
+  for (const name of crdsToDelete) await admin.delete(Kinds.CustomResourceDefinition, { name });
   admin.close();
 });
 beforeEach(async () => {
@@ -130,5 +142,165 @@ describe('owns/referencedBy(kind, …, { optional: true })', () => {
     await eventually(() => expect(passes.length).toBe(settled + 1), { timeoutMs: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(widgetLists.length).toBe(listsWhileWatching);
+  });
+});
+
+/** A client that notes every get, list and watch it sends (`<verb> <plural>`). */
+function countingClient(opts: { impersonate?: ReturnType<typeof serviceAccountUser> } = {}): {
+  client: RestKubeClient;
+  calls: string[];
+} {
+  const client = createKubeClient(kc, { fieldManager: 'optional-watch-test', ...opts });
+  const calls: string[] = [];
+  const get = client.get.bind(client);
+  const list = client.list.bind(client);
+  const watch = client.watch.bind(client);
+  client.get = ((kind, ref) => {
+    calls.push(`get ${kind.plural}`);
+    return get(kind, ref);
+  }) as typeof client.get;
+  client.list = ((kind, o) => {
+    calls.push(`list ${kind.plural}`);
+    return list(kind, o);
+  }) as typeof client.list;
+  client.watch = ((kind, o, onEvent) => {
+    calls.push(`watch ${kind.plural}`);
+    return watch(kind, o, onEvent);
+  }) as typeof client.watch;
+  return { client, calls };
+}
+
+const freshKind = (prefix: string): KindRef => {
+  const kind: KindRef = {
+    group: `${prefix}${Date.now().toString(36)}.optional.stackops.dev`,
+    version: 'v1',
+    kind: 'Gadget',
+    plural: 'gadgets',
+    namespaced: true,
+  };
+  crdsToDelete.push(`${kind.plural}.${kind.group}`);
+  return kind;
+};
+
+const greeting = (name: string, message: string): Greeting => ({
+  apiVersion: 'example.stackops.dev/v1alpha1',
+  kind: 'Greeting',
+  metadata: { name, namespace: ns.name },
+  spec: { message },
+});
+
+const gadget = (kind: KindRef, name: string): KubeObject => ({
+  apiVersion: `${kind.group}/${kind.version}`,
+  kind: kind.kind,
+  metadata: { name, namespace: ns.name },
+  spec: {},
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts a manager whose Greeting controller names a `kind` object (`spec.message`) and reads it
+ * with `readExternal` on every pass; `seen` gets its name, or "none", pass after pass.
+ */
+async function startReader(
+  name: string,
+  kind: KindRef,
+  client: RestKubeClient,
+  opts: { optionalKindRecheckMs?: number } = {},
+): Promise<{ seen: string[]; controller: Controller<Greeting> }> {
+  const seen: string[] = [];
+  let controller: Controller<Greeting> | undefined;
+  manager = await startTestManager({ name, namespaces: [ns.name], client, kubeConfig: kc }, (m) => {
+    controller = m
+      .controller<Greeting>({ for: GreetingKind, name: 'greeting', ...opts })
+      .referencedBy(kind, (g) => [g.spec.message], { optional: true })
+      .reconcile(async (g, ctx) => {
+        const obj = await readExternal(ctx, kind, { namespace: ns.name, name: g.spec.message });
+        seen.push(obj?.metadata.name ?? 'none');
+      });
+  });
+  return { seen, controller: controller as Controller<Greeting> };
+}
+
+describe('optional kinds: presence from a watch of their CRD, reads from their watch (readExternal)', () => {
+  it('while the CRD is absent sends nothing but one CRD list+watch, reads answer "none" without a GET, and a CRD installed later is watched at once', async () => {
+    const kind = freshKind('a');
+    const { client, calls } = countingClient();
+    // The default recheck (30 s): only the CRD watch can notice the CRD within the test's seconds.
+    const { seen, controller: c } = await startReader('optional-crd-watch', kind, client);
+    await admin.create(GreetingKind, greeting('g', 'gadget-1'));
+    await eventually(() => expect(seen).toEqual(['none']));
+    await sleep(3_000);
+    // Idle: no presence poll and no GET of the kind, one list and one watch of its CRD by name.
+    expect(calls.filter((x) => x.endsWith(' gadgets'))).toEqual([]);
+    expect(calls.filter((x) => x.endsWith(' customresourcedefinitions'))).toEqual([
+      'list customresourcedefinitions',
+      'watch customresourcedefinitions',
+    ]);
+
+    await installCrds(admin, [crdOf(kind) as KubeObject]);
+    await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 5_000 });
+    await admin.create(kind, gadget(kind, 'gadget-1'));
+    await eventually(() => expect(seen.at(-1)).toBe('gadget-1'), { timeoutMs: 5_000 });
+    // The pass read the informer: still no GET of the kind; its list+watch are the informer's.
+    expect(calls.filter((x) => x.startsWith('get '))).toEqual([]);
+    // (A new CRD's watch may be refused while its storage initializes: the informer watches again.)
+    expect(new Set(calls.filter((x) => x.endsWith(' gadgets')))).toEqual(
+      new Set(['list gadgets', 'watch gadgets']),
+    );
+  });
+
+  it('starts the workers once the served kind is listed: the first pass reads the existing object without a GET', async () => {
+    const kind = freshKind('b');
+    await installCrds(admin, [crdOf(kind) as KubeObject]);
+    await admin.create(kind, gadget(kind, 'gadget-2'));
+    await admin.create(GreetingKind, greeting('g', 'gadget-2'));
+    const { client, calls } = countingClient();
+    const { seen } = await startReader('optional-first-decision', kind, client);
+    await eventually(() => expect(seen[0]).toBe('gadget-2'));
+    expect(calls.filter((x) => x.startsWith('get '))).toEqual([]);
+  });
+
+  it('without RBAC on CRDs (an older chart) polls the kind as before, reads from the API server, and says so in a Warning Event', async () => {
+    const kind = freshKind('c');
+    const sa = 'old-chart-operator';
+    await admin.create(Kinds.Role, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'Role',
+      metadata: { name: sa, namespace: ns.name },
+      rules: [
+        { apiGroups: [GreetingKind.group], resources: ['greetings'], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: [kind.group], resources: [kind.plural], verbs: ['get', 'list', 'watch'] },
+        { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
+      ],
+    } as KubeObject);
+    await admin.create(Kinds.RoleBinding, {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: sa, namespace: ns.name },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: sa },
+      subjects: [{ kind: 'ServiceAccount', name: sa, namespace: ns.name }],
+    } as KubeObject);
+    const { client, calls } = countingClient({ impersonate: serviceAccountUser(ns.name, sa) });
+    const { seen, controller: c } = await startReader('optional-old-rbac', kind, client, {
+      optionalKindRecheckMs: 500,
+    });
+    await admin.create(GreetingKind, greeting('g', 'gadget-3'));
+    await eventually(() => expect(seen).toEqual(['none']));
+    // Today's behaviour: a presence list of the kind, and the read is a GET (a 404 without the CRD).
+    expect(calls).toContain('list gadgets');
+    expect(calls).toContain('get gadgets');
+    await eventually(async () => {
+      const events = await admin.list(Kinds.Event, { namespace: ns.name });
+      const warning = events.items.find(
+        (e) => (e as KubeObject & { reason?: string }).reason === 'OptionalKindPolled',
+      );
+      expect((warning as (KubeObject & { message?: string }) | undefined)?.message).toContain(
+        `CustomResourceDefinition ${kind.plural}.${kind.group}`,
+      );
+    });
+    // …and the CRD installed later is still picked up, by the poll.
+    await installCrds(admin, [crdOf(kind) as KubeObject]);
+    await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 10_000 });
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Conditions } from '../conditions/conditions.js';
+import { ExternalKinds } from '../external/index.js';
+import { FakeKubeClient } from '../testing/fake.js';
 import {
   buildDbCreateJob,
   databaseClientConfig,
@@ -7,6 +9,7 @@ import {
   databaseHostname,
   dbCreateScript,
   dbCreateStatements,
+  findGalera,
   isGaleraService,
   setDbReadyCondition,
   sqlString,
@@ -166,5 +169,33 @@ describe('isGaleraService', () => {
     expect(isGaleraService(svc({ app: 'mariadb', cr: 'mariadb-other' }), 'openstack')).toBe(false);
     expect(isGaleraService(svc(), 'openstack')).toBe(false);
     expect(isGaleraService(undefined, 'openstack')).toBe(false);
+  });
+});
+
+describe('findGalera from a reconcile context', () => {
+  const galera = {
+    apiVersion: 'mariadb.openstack.org/v1beta1',
+    kind: 'Galera',
+    metadata: { name: 'openstack', namespace: 'ns' },
+  };
+  const setup = (lookup: () => unknown) => {
+    const client = new FakeKubeClient({ served: [ExternalKinds.Galera] });
+    client.seed(ExternalKinds.Galera, galera);
+    const gets = () => client.calls.filter((c) => c.verb === 'get').length;
+    return { ctx: { client, cache: { lookupOptional: lookup } }, gets };
+  };
+
+  it('answers from the watch when it knows, with no request', async () => {
+    const known = setup(() => ({ known: true, obj: galera }));
+    expect((await findGalera(known.ctx, 'openstack', 'ns'))?.metadata.name).toBe('openstack');
+    const absent = setup(() => ({ known: true, obj: undefined }));
+    expect(await findGalera(absent.ctx, 'openstack', 'ns')).toBeUndefined();
+    expect(known.gets() + absent.gets()).toBe(0);
+  });
+
+  it('asks the API server while the watch does not know yet (never "no Galera" then: that would mean Job mode)', async () => {
+    const unknown = setup(() => ({ known: false }));
+    expect((await findGalera(unknown.ctx, 'openstack', 'ns'))?.metadata.name).toBe('openstack');
+    expect(unknown.gets()).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import { ConditionType } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
 import { ExternalKinds, type Galera, type MariaDBAccount, type MariaDBDatabase } from '../external/index.js';
 import { controllerOf, controllerReference } from '../objects/owner.js';
+import { readExternal } from '../runtime/optional-watch.js';
 
 /**
  * The mariadb-operator mode of a service's database step (ADR 0013): the service CR asks
@@ -37,13 +38,20 @@ export function isGaleraService(svc: KubeObject | undefined, instance: string): 
   return Object.entries(galeraServiceLabels(instance)).every(([k, v]) => labels[k] === v);
 }
 
-/** The Galera CR `name`, or undefined (also when mariadb-operator's CRDs are not installed). */
+/**
+ * The Galera CR `name`, or undefined (also when mariadb-operator's CRDs are not installed). Given a
+ * reconcile context (`{ client, cache }`), read from the controller's optional watch of Galera when
+ * it knows (no request per pass), else from the API server: "not known yet" never reads as "no
+ * Galera", which would switch the namespace to Job mode. Given a bare client, always a GET.
+ */
 export async function findGalera(
-  client: KubeClient,
+  from: KubeClient | { client: KubeClient; cache: object },
   name: string,
   namespace: string,
 ): Promise<Galera | undefined> {
-  return client.get<Galera & KubeObject>(ExternalKinds.Galera, { name, namespace });
+  const ref = { name, namespace };
+  if ('get' in from) return from.get<Galera & KubeObject>(ExternalKinds.Galera, ref);
+  return readExternal<Galera & KubeObject>(from, ExternalKinds.Galera, ref);
 }
 
 export interface MariaDbRequest {

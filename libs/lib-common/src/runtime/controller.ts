@@ -8,7 +8,7 @@ import { NamedObjectWatches } from './controller-sources.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
-import { OptionalKindWatch } from './optional-watch.js';
+import { type OptionalKindReader, OptionalKindWatch, type OptionalLookup } from './optional-watch.js';
 import type { Predicate } from './predicates.js';
 import { type Outcome, type ShutdownResult, WorkQueue } from './queue.js';
 import type { EventRecorder } from './recorder.js';
@@ -41,6 +41,9 @@ export type Reconciler<T extends KubeObject> = (
 
 export { TerminalError } from './error-policy.js';
 
+/** How long `Controller.start` waits for the optional kinds' first answers before its workers start. */
+const OPTIONAL_DECISION_WAIT_MS = 10_000;
+
 /** Maps an object of a watched kind to the primary objects to reconcile. */
 export type MapFn = (obj: KubeObject) => ObjectRef | ObjectRef[] | undefined;
 
@@ -57,8 +60,9 @@ export interface SourceOptions extends KindCacheOptions {
   predicates?: Predicate[];
   /**
    * The kind's CRD belongs to another operator and may be absent (see `OptionalKindWatch`): it is
-   * watched as a trigger only, outside the shared cache, from the moment the API server serves it;
-   * reconcilers read such objects from the API server. Selectors do not apply.
+   * watched outside the shared cache, from the moment the API server serves it; reconcilers read
+   * such objects with `readExternal` (from that watch once it knows, else from the API server).
+   * Selectors do not apply.
    */
   optional?: boolean;
 }
@@ -268,6 +272,10 @@ export class Controller<T extends KubeObject = KubeObject> {
   private abandonedRuns: Promise<void> | undefined;
   private readonly namedWatches: { source: NamedSource; watches: NamedObjectWatches }[];
   private readonly optionalWatches: OptionalKindWatch[];
+  /** The namespaces already told (by an Event) that an optional kind is polled, per kind. */
+  private readonly degradedTold = new Map<OptionalKindWatch, Set<string>>();
+  /** What reconcilers read: the shared cache, plus the named and optional watches. */
+  private readonly reader: CacheReader & OptionalKindReader;
 
   constructor(
     readonly name: string,
@@ -312,6 +320,7 @@ export class Controller<T extends KubeObject = KubeObject> {
         { logger: deps.logger, scope: deps.cache },
       ),
     }));
+    this.reader = this.makeReader();
   }
 
   /** How many objects this controller watches by name (see `ReferenceOptions.byName`). */
@@ -372,7 +381,10 @@ export class Controller<T extends KubeObject = KubeObject> {
       );
     }
     for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
-    await this.deps.cache.waitForSync(this.kinds, stop.signal);
+    await Promise.all([
+      this.deps.cache.waitForSync(this.kinds, stop.signal),
+      this.optionalDecisions(stop.signal),
+    ]);
     // Starting workers while an abandoned run goes on could run its key twice at once.
     await this.abandonedRuns;
     if (stop.signal.aborted) return;
@@ -396,21 +408,66 @@ export class Controller<T extends KubeObject = KubeObject> {
     return res;
   }
 
-  /** The shared cache, except that objects watched by name are read from their own watches. */
-  private readerWithNamed(): CacheReader {
+  /**
+   * Each optional kind's first answer (absent, or listed), all at once: one list per kind, so
+   * the first passes read them from the watches instead of the API server. Capped: a kind that
+   * cannot be listed (RBAC) must not hold the workers; reads of it then go to the API server.
+   */
+  private async optionalDecisions(signal: AbortSignal): Promise<void> {
+    if (!this.optionalWatches.length) return;
+    const cap = new AbortController();
+    const onStop = (): void => cap.abort();
+    signal.addEventListener('abort', onStop, { once: true });
+    const timer = setTimeout(() => cap.abort(), OPTIONAL_DECISION_WAIT_MS);
+    try {
+      await Promise.all(this.optionalWatches.map((w) => w.whenDecided(cap.signal)));
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onStop);
+    }
+  }
+
+  /**
+   * The shared cache, except that objects watched by name are read from their own watches; and
+   * the optional kinds' lookups (`OptionalKindReader`).
+   */
+  private makeReader(): CacheReader & OptionalKindReader {
     const shared = this.deps.cache;
     return {
       get: <O extends KubeObject>(kind: KindRef, ref: ObjectRef | string): O | undefined => {
-        const r = typeof ref === 'string' ? refOfKey(ref) : ref;
-        for (const { source, watches } of this.namedWatches) {
-          if (source.kind !== kind && !sameKind(source.kind, kind)) continue;
-          const hit = watches.lookup<O>(r);
-          if (hit.watched) return hit.obj;
+        if (this.namedWatches.length) {
+          const r = typeof ref === 'string' ? refOfKey(ref) : ref;
+          for (const { source, watches } of this.namedWatches) {
+            if (source.kind !== kind && !sameKind(source.kind, kind)) continue;
+            const hit = watches.lookup<O>(r);
+            if (hit.watched) return hit.obj;
+          }
         }
         return shared.get<O>(kind, ref);
       },
       list: (kind, opts) => shared.list(kind, opts),
+      lookupOptional: <O extends KubeObject>(kind: KindRef, ref: ObjectRef): OptionalLookup<O> => {
+        const w = this.optionalWatches.find((o) => o.kind === kind || sameKind(o.kind, kind));
+        return w ? w.lookup<O>(ref) : { known: false };
+      },
     };
+  }
+
+  /** Once per namespace and kind: a Warning Event on a primary when an optional kind is polled. */
+  private async tellDegraded(obj: T): Promise<void> {
+    for (const w of this.optionalWatches) {
+      const why = w.degraded;
+      if (!why) continue;
+      let told = this.degradedTold.get(w);
+      if (!told) {
+        told = new Set();
+        this.degradedTold.set(w, told);
+      }
+      const ns = obj.metadata.namespace ?? '';
+      if (told.has(ns)) continue;
+      told.add(ns);
+      await this.deps.recorder.warning(obj, 'OptionalKindPolled', why);
+    }
   }
 
   private async handle(key: string, signal: AbortSignal): Promise<Outcome> {
@@ -423,7 +480,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     const log = forObject(this.deps.logger.child({ controller: this.name }), this.primary.kind, key);
     const ctx: ReconcileContext = {
       client: this.deps.client,
-      cache: this.namedWatches.length ? this.readerWithNamed() : this.deps.cache,
+      cache: this.reader,
       recorder: this.deps.recorder,
       log,
       key,
@@ -434,6 +491,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
     try {
+      if (this.optionalWatches.length) await this.tellDegraded(obj);
       const namespace = obj.metadata.namespace;
       await Promise.all(
         this.namedWatches.map(({ source, watches }) =>

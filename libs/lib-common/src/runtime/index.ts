@@ -57,6 +57,11 @@ export {
   type RegisterResult,
   runOperator,
 } from './operator-main.js';
+export {
+  type OptionalKindReader,
+  type OptionalLookup,
+  readExternal,
+} from './optional-watch.js';
 export { type ManagerFlags, parseDuration, parseManagerOptions } from './options.js';
 export {
   and,

@@ -1,31 +1,91 @@
 import type { Logger } from 'pino';
-import { isNotFound } from '../client/errors.js';
-import type { KindRef } from '../client/kinds.js';
-import type { KubeClient } from '../client/types.js';
-import { sleep } from './backoff.js';
+import { isForbidden, isGone, isNotFound } from '../client/errors.js';
+import { type KindRef, Kinds } from '../client/kinds.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
+import { Backoff, sleep } from './backoff.js';
 import { Informer, type InformerEvent, type InformerOptions } from './informer.js';
 
-/** The first wait before the presence of an absent kind is checked again (default 30 s). */
+/** The first wait before the presence of an absent kind is polled again (default 30 s). */
 const OPTIONAL_KIND_RECHECK_MS = 30_000;
-/** The longest wait between two checks of an absent kind: the wait doubles up to it. */
+/** The longest wait between two polls of an absent kind: the wait doubles up to it. */
 const OPTIONAL_KIND_MAX_RECHECK_MS = 300_000;
+/** Server-side timeout of the CRD watch (the informers' figure: one renewal per ~5 min idle). */
+const CRD_WATCH_TIMEOUT_S = 290;
 
 export interface OptionalKindWatchOptions {
   /** The namespaces to watch (all when absent), as the operator's shared cache does. */
   namespaces?: readonly string[] | undefined;
   logger?: Logger;
+  /** Polling fallback only (no RBAC on the CRD): the first wait between two presence checks. */
   recheckMs?: number;
   informer?: Omit<InformerOptions, 'namespaces' | 'logger'>;
 }
 
 /**
+ * A read of an optional kind: `known` when the answer is sure (the CRD is absent, or the kind's
+ * informer is synced), with the object or `undefined` for "no such object"; not known while the
+ * informer is starting or presence cannot be watched: the caller then asks the API server.
+ */
+export type OptionalLookup<T extends KubeObject = KubeObject> =
+  | { known: true; obj: T | undefined }
+  | { known: false };
+
+/**
+ * What `ReconcileContext.cache` also answers for the optional kinds its controller watches (read
+ * them with `readExternal`).
+ */
+export interface OptionalKindReader {
+  lookupOptional<T extends KubeObject>(kind: KindRef, ref: ObjectRef): OptionalLookup<T>;
+}
+
+/**
+ * Reads an object of an optional kind (another operator's CR): from the controller's watch of the
+ * kind when that knows (the CRD is absent: undefined, no request; else its synced informer), else
+ * from the API server — so "not known yet" is never taken for "no such object".
+ */
+export async function readExternal<T extends KubeObject>(
+  ctx: { client: KubeClient; cache: object },
+  kind: KindRef,
+  ref: ObjectRef,
+): Promise<T | undefined> {
+  const reader = ctx.cache as Partial<OptionalKindReader>;
+  const hit = typeof reader.lookupOptional === 'function' ? reader.lookupOptional<T>(kind, ref) : undefined;
+  if (hit?.known) return hit.obj;
+  return ctx.client.get<T>(kind, ref);
+}
+
+/** The name of the CRD that serves `kind` (`<plural>.<group>`). */
+export const crdNameOf = (kind: KindRef): string => `${kind.plural}.${kind.group}`;
+
+interface CrdObject extends KubeObject {
+  spec?: { versions?: { name: string; served?: boolean }[] };
+  status?: { conditions?: { type: string; status: string }[] };
+}
+
+/** Whether this CRD object serves `kind` at its version: established, that version served. */
+export function crdServes(crd: KubeObject | undefined, kind: KindRef): boolean {
+  const c = crd as CrdObject | undefined;
+  if (!c || c.metadata?.deletionTimestamp) return false;
+  const established = c.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True');
+  return (
+    (established ?? false) && (c.spec?.versions?.some((v) => v.name === kind.version && v.served) ?? false)
+  );
+}
+
+type Presence = 'unknown' | 'absent' | 'served';
+
+/**
  * A watch on a kind whose CRD another operator installs, and which may therefore be absent (a
- * Galera, a Memcached, a Topology): it is a trigger, not a cache. While the API server does not
- * serve the kind (a list answers 404) nothing is watched and nothing fails; the kind is looked
- * for again after `recheckMs`, then twice as long each time up to 5 min (an idle operator sends
- * next to nothing), and once served an informer starts and every event, the first list included,
- * is handed to `onEvent`. A running informer costs no request of its own: only when it has had to
+ * Galera, a Memcached, a Topology). While the kind is not served, its CRD is watched by name
+ * (`customresourcedefinitions?fieldSelector=metadata.name=<plural>.<group>`, allowed by RBAC with
+ * `resourceNames`): an idle operator sends nothing but that watch's renewal, and a CRD installed
+ * later is noticed at once. Once the CRD serves the kind, the CRD watch ends and an informer of
+ * the kind starts; every event, the first list included, is handed to `onEvent`, and `lookup`
+ * answers reads from it. A running informer costs no request of its own: only when it has had to
  * restart after an error is presence checked again, and if the CRD went away it stops.
+ * Without RBAC on the CRD (an older chart), presence is polled as before — a `list?limit=1` of
+ * the kind after 30 s, then twice as long up to 5 min — and `degraded` says why, so the
+ * controller can tell it with an Event; reads then go to the API server.
  * Kept out of the shared cache on purpose: an informer of an absent kind never syncs, and the
  * controllers and the readiness probe wait for the shared cache to sync.
  */
@@ -33,10 +93,15 @@ export class OptionalKindWatch {
   private informer: Informer | undefined;
   private stopper: AbortController | undefined;
   private loop: Promise<void> | undefined;
+  private presence: Presence = 'unknown';
+  /** Whether presence is followed by a CRD watch (else polled: an older chart's RBAC). */
+  private crdWatched = true;
   /** Last presence reported in the log (so a missing CRD is told once, not every recheck). */
   private told: boolean | undefined;
   /** The informer's error restarts already looked at. */
   private errorsSeen = 0;
+  private decide: () => void = () => {};
+  private decidedOnce: Promise<void> = this.newDecision();
 
   constructor(
     private readonly client: KubeClient,
@@ -48,6 +113,38 @@ export class OptionalKindWatch {
   /** Whether the kind is served and watched right now. */
   get watching(): boolean {
     return this.informer !== undefined;
+  }
+
+  /** Why presence is polled instead of watched (the CRD cannot be watched), or undefined. */
+  get degraded(): string | undefined {
+    if (this.crdWatched) return undefined;
+    return (
+      `cannot watch CustomResourceDefinition ${crdNameOf(this.kind)} (forbidden: the chart's RBAC predates ` +
+      `this version); ${this.kind.kind} objects are read from the API server and its CRD is looked for every 30 s to 5 min`
+    );
+  }
+
+  /**
+   * Resolves once the first answer is in: the CRD is absent, or the kind's informer has listed,
+   * or presence could not be told (forbidden, API server errors). Also when the signal aborts.
+   */
+  whenDecided(signal?: AbortSignal): Promise<void> {
+    if (!signal) return this.decidedOnce;
+    return Promise.race([
+      this.decidedOnce,
+      new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      }),
+    ]);
+  }
+
+  /** The object `ref` as known from the watches (see `OptionalLookup`). */
+  lookup<T extends KubeObject>(ref: ObjectRef): OptionalLookup<T> {
+    if (this.presence === 'absent' && this.crdWatched) return { known: true, obj: undefined };
+    const informer = this.informer;
+    if (informer?.synced()) return { known: true, obj: informer.get(ref) as T | undefined };
+    return { known: false };
   }
 
   start(): void {
@@ -63,6 +160,14 @@ export class OptionalKindWatch {
     this.stopper = undefined;
     this.loop = undefined;
     await this.stopInformer();
+    this.presence = 'unknown';
+    this.decidedOnce = this.newDecision();
+  }
+
+  private newDecision(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.decide = resolve;
+    });
   }
 
   private async run(signal: AbortSignal): Promise<void> {
@@ -70,27 +175,138 @@ export class OptionalKindWatch {
     const longest = Math.max(first, OPTIONAL_KIND_MAX_RECHECK_MS);
     let wait = first;
     while (!signal.aborted) {
-      let next = first;
       const informer = this.informer;
       if (informer) {
         // Watching: a timer looks at the informer's restarts, no request unless it failed.
         if (informer.restarts.error > this.errorsSeen) {
           this.errorsSeen = informer.restarts.error;
-          if ((await this.served()) === false) await this.stopInformer();
+          if ((await this.present()) === false) {
+            await this.stopInformer();
+            this.setAbsent();
+            continue;
+          }
         }
         wait = first;
-      } else {
-        const served = await this.served();
-        if (signal.aborted) break;
-        if (served === true) {
-          this.startInformer();
-          wait = first;
-        } else {
-          next = wait;
-          if (served === false) wait = Math.min(wait * 2, longest);
-        }
+        await sleep(first, signal);
+        continue;
       }
+      if (this.crdWatched) {
+        const outcome = await this.followCrd(signal);
+        if (outcome === 'served') this.startInformer();
+        else if (outcome === 'forbidden') {
+          this.crdWatched = false;
+          this.opts.logger?.warn({ kind: this.kind.kind, crd: crdNameOf(this.kind) }, this.degraded);
+        }
+        continue;
+      }
+      // Polling fallback: the CRD cannot be watched.
+      const served = await this.served();
+      if (signal.aborted) break;
+      if (served === true) {
+        this.startInformer();
+        wait = first;
+        continue;
+      }
+      if (served === false) this.setAbsent();
+      this.decide();
+      const next = wait;
+      if (served === false) wait = Math.min(wait * 2, longest);
       await sleep(next, signal);
+    }
+  }
+
+  /**
+   * Lists the CRD by name; while it does not serve the kind, watches it. Returns once it serves the
+   * kind ('served'), when it cannot be listed or watched ('forbidden'), or on abort ('stopped').
+   */
+  private async followCrd(signal: AbortSignal): Promise<'served' | 'forbidden' | 'stopped'> {
+    const fieldSelector = `metadata.name=${crdNameOf(this.kind)}`;
+    const backoff = new Backoff({ initialMs: 800, maxMs: 30_000, jitter: 0.2 });
+    let resourceVersion: string | undefined;
+    while (!signal.aborted) {
+      let served = false;
+      try {
+        if (resourceVersion === undefined) {
+          const list = await this.client.list<CrdObject>(Kinds.CustomResourceDefinition, { fieldSelector });
+          if (list.items.some((c) => crdServes(c, this.kind))) {
+            this.tell(true);
+            return 'served';
+          }
+          this.tell(false);
+          this.setAbsent();
+          this.decide();
+          resourceVersion = list.metadata?.resourceVersion ?? '';
+          backoff.reset();
+        }
+        const watch = new AbortController();
+        const onStop = (): void => watch.abort();
+        signal.addEventListener('abort', onStop, { once: true });
+        // A connection that went silent is ended by this timer (the server ends it before).
+        const timer = setTimeout(() => watch.abort(), (CRD_WATCH_TIMEOUT_S + 15) * 1000);
+        try {
+          await this.client.watch<CrdObject>(
+            Kinds.CustomResourceDefinition,
+            {
+              fieldSelector,
+              ...(resourceVersion ? { resourceVersion } : {}),
+              allowWatchBookmarks: true,
+              timeoutSeconds: CRD_WATCH_TIMEOUT_S,
+              signal: watch.signal,
+            },
+            (e) => {
+              const rv = e.object?.metadata?.resourceVersion;
+              if (rv) resourceVersion = rv;
+              if ((e.type === 'ADDED' || e.type === 'MODIFIED') && crdServes(e.object, this.kind)) {
+                served = true;
+                watch.abort();
+              }
+            },
+          );
+        } finally {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', onStop);
+        }
+        if (served) {
+          this.tell(true);
+          return 'served';
+        }
+        // The server ended the watch (its timeout): resume from the last resourceVersion.
+      } catch (err) {
+        if (signal.aborted) break;
+        if (served) {
+          this.tell(true);
+          return 'served';
+        }
+        if (isForbidden(err)) {
+          this.decide();
+          return 'forbidden';
+        }
+        resourceVersion = undefined;
+        if (isGone(err)) continue;
+        this.opts.logger?.warn(
+          { kind: this.kind.kind, crd: crdNameOf(this.kind), err: String(err) },
+          'cannot watch the CRD of an optional kind; retrying',
+        );
+        // Reads go to the API server meanwhile (presence stays as last seen).
+        this.decide();
+        await sleep(backoff.next(), signal);
+      }
+    }
+    return 'stopped';
+  }
+
+  /** Presence for a running informer that failed: from the CRD when allowed, else a list of the kind. */
+  private async present(): Promise<boolean | undefined> {
+    if (!this.crdWatched) return this.served();
+    try {
+      const list = await this.client.list<CrdObject>(Kinds.CustomResourceDefinition, {
+        fieldSelector: `metadata.name=${crdNameOf(this.kind)}`,
+      });
+      const served = list.items.some((c) => crdServes(c, this.kind));
+      this.tell(served);
+      return served;
+    } catch {
+      return this.served();
     }
   }
 
@@ -123,6 +339,10 @@ export class OptionalKindWatch {
     );
   }
 
+  private setAbsent(): void {
+    this.presence = 'absent';
+  }
+
   private startInformer(): void {
     const informer = new Informer(this.client, this.kind, {
       ...this.opts.informer,
@@ -132,12 +352,18 @@ export class OptionalKindWatch {
     informer.on(this.onEvent);
     this.errorsSeen = 0;
     this.informer = informer;
+    this.presence = 'served';
     informer.start();
+    const stopper = this.stopper;
+    void informer.waitForSync(stopper?.signal).then(() => {
+      if (informer.synced()) this.decide();
+    });
   }
 
   private async stopInformer(): Promise<void> {
     const informer = this.informer;
     this.informer = undefined;
+    if (this.presence === 'served') this.presence = 'unknown';
     await informer?.stop();
   }
 }

@@ -3,6 +3,7 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import { ExternalKinds, type Memcached } from '@stackops/lib-common/external';
 import { serviceHostname } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { readExternal } from '@stackops/lib-common/runtime';
 import { KeystoneFinalizers } from '../../../api/finalizers.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
@@ -61,7 +62,9 @@ async function holdMemcached(ctx: KeystoneApiPass, m: MemcachedCR): Promise<void
  * is an Info wait; then its per-pod `status.serverList` (and `serverListWithInet`, `tlsSupport`)
  * fill the `[cache]` section. Without that CR (or without infra-operator at all), a Service of that
  * name is used as one server (stackops' own deployments run memcached behind a plain Service).
- * The CR is read from the API server (its CRD may be absent): waits re-check on a timer.
+ * The CR is read from the controller's optional watch of Memcached (`readExternal`: no request
+ * when its CRD is absent or its informer knows; a GET only while that is not known yet); a change
+ * of the CR or the Service wakes the KeystoneAPI, and waits also re-check on a timer.
  */
 export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> {
   const name = ctx.spec.memcachedInstance;
@@ -70,7 +73,7 @@ export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> 
     return undefined;
   }
   const ns = ctx.cr.metadata.namespace ?? '';
-  const memcached = await ctx.client.get<MemcachedCR>(ExternalKinds.Memcached, { name, namespace: ns });
+  const memcached = await readExternal<MemcachedCR>(ctx, ExternalKinds.Memcached, { name, namespace: ns });
   if (memcached) {
     await holdMemcached(ctx, memcached);
     if (!isReady(memcached)) {
