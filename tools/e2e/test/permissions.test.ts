@@ -114,6 +114,27 @@ const mariadb = [
 ];
 /** infra-operator's Topology named by topologyRef: read, watched, and carries the operator's finalizer. */
 const topologies = rule(['topologies.topology.openstack.org'], ['get', 'list', 'watch', 'patch']);
+/**
+ * The CRDs of the other operators' kinds it watches (ADR 0027), by name only: list/watch with
+ * `fieldSelector=metadata.name=<crd>` while absent. Cluster-scoped, so also with watchNamespaces.
+ */
+const crds = (names: string[]) =>
+  rule(['customresourcedefinitions.apiextensions.k8s.io'], ['list', 'watch'], names);
+const mariadbCrds = [
+  'galeras.mariadb.openstack.org',
+  'mariadbaccounts.mariadb.openstack.org',
+  'mariadbdatabases.mariadb.openstack.org',
+];
+const OPTIONAL_CRDS: Record<string, Grant[]> = {
+  keystone: crds([
+    ...mariadbCrds,
+    'memcacheds.memcached.openstack.org',
+    'topologies.topology.openstack.org',
+    'transporturls.rabbitmq.openstack.org',
+  ]),
+  placement: crds([...mariadbCrds, 'topologies.topology.openstack.org']),
+  sip: [],
+};
 const keystone = 'keystone.openstack.org';
 const keystoneKinds = [
   'keystoneapis',
@@ -285,13 +306,15 @@ describe('chart RBAC is exactly the documented list', () => {
       const served = await namespace(`perm-${operator}-served`);
       const other = await namespace(`perm-${operator}-other`);
       const expected = NAMESPACED[operator] ?? [];
+      // Cluster-scoped grants, the same in every namespace and with watchNamespaces.
+      const clusterWide = [...metricsAuth, ...(OPTIONAL_CRDS[operator] ?? [])];
       const as = `system:serviceaccount:${release}:${operator}-operator`;
 
       // Cluster-wide (the default): the same everywhere, plus the Lease in its own namespace.
       created.manifests.push(await applyRbac(`${operator}-operator`, `${operator}-operator`, release, []));
-      expect(await extraGrants(as, served)).toEqual(sorted([...expected, ...metricsAuth]));
+      expect(await extraGrants(as, served)).toEqual(sorted([...expected, ...clusterWide]));
       expect(await extraGrants(as, release)).toEqual(
-        sorted([...expected, ...metricsAuth, ...lease(`${operator}-operator`)]),
+        sorted([...expected, ...clusterWide, ...lease(`${operator}-operator`)]),
       );
       expect(await canI(as, ['create', 'pods', '-n', 'kube-system'])).toBe(false);
       expect(await canI(as, ['get', 'nodes'])).toBe(false);
@@ -309,10 +332,13 @@ describe('chart RBAC is exactly the documented list', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as { kind: string; metadata: { name: string } });
       const clusterRoles = kinds.filter((k) => k.kind === 'ClusterRole').map((k) => k.metadata.name);
-      expect(clusterRoles).toEqual([
-        `${operator}-operator-metrics-auth`,
-        `${operator}-operator-metrics-reader`,
-      ]);
+      expect(clusterRoles.sort()).toEqual(
+        [
+          `${operator}-operator-metrics-auth`,
+          `${operator}-operator-metrics-reader`,
+          ...(OPTIONAL_CRDS[operator]?.length ? [`${operator}-operator-optional-crds`] : []),
+        ].sort(),
+      );
       // The cluster-wide grant of the first install goes, as `helm upgrade` would remove it.
       await run(kubectlBin, [
         'delete',
@@ -321,8 +347,8 @@ describe('chart RBAC is exactly the documented list', () => {
         `${operator}-operator-manager`,
         '--ignore-not-found',
       ]);
-      expect(await extraGrants(as, served)).toEqual(sorted([...expected, ...metricsAuth]));
-      expect(await extraGrants(as, other)).toEqual(sorted(metricsAuth));
+      expect(await extraGrants(as, served)).toEqual(sorted([...expected, ...clusterWide]));
+      expect(await extraGrants(as, other)).toEqual(sorted(clusterWide));
       expect(await canI(as, ['list', 'secrets', '-n', other])).toBe(false);
       expect(await canI(as, ['list', 'secrets', '--all-namespaces'])).toBe(false);
       expect(await canI(as, ['get', 'secrets', '-n', 'kube-system'])).toBe(false);
