@@ -8,7 +8,12 @@ import { NamedObjectWatches } from './controller-sources.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
-import { type OptionalKindReader, OptionalKindWatch, type OptionalLookup } from './optional-watch.js';
+import {
+  crdNameOf,
+  type OptionalKindReader,
+  OptionalKindWatch,
+  type OptionalLookup,
+} from './optional-watch.js';
 import type { Predicate } from './predicates.js';
 import { type Outcome, type ShutdownResult, WorkQueue } from './queue.js';
 import type { EventRecorder } from './recorder.js';
@@ -453,21 +458,26 @@ export class Controller<T extends KubeObject = KubeObject> {
     };
   }
 
-  /** Once per namespace and kind: a Warning Event on a primary when an optional kind is polled. */
+  /**
+   * Once per namespace: a Warning Event on a primary naming the optional kinds whose CRD cannot be
+   * watched (an older chart's RBAC), as each such kind is first seen there.
+   */
   private async tellDegraded(obj: T): Promise<void> {
-    for (const w of this.optionalWatches) {
-      const why = w.degraded;
-      if (!why) continue;
-      let told = this.degradedTold.get(w);
-      if (!told) {
-        told = new Set();
-        this.degradedTold.set(w, told);
-      }
-      const ns = obj.metadata.namespace ?? '';
-      if (told.has(ns)) continue;
+    const ns = obj.metadata.namespace ?? '';
+    const untold = this.optionalWatches.filter((w) => w.degraded && !this.degradedTold.get(w)?.has(ns));
+    if (!untold.length) return;
+    for (const w of untold) {
+      const told = this.degradedTold.get(w) ?? new Set<string>();
       told.add(ns);
-      await this.deps.recorder.warning(obj, 'OptionalKindPolled', why);
+      this.degradedTold.set(w, told);
     }
+    const crds = untold.map((w) => crdNameOf(w.kind)).join(', ');
+    await this.deps.recorder.warning(
+      obj,
+      'OptionalKindPolled',
+      `cannot watch CustomResourceDefinition ${crds} (forbidden: the chart's RBAC predates this version); ` +
+        'those kinds are read from the API server and their CRDs looked for every 30 s to 5 min',
+    );
   }
 
   private async handle(key: string, signal: AbortSignal): Promise<Outcome> {
