@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pkiPaths } from '../pki/cluster-pki.js';
-import { auditPolicy, componentCommands } from './commands.js';
+import { auditPolicy, componentCommands, kwokConfiguration } from './commands.js';
 import { controlPlaneComponents } from './layout.js';
 
 const inputs = {
@@ -116,7 +116,8 @@ describe('componentCommands with an audit log', () => {
     expect(flag(api, 'audit-policy-file')).toEqual(['/state/audit-policy.yaml']);
     expect(flag(api, 'audit-log-path')).toEqual(['/tmp/bench/audit.log']);
     expect(flag(api, 'audit-log-format')).toEqual(['json']);
-    expect(flag(api, 'audit-log-maxsize')).toEqual(['0']);
+    // 0 would mean the log library's default, a rotation at 100 MB: the size is 1 TiB instead.
+    expect(flag(api, 'audit-log-maxsize')).toEqual([String(1024 * 1024)]);
   });
 
   it('adds no audit flag without one', () => {
@@ -143,5 +144,23 @@ describe('componentCommands and admission webhooks', () => {
   it('lets it call them when asked', () => {
     const api = componentCommands({ ...inputs, admissionWebhooks: true })['kube-apiserver'];
     expect(disabled(api)).toEqual([]);
+  });
+});
+
+describe('componentCommands and throughput (ADR 0029)', () => {
+  it('gives the controllers that many instances keep busy 20 workers each', () => {
+    const kcm = commands['kube-controller-manager'];
+    for (const name of ['concurrent-job-syncs', 'concurrent-deployment-syncs', 'concurrent-replicaset-syncs'])
+      expect(flag(kcm, name)).toEqual(['20']);
+    expect(flag(kcm, 'kube-api-qps')).toEqual(['500']);
+  });
+
+  it('lifts the scheduler out of its default 50 requests per second', () => {
+    expect(flag(commands['kube-scheduler'], 'kube-api-qps')).toEqual(['500']);
+    expect(flag(commands['kube-scheduler'], 'kube-api-burst')).toEqual(['1000']);
+  });
+
+  it('has kwok play 16 pod stages at once', () => {
+    expect(kwokConfiguration()).toMatch(/^ {2}podPlayStageParallelism: 16$/m);
   });
 });
