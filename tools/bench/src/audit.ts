@@ -4,6 +4,8 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 export interface AuditEvent {
   auditID: string;
   stage: string;
+  /** When the request reached this stage (RFC 3339, microseconds). */
+  stageTimestamp?: string;
   verb: string;
   requestURI: string;
   userAgent?: string;

@@ -4,8 +4,15 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stopCluster } from '@stackops/kube-env';
 import { Command, InvalidArgumentError } from 'commander';
-import { machineLoad } from './proc.js';
-import { details, type OperatorResult, renderTable, summaryTable, TABLE_HEADER } from './report.js';
+import { loadOne, machineLoad } from './proc.js';
+import {
+  details,
+  type OperatorResult,
+  renderTable,
+  summaryTable,
+  TABLE_HEADER,
+  timelines,
+} from './report.js';
 import { type RunFigures, runControlPlaneAlone, runFloor, runMaxima, runOnce, runScale } from './runner.js';
 import type { SubjectSpec } from './subject.js';
 import { bareNode, chartMemoryLimitMiB, type OperatorDir, operatorDirs, workloads } from './workloads.js';
@@ -118,6 +125,7 @@ async function main(): Promise<void> {
       for (let i = 1; i <= o.runs; i++) {
         progress(`${spec.name}: run ${i}/${o.runs} (${machineLoad()})`);
         // A run that fails (a timeout, a subject that exits) is reported and left out; the others count.
+        addTo(i - 1, { 'load average (1 min) at the run start': { value: loadOne() } });
         addTo(i - 1, await runOnce(w, spec, opts).catch(failed(`run ${i}`)));
       }
       const limit = o.subjectCmd ? undefined : chartMemoryLimitMiB(dir);
@@ -134,9 +142,11 @@ async function main(): Promise<void> {
         for (let i = 1; i <= o.scaleRuns; i++) {
           if (o.baseline) {
             progress(`control plane alone: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
+            addTo(i - 1, { [`${o.scale}: control plane alone, load at start`]: { value: loadOne() } });
             addTo(i - 1, await runControlPlaneAlone(w, o.scale, opts).catch(failed(`baseline run ${i}`)));
           }
           progress(`${spec.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
+          addTo(i - 1, { [`${o.scale}: load at start`]: { value: loadOne() } });
           addTo(i - 1, await runScale(w, spec, o.scale, opts).catch(failed(`scale run ${i}`)));
           const run = runs[i - 1] ?? {};
           const alone = run[`${o.scale}: control plane alone (s)`]?.value;
@@ -159,6 +169,10 @@ async function main(): Promise<void> {
     '',
     'Requests by verb and resource (last run):',
     ...results.flatMap(details),
+    '',
+    'Where the time went (last run; from the audit log: each Job and Deployment from its creation through the',
+    "controller-manager, the scheduler and kwok to done, and the client's waits between them):",
+    ...results.flatMap(timelines),
     '',
   ].join('\n');
   process.stdout.write(out);

@@ -81,3 +81,12 @@ export function machineLoad(): string {
     return 'load average unknown';
   }
 }
+
+/** The 1-minute load average (NaN where unknown): printed next to every scenario's figures. */
+export function loadOne(): number {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  } catch {
+    return Number.NaN;
+  }
+}

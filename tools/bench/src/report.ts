@@ -130,3 +130,11 @@ export function details(result: OperatorResult): string[] {
     .filter(([, f]) => f.detail)
     .map(([n, f]) => `${result.name}  ${n}: ${f.detail}`);
 }
+
+/** The timelines of the last run (where the time of the many-instance scenarios went), under their figure. */
+export function timelines(result: OperatorResult): string[] {
+  const last = result.runs[result.runs.length - 1] ?? {};
+  return Object.entries(last)
+    .filter(([, f]) => f.lines?.length)
+    .flatMap(([n, f]) => [`${result.name}  ${n}:`, ...(f.lines ?? []).map((l) => `  ${l}`)]);
+}

@@ -35,6 +35,8 @@ export interface Workload {
   controlPlaneStages?(ns: string): { kind: KindRef; object: KubeObject }[][];
   /** The instance with every input at the CRD's maxima (memory at the bounds; issue 14). */
   applyMaxima?(client: RestKubeClient, ns: string): Promise<void>;
+  /** The resource of the instance's kind (e.g. `keystoneapis`): frames each instance in the scale timeline. */
+  primaryResource?: string;
   /** Where the control plane's own work is (Jobs, Deployments), for the control-plane-imposed time. */
   controlPlaneKinds: readonly KindRef[];
   /** Our operator's process (env and flags the chart would give it), from its bundle or dist/main.js. */
@@ -287,6 +289,7 @@ const keystone: Workload = {
       },
     } as KubeObject);
   },
+  primaryResource: 'keystoneapis',
   controlPlaneKinds: [Kinds.Job, Kinds.Deployment],
   subject: (entry) => ourOperator('keystone', entry),
 };
