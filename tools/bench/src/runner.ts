@@ -271,9 +271,11 @@ export async function runScale(
     const started = performance.now();
     await inBatches(namespaces, 20, (ns) => w.apply(client, ns));
     const pending = new Set(namespaces);
+    const watched = w.watchDone ? watchDoneNamespaces(client, w.watchDone, pending) : undefined;
     const done = await until(
       `${count} instances to be done`,
       async () => {
+        if (watched) return pending.size === 0;
         if (w.doneNamespaces) for (const ns of await w.doneNamespaces(client)) pending.delete(ns);
         else
           await inBatches([...pending], 20, async (ns) => {
@@ -282,8 +284,10 @@ export async function runScale(
         return pending.size === 0;
       },
       opts.scaleTimeoutSeconds * 1000,
-      500,
-    ).catch(() => performance.now());
+      watched ? 20 : 500,
+    )
+      .catch(() => performance.now())
+      .finally(() => watched?.stop());
     clearInterval(sampler);
     // Not all done in time: the figure is the time waited, marked as such (a lower bound).
     f[`${count}: apply → all done (s)`] = {
@@ -309,6 +313,34 @@ export async function runScale(
     client.close();
   }
   return f;
+}
+
+/**
+ * Deletes from `pending` the namespace of each object of `kind` that turns done, from one watch
+ * (re-opened if the server ends it; a watch without a resourceVersion starts with every object).
+ */
+function watchDoneNamespaces(
+  client: RestKubeClient,
+  w: { kind: KindRef; done(obj: KubeObject): boolean },
+  pending: Set<string>,
+): { stop(): Promise<void> } {
+  const stopper = new AbortController();
+  const running = (async () => {
+    while (!stopper.signal.aborted) {
+      await client
+        .watch<KubeObject>(w.kind, { signal: stopper.signal }, (e) => {
+          if ((e.type === 'ADDED' || e.type === 'MODIFIED') && w.done(e.object))
+            pending.delete(e.object.metadata.namespace ?? '');
+        })
+        .catch(() => sleep(250));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopper.abort();
+      await running;
+    },
+  };
 }
 
 /**

@@ -28,6 +28,11 @@ export interface Workload {
   /** The namespaces whose instance is done, in one request (the scale scenario polls this, not 200 GETs). */
   doneNamespaces?(client: RestKubeClient): Promise<Set<string>>;
   /**
+   * The instance's kind and when one object of it is done: the scale scenario then watches that kind
+   * instead of polling (a list of 200 instances every 500 ms is load on the API server it measures).
+   */
+  watchDone?: { kind: KindRef; done(obj: KubeObject): boolean };
+  /**
    * What the control plane alone must do for one instance, as stages run one after the other
    * (each stage's Jobs complete / Deployments available before the next): the baseline of the
    * scale scenario, created by the bench without any operator.
@@ -257,6 +262,7 @@ const keystone: Workload = {
       'merge',
     );
   },
+  watchDone: { kind: KeystoneAPIKind, done: (o) => conditionTrue(o as WithStatus, 'Ready') },
   doneNamespaces: async (client) => {
     const list = await client.list<WithStatus>(KeystoneAPIKind);
     return new Set(
