@@ -67,10 +67,11 @@ describe('chart keystone-operator', () => {
       verbs: ['update'],
     });
     const scoped = await template('watchNamespaces={a,b}');
-    // Only the secure-metrics reviews stay cluster-scoped (no object access).
+    // Only the secure-metrics reviews and the other operators' CRDs (by name) stay cluster-scoped.
     expect(findRendered(scoped, 'ClusterRole').map((r) => r.metadata.name)).toEqual([
       'ks-keystone-operator-metrics-auth',
       'ks-keystone-operator-metrics-reader',
+      'ks-keystone-operator-optional-crds',
     ]);
     expect(
       findRendered(scoped, 'Role')

@@ -89,6 +89,7 @@ describe('chart: lint and template', () => {
     expect(findRendered(ms, 'ClusterRoleBinding').map((b) => b.metadata.name)).toEqual([
       'placement-placement-operator-metrics-auth',
       'placement-placement-operator',
+      'placement-placement-operator-optional-crds',
     ]);
   });
 
@@ -97,6 +98,7 @@ describe('chart: lint and template', () => {
     expect(findRendered(ms, 'ClusterRole').map((r) => r.metadata.name)).toEqual([
       'placement-placement-operator-metrics-auth',
       'placement-placement-operator-metrics-reader',
+      'placement-placement-operator-optional-crds',
     ]);
     const namespaces = findRendered(ms, 'RoleBinding').map((r) => r.metadata.namespace);
     expect(namespaces.sort()).toEqual(['openstack', 'openstack-operators', 'other']);

@@ -1,6 +1,11 @@
 // The predicates of a pipeline's watches: its primary kind (its own status writes do not wake it
-// again) and the Jobs its steps wait on.
-export { jobOutcomeChanged, specOrMetadataChanged } from '../runtime/predicates.js';
+// again) and the Jobs and Deployments its steps wait on.
+export {
+  deploymentReadinessChanged,
+  jobOutcomeChanged,
+  specOrMetadataChanged,
+  statusFieldsChanged,
+} from '../runtime/predicates.js';
 export {
   namespaceHolder,
   ONE_PER_NAMESPACE_RECHECK_MS,

@@ -151,10 +151,30 @@ function conditionOf(status: unknown, type: string) {
 }
 
 /**
+ * Sends a pass's Events (recorded in order, sent at once) without holding the worker: each is a
+ * round-trip that changes nothing a pass reads, and Events are best effort.
+ */
+function sendEvents(
+  rc: ReconcileContext,
+  obj: KubeObject,
+  events: readonly { type: EventType; reason: string; message: string }[],
+): void {
+  for (const e of events)
+    rc.recorder
+      .event(obj, e.type, e.reason, e.message)
+      .catch((err: unknown) =>
+        rc.log.warn(
+          { err: err instanceof Error ? err.message : String(err), reason: e.reason },
+          'event not recorded',
+        ),
+      );
+}
+
+/**
  * Turns a definition into the controller's reconciler. Every pass: conditions initialised → the
  * finalizer ensured → the steps, until one stops → Ready computed, unchanged transition times
  * restored → status patched only if it changed (NotFound and a terminating namespace tolerated) →
- * Events (queued ones, then Ready flips). The status is written also when a step threw; the error
+ * Events sent, not awaited (queued ones, then Ready flips). The status is written also when a step threw; the error
  * then goes to the controller's error policy. A write refused because the namespace is being
  * deleted ends the pass quietly.
  */
@@ -237,7 +257,7 @@ export function pipeline<
       // Refused before the finalizer and every step: its only write is its status (once).
       refuseDuplicate(ctx, holder);
       await writeStatus(ctx);
-      for (const e of events) await rc.recorder.event(ctx.cr, e.type, e.reason, e.message);
+      sendEvents(rc, ctx.cr, events);
       return { requeueAfterMs: ONE_PER_NAMESPACE_RECHECK_MS };
     }
     const onStep = (name: string): void => {
@@ -288,7 +308,7 @@ export function pipeline<
         rc.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'status write failed');
       }
     }
-    for (const e of events) await rc.recorder.event(ctx.cr, e.type, e.reason, e.message);
+    sendEvents(rc, ctx.cr, events);
     if (failure) throw failure.err;
     const wake = [requeueAfterMs, wakeAfterMs].filter((v): v is number => v !== undefined && v > 0);
     return wake.length > 0 ? { requeueAfterMs: Math.min(...wake) } : {};

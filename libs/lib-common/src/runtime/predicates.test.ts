@@ -4,6 +4,7 @@ import type { InformerEvent } from './informer.js';
 import {
   and,
   annotationsChanged,
+  deploymentReadinessChanged,
   generationChanged,
   jobOutcomeChanged,
   labelSelected,
@@ -90,6 +91,22 @@ describe('predicates', () => {
     };
     expect(jobOutcomeChanged(relabelled)).toBe(true);
     expect(jobOutcomeChanged({ type: 'delete', obj: job({}) })).toBe(true);
+  });
+
+  it('deploymentReadinessChanged passes what readiness is computed from, not availability or conditions', () => {
+    const d = (status: object, rv: string): KubeObject =>
+      ({
+        metadata: { name: 'd', generation: 1, resourceVersion: rv },
+        spec: { replicas: 1 },
+        status,
+      }) as KubeObject;
+    const upd = (a: object, b: object): InformerEvent => ({ type: 'update', old: d(a, '1'), obj: d(b, '2') });
+    const ready = { observedGeneration: 1, replicas: 1, updatedReplicas: 1, readyReplicas: 1 };
+    expect(deploymentReadinessChanged(upd(ready, { ...ready, availableReplicas: 1, conditions: [] }))).toBe(
+      false,
+    );
+    expect(deploymentReadinessChanged(upd({ ...ready, readyReplicas: 0 }, ready))).toBe(true);
+    expect(deploymentReadinessChanged(upd({}, { observedGeneration: 1 }))).toBe(true);
   });
 
   it('resourceVersionChanged drops resync-style updates that changed nothing', () => {

@@ -52,20 +52,37 @@ export const specOrMetadataChanged: Predicate = onUpdate(
   (old, obj) => !deepEqual(withoutStatus(old), withoutStatus(obj)),
 );
 
-const jobOutcome = (o: KubeObject): unknown => {
-  const status = (o as { status?: { succeeded?: number; failed?: number; conditions?: unknown } }).status;
-  return [status?.succeeded ?? 0, status?.failed ?? 0, status?.conditions ?? []];
-};
+/**
+ * Passes adds, deletes, changes of anything but the status, and status changes of the given
+ * top-level `status` fields only: for owned objects whose status the owner reads only in part.
+ */
+export function statusFieldsChanged(...fields: readonly string[]): Predicate {
+  const picked = (o: KubeObject): unknown[] => {
+    const status = (o as { status?: Record<string, unknown> }).status;
+    return fields.map((f) => status?.[f]);
+  };
+  return onUpdate(
+    (old, obj) => !deepEqual(withoutStatus(old), withoutStatus(obj)) || !deepEqual(picked(old), picked(obj)),
+  );
+}
 
 /**
- * For Jobs an owner waits on: passes adds, deletes, changes of anything but the status, and status
- * changes of what decides the Job's outcome (`succeeded`, `failed`, `conditions`). The Job
+ * For Jobs an owner waits on: what decides the outcome (`succeeded`, `failed`, `conditions`). The Job
  * controller's other status writes (a pod started: `active`, `ready`, `startTime`; a pod counted:
  * `uncountedTerminatedPods`) would each wake the owner for a pass that finds the Job still running.
  */
-export const jobOutcomeChanged: Predicate = onUpdate(
-  (old, obj) =>
-    !deepEqual(withoutStatus(old), withoutStatus(obj)) || !deepEqual(jobOutcome(old), jobOutcome(obj)),
+export const jobOutcomeChanged: Predicate = statusFieldsChanged('succeeded', 'failed', 'conditions');
+
+/**
+ * For Deployments an owner reports on: what readiness and `readyCount` are computed from
+ * (`observedGeneration`, `replicas`, `updatedReplicas`, `readyReplicas`), not `availableReplicas`
+ * or the conditions, which a rollout also writes.
+ */
+export const deploymentReadinessChanged: Predicate = statusFieldsChanged(
+  'observedGeneration',
+  'replicas',
+  'updatedReplicas',
+  'readyReplicas',
 );
 
 export const resourceVersionChanged: Predicate = onUpdate(

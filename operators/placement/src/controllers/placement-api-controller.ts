@@ -1,6 +1,10 @@
 import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KindRef, Kinds, type ObjectRef } from '@stackops/lib-common/client';
-import { jobOutcomeChanged, specOrMetadataChanged } from '@stackops/lib-common/pipeline';
+import {
+  deploymentReadinessChanged,
+  jobOutcomeChanged,
+  specOrMetadataChanged,
+} from '@stackops/lib-common/pipeline';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
@@ -56,7 +60,8 @@ export function registerPlacementApiController(
   // of a pass; nothing waits for that write to come back).
   builder = builder.withPredicates(specOrMetadataChanged);
   // Only its own Secrets (labelled with the owner) are cached; those a spec names are watched by name.
-  // Of its Jobs, only what decides their outcome wakes it (not each pod started or counted).
+  // Of its Jobs and Deployment, only what decides their outcome or readiness wakes it (not each
+  // pod started or counted).
   for (const kind of PLACEMENT_API_OWNED_KINDS)
     builder = builder.owns(
       kind,
@@ -64,7 +69,9 @@ export function registerPlacementApiController(
         ? { labelSelector: OWNED_SECRETS }
         : kind === Kinds.Job
           ? { predicates: [jobOutcomeChanged] }
-          : {},
+          : kind === Kinds.Deployment
+            ? { predicates: [deploymentReadinessChanged] }
+            : {},
     );
   builder = watchOtherOperatorsCrs(builder);
   return builder

@@ -1,5 +1,9 @@
 import { type KindRef, Kinds } from '@stackops/lib-common/client';
-import { jobOutcomeChanged, specOrMetadataChanged } from '@stackops/lib-common/pipeline';
+import {
+  deploymentReadinessChanged,
+  jobOutcomeChanged,
+  specOrMetadataChanged,
+} from '@stackops/lib-common/pipeline';
 import type { Manager } from '@stackops/lib-common/runtime';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -53,7 +57,8 @@ export function registerKeystoneApiController(
   builder = builder.withPredicates(specOrMetadataChanged);
   // Of Secrets, only its own (they all carry keystoneGroupLabels) are cached; those a spec names
   // are watched one by one, by name: the operator never lists every Secret of the cluster.
-  // Of its Jobs, only what decides their outcome wakes it (not each pod started or counted).
+  // Of its Jobs and Deployment, only what decides their outcome or readiness wakes it (not each
+  // pod started or counted).
   for (const kind of KEYSTONE_API_OWNED_KINDS)
     builder = builder.owns(
       kind,
@@ -61,7 +66,9 @@ export function registerKeystoneApiController(
         ? { labelSelector: OWN_SECRETS_SELECTOR }
         : kind === Kinds.Job
           ? { predicates: [jobOutcomeChanged] }
-          : {},
+          : kind === Kinds.Deployment
+            ? { predicates: [deploymentReadinessChanged] }
+            : {},
     );
   builder = watchOtherOperatorsCrs(builder);
   return builder

@@ -75,7 +75,7 @@ export async function ensureDatabase(ctx: PlacementApiPass): Promise<StepResult>
   const namespace = cr.metadata.namespace!;
   const instance = cr.spec.databaseInstance;
   const svc = ctx.cache.get(Kinds.Service, { name: instance, namespace });
-  if (isGaleraService(svc, instance) && (await findGalera(ctx.client, instance, namespace))) {
+  if (isGaleraService(svc, instance) && (await findGalera(ctx, instance, namespace))) {
     return ensureMariaDbDatabase(ctx);
   }
   if (!svc) {

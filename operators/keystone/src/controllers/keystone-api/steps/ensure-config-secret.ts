@@ -44,12 +44,13 @@ export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResu
     ...(ctx.notifications ? { notifications: ctx.notifications } : {}),
     endpoints: ctx.status.apiEndpoints,
   });
-  const secrets: SecretObject[] = [];
+  const secrets = [
+    buildScriptsSecret(ctx.cr),
+    buildConfigDataSecret(ctx.cr, ctx.spec, data),
+  ] as SecretObject[];
   try {
-    for (const secret of [buildScriptsSecret(ctx.cr), buildConfigDataSecret(ctx.cr, ctx.spec, data)]) {
-      await applyChild(ctx, Kinds.Secret, secret);
-      secrets.push(secret as SecretObject);
-    }
+    // Independent objects: one round-trip for both.
+    await Promise.all(secrets.map((secret) => applyChild(ctx, Kinds.Secret, secret)));
   } catch (err) {
     ctx.conditions.markError(ConditionType.ServiceConfigReady, err);
     throw err;

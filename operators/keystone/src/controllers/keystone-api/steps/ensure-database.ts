@@ -78,7 +78,7 @@ export async function ensureDatabase(ctx: KeystoneApiPass): Promise<StepResult> 
   const ns = ctx.cr.metadata.namespace ?? '';
   const instance = ctx.spec.databaseInstance;
   const svc = ctx.cache.get(Kinds.Service, { name: instance, namespace: ns });
-  if (isGaleraService(svc, instance) && (await findGalera(ctx.client, instance, ns))) {
+  if (isGaleraService(svc, instance) && (await findGalera(ctx, instance, ns))) {
     return ensureMariaDbDatabase(ctx);
   }
   if (!svc) {
