@@ -12,7 +12,7 @@ import { INTEROP_CRDS, mariadbOperatorReports, openstackK8sNamespace } from './s
  * Issue 20 / ADR 0027: the Memcached (and Galera) a KeystoneAPI names are read from the operator's
  * watches of those kinds, not fetched from the API server on every pass.
  */
-describe('a KeystoneAPI pass reads the Memcached CR from the watch', () => {
+describe('a KeystoneAPI pass reads the Memcached and Galera CRs from the watches', () => {
   const client = adminClient();
   const namespaces: string[] = [];
   /** `get <plural>` the operator sent, per namespace. */
@@ -52,7 +52,7 @@ describe('a KeystoneAPI pass reads the Memcached CR from the watch', () => {
     for (const ns of namespaces) await client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
   });
 
-  it('a pass of a Ready KeystoneAPI sends no get memcacheds', async () => {
+  it('a pass of a Ready KeystoneAPI (mariadb-operator mode, Memcached CR) sends no get memcacheds or galeras', async () => {
     const ns = await newNamespace(client);
     namespaces.push(ns);
     await openstackK8sNamespace(client, ns);
@@ -73,7 +73,7 @@ describe('a KeystoneAPI pass reads the Memcached CR from the watch', () => {
       timeoutMs: 30_000,
     });
     const during = (gets.get(ns) ?? []).slice(before);
-    expect(during.filter((g) => g === 'get memcacheds')).toEqual([]);
+    expect(during.filter((g) => g === 'get memcacheds' || g === 'get galeras')).toEqual([]);
     // The pass did run the Memcached step: its finalizer is still there and the CR stays Ready.
     const cr = await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
     expect(cr && isReady(cr)).toBe(true);
