@@ -199,9 +199,13 @@ export async function runOnce(w: Workload, spec: SubjectSpec, opts: RunOptions):
       detail: `${idle.describe()} in ${opts.idleSeconds} s`,
     };
     f['idle: writes / 5 min'] = { value: idle.writes * per5min };
+    // The scheduler's nanosecond count, unless a thread ended in the window (then clock ticks).
+    const precise = after.cpuPrecise - before.cpuPrecise;
+    const idleCpu =
+      precise >= 0 && precise + 0.02 >= after.cpu - before.cpu ? precise : after.cpu - before.cpu;
     f['idle: CPU s / 5 min'] = {
-      value: (after.cpu - before.cpu) * per5min,
-      detail: `${(after.cpu - before.cpu).toFixed(2)} s in ${opts.idleSeconds} s`,
+      value: idleCpu * per5min,
+      detail: `${idleCpu.toFixed(3)} s in ${opts.idleSeconds} s (${precise === idleCpu ? 'ns' : '10 ms ticks'})`,
     };
     f['idle: RSS (MiB)'] = { value: after.rss / MiB };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AuditEvent, parseAuditLines, RequestTally, resourceOf, subjectFilter } from '../src/audit.js';
 import { controlPlaneDone, unionLength } from '../src/control-plane-time.js';
-import { cpuSeconds } from '../src/proc.js';
+import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
 import { formatNumber, summarize } from '../src/stats.js';
 import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs } from '../src/workloads.js';
@@ -64,6 +64,15 @@ describe('figures', () => {
   it('reads utime + stime from /proc/<pid>/stat, also when the name has spaces and parentheses', () => {
     const stat = '1234 (node (main) x) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 11 0 100 0 0';
     expect(cpuSeconds(stat)).toBe(3.25);
+  });
+
+  it("counts this process's CPU to the nanosecond, in step with its clock ticks", () => {
+    const end = Date.now() + 200;
+    while (Date.now() < end); // 0.2 s on a CPU
+    const s = sample(process.pid);
+    expect(s.cpuPrecise).toBeGreaterThan(0.2);
+    expect(Math.abs(s.cpuPrecise - s.cpu)).toBeLessThan(0.2);
+    expect(Number.isInteger(s.cpuPrecise * 100)).toBe(false);
   });
 
   it('median, min and max, ignoring runs without the figure', () => {
