@@ -1,5 +1,14 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { type NodeBase, nodeBaseSources, nodePath, nonroot, prepareNodeBase } from './base/node-base.js';
 import { type BuilderOptions, type BuiltImage, defaultOutDir, withImageBuilder } from './image-builder.js';
@@ -152,18 +161,33 @@ export async function buildOperatorImages(options: OperatorImagesOptions = {}): 
   });
 }
 
-/** /app/bundle/main.mjs and /app/package.json (name, version, licence: what the bundle reports). */
+/**
+ * /app/bundle (main.mjs and the chunks it imports on demand, bundle/chunks/) and /app/package.json
+ * (name, version, licence: what the bundle reports).
+ */
 function stageApp(dir: string, source: OperatorImageSource): void {
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(join(dir, 'app', 'bundle'), { recursive: true });
-  const bundle = join(dir, 'app', 'bundle', 'main.mjs');
-  copyFileSync(source.bundle, bundle);
+  const bundleDir = join(dir, 'app', 'bundle');
+  mkdirSync(bundleDir, { recursive: true });
+  const files = [join(bundleDir, 'main.mjs')];
+  copyFileSync(source.bundle, files[0] as string);
+  const dirs = [dir, join(dir, 'app'), bundleDir];
+  const chunks = join(dirname(source.bundle), 'chunks');
+  if (existsSync(chunks)) {
+    const to = join(bundleDir, 'chunks');
+    mkdirSync(to);
+    dirs.push(to);
+    for (const name of readdirSync(chunks).sort()) {
+      copyFileSync(join(chunks, name), join(to, name));
+      files.push(join(to, name));
+    }
+  }
   const manifest = join(dir, 'app', 'package.json');
   const { packageName: name, version, description, license } = source;
   writeFileSync(
     manifest,
     `${JSON.stringify({ name, version, description, license, type: 'module' }, null, 2)}\n`,
   );
-  for (const f of [bundle, manifest]) chmodSync(f, 0o644);
-  for (const d of [dir, join(dir, 'app'), join(dir, 'app', 'bundle')]) chmodSync(d, 0o755);
+  for (const f of [...files, manifest]) chmodSync(f, 0o644);
+  for (const d of dirs) chmodSync(d, 0o755);
 }

@@ -1,5 +1,6 @@
 import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ApiError, CLIENT_TIMEOUT, CONNECTION_ERROR } from './errors.js';
 
@@ -121,7 +122,9 @@ export class Transport {
     if (this.agent) return this.agent;
     const common = { keepAlive: true, keepAliveMsecs: 30_000, scheduling: 'lifo' as const };
     this.agent =
-      this.server.protocol === 'http:' ? new http.Agent(common) : new https.Agent({ ...common, ...tls });
+      this.server.protocol === 'http:'
+        ? new http.Agent(common)
+        : new https.Agent({ ...common, ...sharedTls(tls) });
     return this.agent;
   }
 }
@@ -143,6 +146,26 @@ async function resolveAuth(kc: KubeConfig): Promise<TlsAndAuth> {
   if (opts.servername) tls.servername = opts.servername;
   if (opts.rejectUnauthorized !== undefined) tls.rejectUnauthorized = opts.rejectUnauthorized;
   return { tls, headers };
+}
+
+/**
+ * The agent's TLS options with the CA, certificate and key parsed once: given them raw, every new
+ * connection (each watch holds one) builds its own SecureContext — parsing the PEMs again and
+ * holding another copy (tools/bench: ~1 % of the CPU of 200 KeystoneAPIs).
+ */
+export function sharedTls(tls: https.AgentOptions): https.AgentOptions {
+  const { ca, cert, key, pfx, passphrase, ...rest } = tls;
+  if (!ca && !cert && !key && !pfx) return tls;
+  return {
+    ...rest,
+    secureContext: createSecureContext({
+      ...(ca ? { ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(pfx ? { pfx } : {}),
+      ...(passphrase ? { passphrase } : {}),
+    }),
+  };
 }
 
 /** Request headers that make the API server act as another user (Kubernetes impersonation). */

@@ -49,6 +49,8 @@ export interface RestKubeClient extends KubeClient {
   readonly requests: RequestCounter;
   /** `host:port` of the API server. */
   readonly host: string;
+  /** When (`Date.now()`) the API server last answered one of this client's requests with a 2xx. */
+  readonly lastAnsweredAt?: number | undefined;
   /** Closes idle keep-alive connections; in-flight watches end when their signals abort. */
   close(): void;
 }
@@ -87,6 +89,7 @@ function withTypeMeta<T extends KubeObject>(kind: KindRef, obj: T): T {
 
 class RestClient implements RestKubeClient {
   readonly requests = new RequestCounter();
+  lastAnsweredAt: number | undefined;
   readonly fieldManager: string;
   readonly host: string;
   private readonly transport: Transport;
@@ -244,6 +247,7 @@ class RestClient implements RestKubeClient {
     try {
       const res = await this.transport.open(withTimeout);
       const code = res.statusCode ?? 0;
+      if (code >= 200 && code < 300) this.lastAnsweredAt = Date.now();
       this.requests.record(verb, code);
       this.metrics.observe(verb, req.method, code, (performance.now() - started) / 1000);
       return res;

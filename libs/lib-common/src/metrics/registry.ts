@@ -7,7 +7,7 @@ import {
   Histogram,
   type HistogramConfiguration,
   type Registry,
-} from 'prom-client';
+} from './prom-client.js';
 
 /**
  * prom-client refuses to register one name twice, yet a process may build several clients or

@@ -75,7 +75,9 @@ type Entry = Record<string, unknown>;
 /** The current context's cluster and user of one file; undefined when client-node must do it. */
 async function fromFile(file: string): Promise<Plain | undefined> {
   if (file.includes(':')) return undefined; // several files to merge
-  const { parse } = await import('yaml');
+  const yaml = await import('yaml');
+  // A chunked esbuild bundle gives a CommonJS package's exports as `default` only.
+  const { parse } = 'parse' in yaml ? yaml : (yaml as unknown as { default: typeof yaml }).default;
   const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as {
     'current-context'?: string;
     contexts?: Named<Entry>[];

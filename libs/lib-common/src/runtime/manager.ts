@@ -1,9 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { collectDefaultMetrics, register as globalRegistry, type Registry } from 'prom-client';
 import { createKubeClient, type Impersonation, type RestKubeClient } from '../client/client.js';
 import type { KubeObject } from '../client/types.js';
 import { createLogger } from '../logging/logger.js';
+import { collectDefaultMetrics, register as globalRegistry, type Registry } from '../metrics/prom-client.js';
 import { InformerCache, type InformerCacheOptions } from './cache.js';
 import { type Controller, ControllerBuilder, type ControllerOptions } from './controller.js';
 import { type LeaderElectionOptions, LeaderElector } from './leader.js';
@@ -128,7 +128,7 @@ export class Manager {
       metrics: informerMetrics(this.registry),
       ...(opts.informer ? { informer: opts.informer } : {}),
     });
-    this.apiServer = new ApiServerCheck(this.client);
+    this.apiServer = new ApiServerCheck(this.client, { lastAnsweredAt: () => this.client.lastAnsweredAt });
     this.recorder = new KubeEventRecorder(this.client, {
       component: opts.name,
       instance: opts.instance ?? process.env['POD_NAME'] ?? opts.name,

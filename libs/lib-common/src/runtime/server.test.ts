@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEndpoint } from './server.js';
+import type { KubeClient } from '../client/types.js';
+import { ApiServerCheck, parseEndpoint } from './server.js';
 
 describe('parseEndpoint', () => {
   // Binding every interface is proven on the real node (kubelet probes the pod IP); a unit test
@@ -18,5 +19,37 @@ describe('parseEndpoint', () => {
     expect(parseEndpoint('0')).toBeUndefined();
     expect(parseEndpoint('')).toBeUndefined();
     expect(() => parseEndpoint(':99999')).toThrow(/invalid address/);
+  });
+});
+
+describe('ApiServerCheck', () => {
+  /** A client whose only call is the review; `answer` decides how it ends. */
+  const reviewer = (answer: () => Promise<unknown>) => {
+    const calls = { n: 0 };
+    const client = {
+      create: () => {
+        calls.n++;
+        return answer();
+      },
+    } as unknown as KubeClient;
+    return { client, calls };
+  };
+
+  it('sends no review while another request was answered within maxAge, and one after', async () => {
+    const { client, calls } = reviewer(() => Promise.resolve({}));
+    let answeredAt: number | undefined = Date.now();
+    const check = new ApiServerCheck(client, { maxAgeMs: 5_000, lastAnsweredAt: () => answeredAt });
+    expect(await check.check()).toBeUndefined();
+    expect(calls.n).toBe(0);
+    answeredAt = Date.now() - 6_000;
+    expect(await check.check()).toBeUndefined();
+    expect(calls.n).toBe(1);
+  });
+
+  it('reports the API server unreachable when nothing was answered and the review fails', async () => {
+    const { client, calls } = reviewer(() => Promise.reject(new Error('connect ECONNREFUSED')));
+    const check = new ApiServerCheck(client, { lastAnsweredAt: () => undefined });
+    expect(await check.check()).toMatch(/^API server unreachable: connect ECONNREFUSED/);
+    expect(calls.n).toBe(1);
   });
 });

@@ -211,6 +211,12 @@ export interface ApiServerCheckOptions {
   maxAgeMs?: number;
   /** A request slower than this counts as unreachable (default 3 s). */
   timeoutMs?: number;
+  /**
+   * When the API server last answered this operator's other requests with a 2xx: an answer
+   * younger than `maxAgeMs` proves the same as a review (reachable, this identity authenticated),
+   * so a probe right after the informers' first LISTs sends nothing.
+   */
+  lastAnsweredAt?: () => number | undefined;
 }
 
 /**
@@ -230,6 +236,8 @@ export class ApiServerCheck {
   /** Undefined when the API server answered recently; else why not. */
   async check(): Promise<string | undefined> {
     const maxAge = this.opts.maxAgeMs ?? 5_000;
+    const answered = this.opts.lastAnsweredAt?.();
+    if (answered !== undefined && Date.now() - answered < maxAge) return undefined;
     if (!this.last || Date.now() - this.last.at >= maxAge) {
       this.inflight ??= this.refresh().finally(() => {
         this.inflight = undefined;
