@@ -227,6 +227,33 @@ describe('KubeClient against the API server', () => {
     ]);
   });
 
+  it('watch-list: the existing objects as ADDED, then a bookmark marking the end of the initial events', async () => {
+    await client.create<ConfigMap>(Kinds.ConfigMap, cm('listed', { n: '0' }));
+    const events: WatchEvent<ConfigMap>[] = [];
+    const ac = new AbortController();
+    const isEnd = (e: WatchEvent<ConfigMap>) =>
+      e.type === 'BOOKMARK' && e.object.metadata?.annotations?.['k8s.io/initial-events-end'] === 'true';
+    const done = client.watch<ConfigMap>(
+      Kinds.ConfigMap,
+      {
+        namespace: ns.name,
+        fieldSelector: 'metadata.name=listed',
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
+        signal: ac.signal,
+      },
+      (e) => events.push(e),
+    );
+    const deadline = Date.now() + 10_000;
+    while (!events.some(isEnd) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    ac.abort();
+    await done;
+    const end = events.findIndex(isEnd);
+    expect(end).toBeGreaterThan(0);
+    expect(events.slice(0, end).map((e) => [e.type, e.object.metadata?.name])).toEqual([['ADDED', 'listed']]);
+  });
+
   it('does not leak sockets across many watch restarts', async () => {
     const sockets = (): number =>
       process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;

@@ -217,6 +217,8 @@ class RestClient implements RestKubeClient {
         labelSelector: opts.labelSelector,
         fieldSelector: opts.fieldSelector,
         resourceVersion: opts.resourceVersion,
+        resourceVersionMatch: opts.resourceVersionMatch,
+        sendInitialEvents: opts.sendInitialEvents ? 'true' : undefined,
         allowWatchBookmarks: opts.allowWatchBookmarks ? 'true' : undefined,
         timeoutSeconds: opts.timeoutSeconds,
       });

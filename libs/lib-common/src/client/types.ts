@@ -63,6 +63,10 @@ export interface WatchOptions {
   labelSelector?: string;
   fieldSelector?: string;
   resourceVersion?: string;
+  /** Watch-list: the current objects as ADDED events, then a BOOKMARK annotated `k8s.io/initial-events-end`. */
+  sendInitialEvents?: boolean;
+  /** Required with `sendInitialEvents` (`NotOlderThan`). */
+  resourceVersionMatch?: 'NotOlderThan' | 'Exact';
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
   signal?: AbortSignal;
