@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isForbidden, isGone, isNotFound } from '../client/errors.js';
+import { isBadRequest, isForbidden, isGone, isInvalid, isNotFound } from '../client/errors.js';
 import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { Backoff, sleep } from './backoff.js';
@@ -11,6 +11,8 @@ const OPTIONAL_KIND_RECHECK_MS = 30_000;
 const OPTIONAL_KIND_MAX_RECHECK_MS = 300_000;
 /** Server-side timeout of the CRD watch (the informers' figure: one renewal per ~5 min idle). */
 const CRD_WATCH_TIMEOUT_S = 290;
+/** The annotation of the bookmark that ends a watch-list's initial events. */
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 export interface OptionalKindWatchOptions {
   /** The namespaces to watch (all when absent), as the operator's shared cache does. */
@@ -96,6 +98,8 @@ export class OptionalKindWatch {
   private presence: Presence = 'unknown';
   /** Whether presence is followed by a CRD watch (else polled: an older chart's RBAC). */
   private crdWatched = true;
+  /** Whether the API server takes watch-list requests (`sendInitialEvents`); off after a refusal. */
+  private watchList = true;
   /** Last presence reported in the log (so a missing CRD is told once, not every recheck). */
   private told: boolean | undefined;
   /** The informer's error restarts already looked at. */
@@ -216,39 +220,50 @@ export class OptionalKindWatch {
   }
 
   /**
-   * Lists the CRD by name; while it does not serve the kind, watches it. Returns once it serves the
-   * kind ('served'), when it cannot be listed or watched ('forbidden'), or on abort ('stopped').
+   * Follows the CRD by name until it serves the kind ('served'), or it cannot be listed or watched
+   * ('forbidden'), or the watch stops ('stopped'). The first request is a watch-list (the CRD if it
+   * exists, then a bookmark marking the end of that initial state: the first answer in one
+   * request); a server without watch-list gets a list, then a watch from its resourceVersion.
    */
   private async followCrd(signal: AbortSignal): Promise<'served' | 'forbidden' | 'stopped'> {
     const fieldSelector = `metadata.name=${crdNameOf(this.kind)}`;
     const backoff = new Backoff({ initialMs: 800, maxMs: 30_000, jitter: 0.2 });
     let resourceVersion: string | undefined;
+    const absent = (): void => {
+      this.tell(false);
+      this.setAbsent();
+      this.decide();
+      backoff.reset();
+    };
     while (!signal.aborted) {
       let served = false;
+      const streaming = resourceVersion === undefined && this.watchList;
       try {
-        if (resourceVersion === undefined) {
+        if (resourceVersion === undefined && !streaming) {
           const list = await this.client.list<CrdObject>(Kinds.CustomResourceDefinition, { fieldSelector });
           if (list.items.some((c) => crdServes(c, this.kind))) {
             this.tell(true);
             return 'served';
           }
-          this.tell(false);
-          this.setAbsent();
-          this.decide();
+          absent();
           resourceVersion = list.metadata?.resourceVersion ?? '';
-          backoff.reset();
         }
         const watch = new AbortController();
         const onStop = (): void => watch.abort();
         signal.addEventListener('abort', onStop, { once: true });
         // A connection that went silent is ended by this timer (the server ends it before).
         const timer = setTimeout(() => watch.abort(), (CRD_WATCH_TIMEOUT_S + 15) * 1000);
+        let initialEnded = !streaming;
         try {
           await this.client.watch<CrdObject>(
             Kinds.CustomResourceDefinition,
             {
               fieldSelector,
-              ...(resourceVersion ? { resourceVersion } : {}),
+              ...(streaming
+                ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' as const }
+                : resourceVersion
+                  ? { resourceVersion }
+                  : {}),
               allowWatchBookmarks: true,
               timeoutSeconds: CRD_WATCH_TIMEOUT_S,
               signal: watch.signal,
@@ -256,6 +271,13 @@ export class OptionalKindWatch {
             (e) => {
               const rv = e.object?.metadata?.resourceVersion;
               if (rv) resourceVersion = rv;
+              if (e.type === 'BOOKMARK') {
+                if (!initialEnded && e.object?.metadata?.annotations?.[INITIAL_EVENTS_END] === 'true') {
+                  initialEnded = true;
+                  absent();
+                }
+                return;
+              }
               if ((e.type === 'ADDED' || e.type === 'MODIFIED') && crdServes(e.object, this.kind)) {
                 served = true;
                 watch.abort();
@@ -270,7 +292,8 @@ export class OptionalKindWatch {
           this.tell(true);
           return 'served';
         }
-        // The server ended the watch (its timeout): resume from the last resourceVersion.
+        // Ended before its initial state was sent: start over. Else the server's timeout: resume.
+        if (!initialEnded) resourceVersion = undefined;
       } catch (err) {
         if (signal.aborted) break;
         if (served) {
@@ -283,6 +306,11 @@ export class OptionalKindWatch {
         }
         resourceVersion = undefined;
         if (isGone(err)) continue;
+        if (streaming && (isInvalid(err) || isBadRequest(err))) {
+          // A server without watch-list: list, then watch.
+          this.watchList = false;
+          continue;
+        }
         this.opts.logger?.warn(
           { kind: this.kind.kind, crd: crdNameOf(this.kind), err: String(err) },
           'cannot watch the CRD of an optional kind; retrying',
