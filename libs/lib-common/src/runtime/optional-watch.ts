@@ -65,7 +65,7 @@ interface CrdObject extends KubeObject {
 }
 
 /** Whether this CRD object serves `kind` at its version: established, that version served. */
-export function crdServes(crd: KubeObject | undefined, kind: KindRef): boolean {
+function crdServes(crd: KubeObject | undefined, kind: KindRef): boolean {
   const c = crd as CrdObject | undefined;
   if (!c || c.metadata?.deletionTimestamp) return false;
   const established = c.status?.conditions?.some((x) => x.type === 'Established' && x.status === 'True');

@@ -42,13 +42,13 @@ const podCidr = '10.244.0.0/16';
 const loopback = '127.0.0.1';
 
 /** Worker counts of the controller-manager's controllers that the tests and the bench keep busy. */
-export const controllerWorkers = [
+const controllerWorkers = [
   '--concurrent-job-syncs=20',
   '--concurrent-deployment-syncs=20',
   '--concurrent-replicaset-syncs=20',
 ] as const;
 /** kwok's pod stages played in parallel. */
-export const kwokPodStageParallelism = 16;
+const kwokPodStageParallelism = 16;
 /** 1 TiB: never reached, so the audit log is never rotated. */
 const auditLogMaxSizeMb = 1024 * 1024;
 
