@@ -358,8 +358,10 @@ export class Controller<T extends KubeObject = KubeObject> {
     this.queue?.add(typeof ref === 'string' ? ref : keyOf(ref));
   }
 
-  whenIdle(): Promise<void> {
-    return this.queue?.whenIdle() ?? Promise.resolve();
+  /** No key queued or running, and the Events the passes sent without awaiting them are written. */
+  async whenIdle(): Promise<void> {
+    await this.queue?.whenIdle();
+    await this.deps.recorder.settled?.();
   }
 
   /** Subscribes to the informers, enqueues every cached primary object, and runs once synced. */

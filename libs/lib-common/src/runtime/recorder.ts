@@ -11,6 +11,8 @@ export interface EventRecorder {
   event(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void>;
   normal(obj: KubeObject, reason: string, message: string): Promise<void>;
   warning(obj: KubeObject, reason: string, message: string): Promise<void>;
+  /** Resolves once every Event sent so far is written or given up (callers may not await them). */
+  settled?(): Promise<void>;
 }
 
 export interface RecorderOptions {
@@ -41,6 +43,7 @@ interface Seen {
  */
 export class KubeEventRecorder implements EventRecorder {
   private readonly seen = new Map<string, Seen>();
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly max: number;
   private readonly now: () => Date;
 
@@ -60,7 +63,21 @@ export class KubeEventRecorder implements EventRecorder {
     return this.event(obj, 'Warning', reason, message);
   }
 
-  async event(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+  event(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
+    const sent = this.send(obj, type, reason, message);
+    this.inFlight.add(sent);
+    const done = (): void => {
+      this.inFlight.delete(sent);
+    };
+    sent.then(done, done);
+    return sent;
+  }
+
+  async settled(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async send(obj: KubeObject, type: EventType, reason: string, message: string): Promise<void> {
     const note = message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 3)}...` : message;
     const key = [
       obj.metadata.uid ?? `${obj.kind}/${obj.metadata.namespace}/${obj.metadata.name}`,

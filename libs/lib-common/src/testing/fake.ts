@@ -325,8 +325,9 @@ export class FakeKubeClient implements RestKubeClient {
 
   /**
    * Streams changes of a kind: first those after `resourceVersion` (as a resumed watch), then each
-   * new one, until the signal aborts. Label selectors and `metadata.name=`/`metadata.namespace=`
-   * field selectors are honoured.
+   * new one, until the signal aborts; with `sendInitialEvents`, what exists (ADDED) and the
+   * `k8s.io/initial-events-end` bookmark instead. Label selectors and
+   * `metadata.name=`/`metadata.namespace=` field selectors are honoured.
    */
   async watch<T extends KubeObject>(
     kind: KindRef,
@@ -349,8 +350,23 @@ export class FakeKubeClient implements RestKubeClient {
     };
     if (opts.signal?.aborted) return;
     opts.onOpen?.();
-    const from = Number(opts.resourceVersion ?? this.version);
-    for (const c of this.changes) if (c.kind === k && c.rv > from) send(c.event);
+    if (opts.sendInitialEvents) {
+      // Watch-list: what exists as ADDED events, then the bookmark that ends the initial state.
+      for (const o of this.bucket(kind).values()) send({ type: 'ADDED', object: o });
+      const bookmark: WatchEvent = {
+        type: 'BOOKMARK',
+        object: {
+          metadata: {
+            resourceVersion: String(this.version),
+            annotations: { 'k8s.io/initial-events-end': 'true' },
+          },
+        },
+      };
+      onEvent(bookmark as WatchEvent<T>);
+    } else {
+      const from = Number(opts.resourceVersion ?? this.version);
+      for (const c of this.changes) if (c.kind === k && c.rv > from) send(c.event);
+    }
     await new Promise<void>((resolve) => {
       const watcher = { kind: k, send };
       this.watchers.add(watcher);
