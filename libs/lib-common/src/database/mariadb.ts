@@ -40,9 +40,9 @@ export function isGaleraService(svc: KubeObject | undefined, instance: string): 
 
 /**
  * The Galera CR `name`, or undefined (also when mariadb-operator's CRDs are not installed). Given a
- * reconcile context (`{ client, cache }`), read from the controller's optional watch of Galera when
- * it knows (no request per pass), else from the API server: "not known yet" never reads as "no
- * Galera", which would switch the namespace to Job mode. Given a bare client, always a GET.
+ * reconcile context (`{ client, cache }`), a Galera the controller's optional watch holds costs no
+ * request; "not known yet" and "none" are asked of the API server, since "no Galera" switches the
+ * namespace to Job mode. Given a bare client, always a GET.
  */
 export async function findGalera(
   from: KubeClient | { client: KubeClient; cache: object },
@@ -51,7 +51,10 @@ export async function findGalera(
 ): Promise<Galera | undefined> {
   const ref = { name, namespace };
   if ('get' in from) return from.get<Galera & KubeObject>(ExternalKinds.Galera, ref);
-  return readExternal<Galera & KubeObject>(from, ExternalKinds.Galera, ref);
+  const watched = await readExternal<Galera & KubeObject>(from, ExternalKinds.Galera, ref);
+  // A Galera created a moment before its KeystoneAPI may not have reached the watch yet, and
+  // "none" means Job mode (a db-create Job that stays): the watch's "none" is confirmed by a GET.
+  return watched ?? from.client.get<Galera & KubeObject>(ExternalKinds.Galera, ref);
 }
 
 export interface MariaDbRequest {
