@@ -182,4 +182,25 @@ describe('IdentityClient against a real Keystone', () => {
     const second = await client.currentToken();
     expect(second.token).not.toBe(first.token);
   });
+
+  // The operator's workers update passwords while others log in. On sqlite a concurrent writer
+  // was "database is locked", a 500 that flipped a Ready KeystoneService in a test under load;
+  // the test Keystone serves one request at a time (test/support/keystone-server/serve.py).
+  it('answers password updates and logins sent at once, none with a 500', async () => {
+    const users = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        admin.users.create({ name: `burst-${i}`, domain_id: 'default', password: 'burst-pw' }),
+      ),
+    );
+    const outcomes = await Promise.allSettled(
+      [1, 2, 3].flatMap(() =>
+        users.flatMap((u) => [
+          admin.users.update(u.id, { password: 'burst-pw' }),
+          admin.passwordWorks({ username: u.name, password: 'burst-pw' }),
+        ]),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'rejected').map((o) => String(o.reason))).toEqual([]);
+    for (const u of users) expect(await admin.users.delete(u.id)).toBe(true);
+  });
 });

@@ -22,6 +22,25 @@ class QuietHandler(WSGIRequestHandler):
         pass
 
 
+def one_request_at_a_time(application):
+    """Keystone here runs on sqlite, which refuses concurrent writers ("database is locked", a 500
+    to the client): a password update next to a token request failed under load. A deployment uses
+    MariaDB; the tests want Keystone's answers, not sqlite's locking, so requests run one at a time
+    (each still on its own thread, so a slow client never holds the others' connections)."""
+    lock = threading.Lock()
+
+    def serialized(environ, start_response):
+        with lock:
+            result = application(environ, start_response)
+            try:
+                return list(result)
+            finally:
+                if hasattr(result, "close"):
+                    result.close()
+
+    return serialized
+
+
 def exit_when_stdin_closes(server):
     sys.stdin.read()
     server.shutdown()
@@ -35,7 +54,7 @@ def main():
     sys.argv = sys.argv[:1]
     from keystone.wsgi.api import application
 
-    server = make_server(host, port, application, server_class=ThreadingServer, handler_class=QuietHandler)
+    server = make_server(host, port, one_request_at_a_time(application), server_class=ThreadingServer, handler_class=QuietHandler)
     threading.Thread(target=exit_when_stdin_closes, args=(server,), daemon=True).start()
     print(f"LISTENING {server.server_port}", flush=True)
     server.serve_forever()
