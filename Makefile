@@ -73,6 +73,8 @@ test: lint typecheck control-plane
 	  $(KUBE_ENV) down --name $(TEST_CLUSTER); \
 	  echo "==> vitest summary"; \
 	  sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | grep -E '^> @stackops/[^ ]+ test|^ +(Test Files|Tests) ' || true; \
+	  failed=$$(sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | awk '/^> @stackops\/[^ ]+ test/ { pkg = $$2 } /^ FAIL / { print pkg ":" $$0 }' | sort -u); \
+	  if [ -n "$$failed" ]; then echo "==> failed tests (printed last: a log cut at the top still names them)"; echo "$$failed"; fi; \
 	  exit $$status
 
 # The packages' micro-benchmarks, then tools/bench: the four operators measured from outside
