@@ -409,7 +409,9 @@ async function startNodeDaemons(node: PreparedNode, ctx: NodeStartContext): Prom
   const proxy = launchNode('kube-proxy');
   const dns = launchNode('coredns');
   await Promise.all([
-    waitFor(kubelet, `real node ${node.state.name} Ready (kubelet)`, () => realNodeReady(server, tls)),
+    waitFor(kubelet, `real node ${node.state.name} Ready, not-ready taint gone (kubelet)`, () =>
+      realNodeReady(server, tls),
+    ),
     waitFor(proxy, 'kube-proxy synced', () => localHttpOk(node.state.ports.kubeProxyHealth, '/healthz')),
     waitFor(dns, 'CoreDNS ready', () => localHttpOk(node.state.ports.corednsReady, '/ready')),
   ]);

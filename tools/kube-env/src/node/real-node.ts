@@ -378,17 +378,31 @@ export function containerdReady(socket: string): Promise<boolean> {
   });
 }
 
+/** The taints the node lifecycle controller keeps on a node until it has seen it Ready. */
+const NOT_READY_TAINTS = new Set(['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable']);
+
+/**
+ * The real node is Ready and the node lifecycle controller has taken its not-ready taint off (a
+ * few seconds later, on its own period): before that no pod without a toleration lands on it.
+ */
 export async function realNodeReady(server: string, tls: TlsClient): Promise<boolean> {
   try {
     const res = await httpRequest(`${server}/api/v1/nodes/${realNodeName}`, { tls, timeoutMs: 2000 });
     if (res.status !== 200) return false;
-    const node = JSON.parse(res.body) as {
-      status?: { conditions?: Array<{ type: string; status: string }> };
-    };
-    return node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+    return nodeReadyForPods(JSON.parse(res.body) as NodeReadiness);
   } catch {
     return false;
   }
+}
+
+interface NodeReadiness {
+  spec?: { taints?: Array<{ key: string }> };
+  status?: { conditions?: Array<{ type: string; status: string }> };
+}
+
+export function nodeReadyForPods(node: NodeReadiness): boolean {
+  const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+  return ready && !(node.spec?.taints ?? []).some((t) => NOT_READY_TAINTS.has(t.key));
 }
 
 /** kube-proxy's /healthz and CoreDNS's /ready answer 200 once they have synced with the API server. */
