@@ -1,5 +1,5 @@
 import type { KubeObject } from '@stackops/lib-common/client';
-import { countWritesIn, waitForDeletion } from '@stackops/lib-common/testing';
+import { waitForDeletion, writesOver } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
@@ -34,10 +34,7 @@ describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one 
   /** The operator's writes into `ns` over the window, once the refusal has settled. */
   async function writesOverWindow(ns: string): Promise<number> {
     await sleep(1_000);
-    const writes = countWritesIn(suite.operator.manager.client, ns);
-    await sleep(WINDOW_MS);
-    writes.stop();
-    return writes.count();
+    return writesOver(suite.operator.manager.client, ns, WINDOW_MS);
   }
 
   const resourceVersion = async (kind: typeof KS, ns: string, name: string) =>

@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { countWritesIn } from '@stackops/lib-common/testing';
+import { writesOver } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -46,10 +46,7 @@ describe('two PlacementAPIs in one namespace', () => {
     // A bounded number of writes over the window (two CRs fighting over fixed names write without end).
     // Counted in this namespace: a file that ran before may leave namespaces finalising.
     await sleep(1_000);
-    const writes = countWritesIn(suite.operator.manager.client, ns);
-    await sleep(WINDOW_MS);
-    writes.stop();
-    expect(writes.count()).toBeLessThanOrEqual(2);
+    expect(await writesOver(suite.operator.manager.client, ns, WINDOW_MS)).toBeLessThanOrEqual(2);
     const accountAfter = await client.get(Kinds.Secret, { namespace: ns, name: 'placement-db-secret' });
     expect(accountAfter?.metadata.resourceVersion).toBe(accountBefore?.metadata.resourceVersion);
 

@@ -46,4 +46,4 @@ export {
   waitUntil,
 } from './wait.js';
 export { webhookChartProblems } from './webhook-chart.js';
-export { countWritesIn, type WriteCount } from './writes.js';
+export { countWritesIn, type WriteCount, writesOver } from './writes.js';

@@ -38,3 +38,11 @@ export function countWritesIn(client: KubeClient, namespace: string): WriteCount
     },
   };
 }
+
+/** The writes `client` sends into `namespace` over the next `windowMs` (see countWritesIn). */
+export async function writesOver(client: KubeClient, namespace: string, windowMs: number): Promise<number> {
+  const writes = countWritesIn(client, namespace);
+  await new Promise((r) => setTimeout(r, windowMs));
+  writes.stop();
+  return writes.count();
+}
