@@ -1,8 +1,11 @@
-import http, { type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import http, { type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { type ApiResponse, Http2Pool, type ResponseBody } from './client-http2.js';
 import { ApiError, CLIENT_TIMEOUT, CONNECTION_ERROR } from './errors.js';
+
+export type { ApiResponse } from './client-http2.js';
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -29,8 +32,9 @@ interface TlsAndAuth {
 
 /**
  * The HTTP layer of the client: @kubernetes/client-node resolves kubeconfig, TLS material and
- * credentials (tokens, exec plugins, in-cluster token files); the requests themselves go through
- * ONE keep-alive agent per client, so watches and their restarts never leak sockets or agents.
+ * credentials (tokens, exec plugins, in-cluster token files); the requests themselves are HTTP/2
+ * streams over one connection (Http2Pool), or — for a plain-HTTP server or one without h2 — go
+ * through ONE keep-alive agent per client, so watches and their restarts never leak sockets.
  */
 export class Transport {
   readonly server: URL;
@@ -38,6 +42,7 @@ export class Transport {
   private readonly basePath: string;
   private readonly dynamicAuth: boolean;
   private agent: http.Agent | undefined;
+  private http2: Http2Pool | undefined;
   private staticAuth: Promise<TlsAndAuth> | undefined;
   private closed = false;
 
@@ -55,11 +60,10 @@ export class Transport {
     this.dynamicAuth = Boolean(user?.exec || user?.authProvider);
   }
 
-  /** Sends a request and resolves with the response stream (any status). */
-  async open(req: HttpRequest): Promise<IncomingMessage> {
+  /** Sends a request and resolves with the response (any status) and its body stream. */
+  async open(req: HttpRequest): Promise<ApiResponse> {
     if (this.closed) throw new ApiError({ code: 0, reason: CONNECTION_ERROR, message: 'client closed' });
     const auth = await this.auth();
-    const agent = this.agentFor(auth.tls);
     const headers: OutgoingHttpHeaders = {
       Accept: 'application/json',
       ...auth.headers,
@@ -69,8 +73,33 @@ export class Transport {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = Buffer.byteLength(req.body);
     }
+    if (this.server.protocol === 'https:') {
+      this.http2 ??= new Http2Pool(this.server, sharedTls(auth.tls));
+      if (!this.http2.http1Only) {
+        const res = await this.http2
+          .request({
+            method: req.method,
+            path: `${this.basePath}${req.path}`,
+            headers,
+            ...(req.body !== undefined ? { body: req.body } : {}),
+            ...(req.timeoutMs !== undefined
+              ? { timeout: { ms: req.timeoutMs, error: () => timeoutError(req) } }
+              : {}),
+            ...(req.signal ? { signal: req.signal } : {}),
+          })
+          .catch((err: unknown) => {
+            throw connectionError(err, req);
+          });
+        if (res) return res;
+      }
+    }
+    return this.openHttp1(req, auth, headers);
+  }
+
+  private openHttp1(req: HttpRequest, auth: TlsAndAuth, headers: OutgoingHttpHeaders): Promise<ApiResponse> {
+    const agent = this.agentFor(auth.tls);
     const mod = this.server.protocol === 'http:' ? http : https;
-    return new Promise<IncomingMessage>((resolve, reject) => {
+    return new Promise<ApiResponse>((resolve, reject) => {
       const r = mod.request(
         {
           protocol: this.server.protocol,
@@ -82,29 +111,18 @@ export class Transport {
           agent,
           ...(req.signal ? { signal: req.signal } : {}),
         },
-        resolve,
+        (res) => resolve({ statusCode: res.statusCode ?? 0, body: res }),
       );
       r.on('error', (err) => reject(connectionError(err, req)));
-      if (req.timeoutMs !== undefined) {
-        r.setTimeout(req.timeoutMs, () => {
-          r.destroy(
-            new ApiError({
-              code: 0,
-              reason: CLIENT_TIMEOUT,
-              message: `no response within ${req.timeoutMs} ms`,
-              verb: req.method,
-              path: req.path,
-            }),
-          );
-        });
-      }
+      if (req.timeoutMs !== undefined) r.setTimeout(req.timeoutMs, () => r.destroy(timeoutError(req)));
       r.end(req.body);
     });
   }
 
-  /** Closes idle keep-alive sockets and refuses new requests. */
+  /** Closes the connections and refuses new requests. */
   close(): void {
     this.closed = true;
+    this.http2?.close();
     this.agent?.destroy();
   }
 
@@ -185,6 +203,16 @@ export function serviceAccountUser(namespace: string, name: string): Impersonati
   };
 }
 
+function timeoutError(req: HttpRequest): ApiError {
+  return new ApiError({
+    code: 0,
+    reason: CLIENT_TIMEOUT,
+    message: `no response within ${req.timeoutMs} ms`,
+    verb: req.method,
+    path: req.path,
+  });
+}
+
 function connectionError(err: unknown, req: HttpRequest): ApiError {
   if (err instanceof ApiError) return err;
   const message = err instanceof Error ? err.message : String(err);
@@ -199,11 +227,14 @@ function connectionError(err: unknown, req: HttpRequest): ApiError {
 }
 
 /** Reads a whole response body as text. */
-export function readBody(res: IncomingMessage, req: HttpRequest): Promise<string> {
+export function readBody(res: ApiResponse, req: HttpRequest): Promise<string> {
+  const body: ResponseBody = res.body;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.on('error', (err) => reject(connectionError(err, req)));
+    body.on('data', (c: Buffer) => chunks.push(c));
+    body.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    body.on('error', (err) => reject(connectionError(err, req)));
+    // A stream whose connection went away can close without an error; a no-op after 'end'.
+    body.on('close', () => reject(connectionError(new Error('response closed before its end'), req)));
   });
 }

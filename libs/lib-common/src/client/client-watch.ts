@@ -1,10 +1,7 @@
-import type { Readable } from 'node:stream';
+import type { ResponseBody } from './client-http2.js';
 import type { HttpRequest } from './client-transport.js';
 import { ApiError, apiErrorFromResponse, CONNECTION_ERROR } from './errors.js';
 import type { KubeObject, WatchEvent } from './types.js';
-
-/** A response body stream; `complete` is set by node:http once the whole body arrived. */
-export type WatchStream = Readable & { complete?: boolean };
 
 /**
  * Reads newline-delimited watch events until the server ends the stream (resolves), the caller's
@@ -12,7 +9,7 @@ export type WatchStream = Readable & { complete?: boolean };
  * the connection breaks (rejects with a code-0 ApiError).
  */
 export function streamEvents<T extends KubeObject>(
-  res: WatchStream,
+  res: ResponseBody,
   req: Pick<HttpRequest, 'path' | 'signal'>,
   onEvent: (e: WatchEvent<T>) => void,
 ): Promise<void> {

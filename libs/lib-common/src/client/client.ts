@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
 import {
@@ -9,6 +8,7 @@ import {
   type Verb,
 } from './client-metrics.js';
 import {
+  type ApiResponse,
   type HttpRequest,
   type Impersonation,
   impersonationHeaders,
@@ -223,7 +223,7 @@ class RestClient implements RestKubeClient {
         timeoutSeconds: opts.timeoutSeconds,
       });
     const req: HttpRequest = { method: 'GET', path, ...(signal ? { signal } : {}) };
-    let res: IncomingMessage;
+    let res: ApiResponse;
     try {
       res = await this.send('watch', req);
     } catch (err) {
@@ -232,10 +232,10 @@ class RestClient implements RestKubeClient {
     }
     if (res.statusCode !== 200) {
       const body = await readBody(res, req).catch(() => '');
-      throw apiErrorFromResponse(res.statusCode ?? 0, body, { verb: 'WATCH', path });
+      throw apiErrorFromResponse(res.statusCode, body, { verb: 'WATCH', path });
     }
     opts.onOpen?.();
-    await streamEvents(res, req, onEvent);
+    await streamEvents(res.body, req, onEvent);
   }
 
   close(): void {
@@ -243,12 +243,12 @@ class RestClient implements RestKubeClient {
   }
 
   /** Sends one request and counts it (verb × status code) at the moment its response starts. */
-  private async send(verb: Verb, req: HttpRequest): Promise<IncomingMessage> {
+  private async send(verb: Verb, req: HttpRequest): Promise<ApiResponse> {
     const started = performance.now();
     const withTimeout = verb === 'watch' ? req : { ...req, timeoutMs: this.timeoutMs };
     try {
       const res = await this.transport.open(withTimeout);
-      const code = res.statusCode ?? 0;
+      const code = res.statusCode;
       if (code >= 200 && code < 300) this.lastAnsweredAt = Date.now();
       this.requests.record(verb, code);
       this.metrics.observe(verb, req.method, code, (performance.now() - started) / 1000);
@@ -266,9 +266,9 @@ class RestClient implements RestKubeClient {
     return this.decode<T>(await this.send(verb, req), req);
   }
 
-  private async decode<T>(res: IncomingMessage, req: HttpRequest): Promise<T> {
+  private async decode<T>(res: ApiResponse, req: HttpRequest): Promise<T> {
     const body = await readBody(res, req);
-    const code = res.statusCode ?? 0;
+    const code = res.statusCode;
     if (code < 200 || code >= 300)
       throw apiErrorFromResponse(code, body, { verb: req.method, path: req.path });
     try {

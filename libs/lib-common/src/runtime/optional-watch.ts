@@ -269,6 +269,9 @@ export class OptionalKindWatch {
               signal: watch.signal,
             },
             (e) => {
+              // Events already read in the same chunk still come after the abort: once served,
+              // a following end-of-initial-events bookmark must not decide "absent".
+              if (served) return;
               const rv = e.object?.metadata?.resourceVersion;
               if (rv) resourceVersion = rv;
               if (e.type === 'BOOKMARK') {

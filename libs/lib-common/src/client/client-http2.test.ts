@@ -1,0 +1,105 @@
+import { once } from 'node:events';
+import http2 from 'node:http2';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../metrics/self-signed.js';
+import { type ApiResponse, Http2Pool } from './client-http2.js';
+
+const pair = selfSignedCertificate(['127.0.0.1']);
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+/** An HTTP/2 server that answers `/hold` only when told to, and anything else at once. */
+async function h2Server(maxConcurrentStreams: number) {
+  const held: http2.ServerHttp2Stream[] = [];
+  const sessions = new Set<http2.ServerHttp2Session>();
+  const server = http2.createSecureServer({ ...pair, settings: { maxConcurrentStreams } });
+  server.on('session', (s) => sessions.add(s));
+  server.on('stream', (stream, headers) => {
+    stream.respond({ ':status': 200 });
+    if (headers[':path'] === '/hold') held.push(stream);
+    else stream.end(`${headers[':method']} ${headers[':path']} ${headers['user-agent']}`);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  closers.push(() => {
+    for (const s of sessions) s.destroy();
+    server.close();
+  });
+  return { url: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), held, sessions };
+}
+
+const text = async (res: ApiResponse): Promise<string> => {
+  const chunks: Buffer[] = [];
+  for await (const c of res.body) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString();
+};
+
+describe('Http2Pool', () => {
+  it('sends every request over one connection while the server allows the streams', async () => {
+    const { url, held, sessions } = await h2Server(100);
+    const pool = new Http2Pool(url, { ca: pair.cert });
+    closers.push(() => pool.close());
+    const watches = await Promise.all(
+      Array.from({ length: 20 }, () => pool.request({ method: 'GET', path: '/hold', headers: {} })),
+    );
+    const res = await pool.request({ method: 'GET', path: '/x', headers: { 'user-agent': 'stackops/test' } });
+    expect(watches.every((w) => w?.statusCode === 200)).toBe(true);
+    expect(res && (await text(res))).toBe('GET /x stackops/test');
+    expect(held).toHaveLength(20);
+    expect(sessions.size).toBe(1);
+  });
+
+  it('opens another connection when held streams fill the server limit, instead of queueing', async () => {
+    const { url, held, sessions } = await h2Server(3);
+    const pool = new Http2Pool(url, { ca: pair.cert });
+    closers.push(() => pool.close());
+    for (let i = 0; i < 7; i++) await pool.request({ method: 'GET', path: '/hold', headers: {} });
+    const res = await pool.request({ method: 'GET', path: '/after', headers: {} });
+    expect(res && (await text(res))).toBe('GET /after undefined');
+    expect(held).toHaveLength(7);
+    expect(sessions.size).toBe(3);
+  });
+
+  it('ends the body with complete=false when the connection goes away mid-stream', async () => {
+    const { url, sessions } = await h2Server(100);
+    const pool = new Http2Pool(url, { ca: pair.cert });
+    closers.push(() => pool.close());
+    const watch = await pool.request({ method: 'GET', path: '/hold', headers: {} });
+    if (!watch) throw new Error('no response');
+    watch.body.on('error', () => {});
+    const closed = once(watch.body, 'close');
+    for (const s of sessions) s.destroy();
+    await closed;
+    expect(watch.body.complete).toBe(false);
+    // The pool forgot the dead connection: the next request opens a new one.
+    const res = await pool.request({ method: 'GET', path: '/again', headers: {} });
+    expect(res?.statusCode).toBe(200);
+  });
+
+  it('gives undefined for a server that only speaks HTTP/1.1, and does not ask it again', async () => {
+    const server = https.createServer({ ...pair }, (_req, res) => res.end('h1'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    closers.push(() => server.close());
+    let connections = 0;
+    server.on('connection', () => connections++);
+    const pool = new Http2Pool(new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), {
+      ca: pair.cert,
+    });
+    expect(await pool.request({ method: 'GET', path: '/', headers: {} })).toBeUndefined();
+    expect(await pool.request({ method: 'GET', path: '/', headers: {} })).toBeUndefined();
+    expect(pool.http1Only).toBe(true);
+    expect(connections).toBe(1);
+  });
+
+  it('refuses a server whose certificate the CA did not sign', async () => {
+    const { url } = await h2Server(100);
+    const other = selfSignedCertificate(['127.0.0.1']);
+    const pool = new Http2Pool(url, { ca: other.cert });
+    await expect(pool.request({ method: 'GET', path: '/', headers: {} })).rejects.toThrow(/certificate/);
+  });
+});

@@ -1,0 +1,202 @@
+import http2, { type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
+import { isIP } from 'node:net';
+import type { Readable } from 'node:stream';
+import { type ConnectionOptions, type TLSSocket, connect as tlsConnect } from 'node:tls';
+
+/** A response body; `complete` is false until the whole body arrived (as on node:http's message). */
+export type ResponseBody = Readable & { complete?: boolean };
+
+export interface ApiResponse {
+  statusCode: number;
+  body: ResponseBody;
+}
+
+export interface StreamRequest {
+  method: string;
+  path: string;
+  headers: OutgoingHttpHeaders;
+  body?: string;
+  /** Stream idle timeout; the callback gets the error to destroy the stream with. */
+  timeout?: { ms: number; error: () => Error };
+  signal?: AbortSignal;
+}
+
+/** Streams per connection until the server's SETTINGS say otherwise (the RFC's recommended floor). */
+const STREAMS_BEFORE_SETTINGS = 100;
+/** Receive windows: a LIST of large objects then needs no WINDOW_UPDATE round trips. */
+const STREAM_WINDOW = 1 << 20;
+const CONNECTION_WINDOW = 16 << 20;
+/** How long a connection may take to answer a PING after a request on it timed out. */
+const PING_TIMEOUT_MS = 10_000;
+
+interface Connection {
+  session: ClientHttp2Session;
+  /** Open streams, counted here: nghttp2 would queue a request past the server's limit, and a
+   * request queued behind watches (which never end) would wait for ever. */
+  active: number;
+  usable: boolean;
+}
+
+/**
+ * Requests to the API server as HTTP/2 streams, multiplexed over as few TLS connections as its
+ * stream limit allows (one, normally). Every informer holds a watch open, and over HTTP/1.1 each
+ * of those is a TLS connection of its own: ~0.1 MiB of the operator's memory, a handshake and a
+ * connection in the API server, per namespace watched (tools/bench finding 26). A server that does
+ * not offer h2 in ALPN gets `undefined` back, and the caller uses HTTP/1.1.
+ */
+export class Http2Pool {
+  private readonly connections: Connection[] = [];
+  private opening: Promise<Connection | undefined> | undefined;
+  private closed = false;
+  /** Set when the server chose HTTP/1.1: not asked again. */
+  http1Only = false;
+
+  constructor(
+    private readonly server: URL,
+    private readonly tls: ConnectionOptions,
+  ) {}
+
+  /** Opens a stream and resolves with its response headers, or undefined if the server has no h2. */
+  async request(req: StreamRequest): Promise<ApiResponse | undefined> {
+    const conn = await this.acquire();
+    if (!conn) return undefined;
+    return new Promise<ApiResponse>((resolve, reject) => {
+      let stream: ClientHttp2Stream;
+      try {
+        stream = conn.session.request(
+          { ':method': req.method, ':path': req.path, ...req.headers },
+          { endStream: req.body === undefined, ...(req.signal ? { signal: req.signal } : {}) },
+        );
+      } catch (err) {
+        this.release(conn);
+        reject(err);
+        return;
+      }
+      const body = stream as ClientHttp2Stream & ResponseBody;
+      body.complete = false;
+      stream.once('end', () => {
+        body.complete = true;
+      });
+      stream.once('close', () => {
+        this.release(conn);
+        // Closed before any response (connection gone, aborted): reject; a no-op once resolved.
+        reject(new Error(`stream closed before a response (code ${stream.rstCode ?? 'none'})`));
+      });
+      // Stays attached: an error after the response reaches the body's reader as well.
+      stream.on('error', reject);
+      stream.once('response', (headers) => resolve({ statusCode: Number(headers[':status']), body }));
+      if (req.timeout) {
+        const { ms, error } = req.timeout;
+        stream.setTimeout(ms, () => {
+          stream.destroy(error());
+          this.checkAlive(conn);
+        });
+      }
+      if (req.body !== undefined) stream.end(req.body);
+    });
+  }
+
+  /** Closes every connection at once (open watches end with a connection error). */
+  close(): void {
+    this.closed = true;
+    for (const c of this.connections.splice(0)) c.session.destroy();
+  }
+
+  private async acquire(): Promise<Connection | undefined> {
+    for (;;) {
+      if (this.closed) throw new Error('client closed');
+      const free = this.connections.find((c) => c.usable && c.active < limitOf(c.session));
+      if (free) {
+        free.active++;
+        return free;
+      }
+      if (this.http1Only) return undefined;
+      // Requests arriving together share one new connection.
+      this.opening ??= this.connect().finally(() => {
+        this.opening = undefined;
+      });
+      const opened = await this.opening;
+      if (!opened) return undefined;
+    }
+  }
+
+  private release(conn: Connection): void {
+    conn.active--;
+  }
+
+  /** One PING; no answer in time means the connection is dead: destroying it fails its streams fast. */
+  private checkAlive(conn: Connection): void {
+    if (conn.session.destroyed) return;
+    const timer = setTimeout(() => conn.session.destroy(), PING_TIMEOUT_MS);
+    const pinged = conn.session.ping((err) => {
+      clearTimeout(timer);
+      if (err) conn.session.destroy();
+    });
+    if (!pinged) clearTimeout(timer);
+  }
+
+  private async connect(): Promise<Connection | undefined> {
+    const socket = await this.tlsSocket();
+    if (socket.alpnProtocol !== 'h2') {
+      socket.destroy();
+      this.http1Only = true;
+      return undefined;
+    }
+    const session = http2.connect(this.server.origin, {
+      createConnection: () => socket,
+      settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
+    });
+    const conn: Connection = { session, active: 0, usable: true };
+    const drop = (): void => {
+      conn.usable = false;
+      const i = this.connections.indexOf(conn);
+      if (i >= 0) this.connections.splice(i, 1);
+    };
+    // A connection error reaches each stream on it; the session itself only leaves the pool.
+    session.on('error', drop);
+    session.on('goaway', drop);
+    session.on('close', drop);
+    await new Promise<void>((resolve, reject) => {
+      const fail = (err?: Error): void => reject(err ?? new Error('connection closed during setup'));
+      session.once('remoteSettings', () => {
+        session.off('close', fail);
+        session.off('error', fail);
+        resolve();
+      });
+      session.once('close', fail);
+      session.once('error', fail);
+    });
+    session.setLocalWindowSize(CONNECTION_WINDOW);
+    if (this.closed) {
+      session.destroy();
+      throw new Error('client closed');
+    }
+    this.connections.push(conn);
+    return conn;
+  }
+
+  private tlsSocket(): Promise<TLSSocket> {
+    const { hostname } = this.server;
+    const host = hostname.replace(/^\[|\]$/g, '');
+    return new Promise((resolve, reject) => {
+      const socket = tlsConnect({
+        ...this.tls,
+        host,
+        port: Number(this.server.port || 443),
+        // Node refuses an IP address as SNI; the certificate is still checked against it.
+        ...(this.tls.servername || isIP(host) ? {} : { servername: host }),
+        ALPNProtocols: ['h2', 'http/1.1'],
+      });
+      socket.once('secureConnect', () => {
+        socket.off('error', reject);
+        resolve(socket);
+      });
+      socket.once('error', reject);
+    });
+  }
+}
+
+function limitOf(session: ClientHttp2Session): number {
+  const max = session.remoteSettings.maxConcurrentStreams;
+  return max === undefined || max > 2 ** 31 ? STREAMS_BEFORE_SETTINGS : max;
+}
