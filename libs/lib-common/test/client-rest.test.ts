@@ -277,6 +277,39 @@ describe('KubeClient against the API server', () => {
     }
   });
 
+  it('holds many watches and requests on one connection to the API server (HTTP/2 streams)', async () => {
+    const sockets = (): number =>
+      process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    // The previous test's client may still be closing its connection.
+    await new Promise((r) => setTimeout(r, 200));
+    const before = sockets();
+    const watcher = createKubeClient(kc, { fieldManager: 'stackops-h2-test' });
+    const stop = new AbortController();
+    try {
+      const opened = Array.from(
+        { length: 20 },
+        () =>
+          new Promise<void>((onOpen) => {
+            void watcher.watch(
+              Kinds.ConfigMap,
+              { namespace: ns.name, signal: stop.signal, onOpen },
+              () => {},
+            );
+          }),
+      );
+      await Promise.all(opened);
+      await Promise.all([
+        watcher.list(Kinds.ConfigMap, { namespace: ns.name }),
+        watcher.get(Kinds.Namespace, { name: ns.name }),
+      ]);
+      // Over HTTP/1.1 each open watch would hold a TLS connection of its own (20 here).
+      expect(sockets() - before).toBeLessThanOrEqual(1);
+    } finally {
+      stop.abort();
+      watcher.close();
+    }
+  });
+
   it('counts requests by verb and status code', async () => {
     const counting = createKubeClient(kc, { fieldManager: 'stackops-count-test' });
     try {
