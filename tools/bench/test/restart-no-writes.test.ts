@@ -45,6 +45,8 @@ describe.each(operatorDirs)('%s-operator restarted with nothing changed', (dir) 
       // Its last status writes and Events land before the restart.
       await settle(audit, filter, 3000, 60_000);
       await subject.stop();
+      // The stopped process's watches reach the audit log a few ms after it exits: not the restart's.
+      await settle(audit, filter, 500, 10_000);
 
       const mark = audit.mark();
       subject = await startSubject(spec, { kubeconfig, logFile });
@@ -52,7 +54,7 @@ describe.each(operatorDirs)('%s-operator restarted with nothing changed', (dir) 
       await settle(audit, filter, 2000, 30_000);
       const restart = audit.tally(filter, mark);
       // The audit log saw the restarted operator list and watch (so an empty tally cannot pass).
-      expect(restart.describe()).toMatch(/\blist\b/);
+      expect([...restart.byKey.keys()].some((k) => k.startsWith('list '))).toBe(true);
       expect(restart.describeWrites(), `writes after the restart (log: ${logFile})`).toBe('');
     } finally {
       await subject.stop();
