@@ -34,7 +34,6 @@ interface Connection {
   /** Open streams, counted here: nghttp2 would queue a request past the server's limit, and a
    * request queued behind watches (which never end) would wait for ever. */
   active: number;
-  usable: boolean;
 }
 
 /**
@@ -68,7 +67,7 @@ export class Http2Pool {
           { endStream: req.body === undefined, ...(req.signal ? { signal: req.signal } : {}) },
         );
       } catch (err) {
-        this.release(conn);
+        conn.active--;
         reject(err);
         return;
       }
@@ -78,7 +77,7 @@ export class Http2Pool {
         body.complete = true;
       });
       stream.once('close', () => {
-        this.release(conn);
+        conn.active--;
         // Closed before any response (connection gone, aborted): reject; a no-op once resolved.
         reject(new Error(`stream closed before a response (code ${stream.rstCode ?? 'none'})`));
       });
@@ -105,7 +104,8 @@ export class Http2Pool {
   private async acquire(): Promise<Connection | undefined> {
     for (;;) {
       if (this.closed) throw new Error('client closed');
-      const free = this.connections.find((c) => c.usable && c.active < limitOf(c.session));
+      // Only usable connections are in the list: one that failed, closed or got GOAWAY left it.
+      const free = this.connections.find((c) => c.active < limitOf(c.session));
       if (free) {
         free.active++;
         return free;
@@ -118,10 +118,6 @@ export class Http2Pool {
       const opened = await this.opening;
       if (!opened) return undefined;
     }
-  }
-
-  private release(conn: Connection): void {
-    conn.active--;
   }
 
   /** One PING; no answer in time means the connection is dead: destroying it fails its streams fast. */
@@ -146,9 +142,8 @@ export class Http2Pool {
       createConnection: () => socket,
       settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
     });
-    const conn: Connection = { session, active: 0, usable: true };
+    const conn: Connection = { session, active: 0 };
     const drop = (): void => {
-      conn.usable = false;
       const i = this.connections.indexOf(conn);
       if (i >= 0) this.connections.splice(i, 1);
     };

@@ -75,23 +75,22 @@ export class Transport {
     }
     if (this.server.protocol === 'https:') {
       this.http2 ??= new Http2Pool(this.server, sharedTls(auth.tls));
-      if (!this.http2.http1Only) {
-        const res = await this.http2
-          .request({
-            method: req.method,
-            path: `${this.basePath}${req.path}`,
-            headers,
-            ...(req.body !== undefined ? { body: req.body } : {}),
-            ...(req.timeoutMs !== undefined
-              ? { timeout: { ms: req.timeoutMs, error: () => timeoutError(req) } }
-              : {}),
-            ...(req.signal ? { signal: req.signal } : {}),
-          })
-          .catch((err: unknown) => {
-            throw connectionError(err, req);
-          });
-        if (res) return res;
-      }
+      // undefined: the server has no h2 (the pool remembers it), HTTP/1.1 below.
+      const res = await this.http2
+        .request({
+          method: req.method,
+          path: `${this.basePath}${req.path}`,
+          headers,
+          ...(req.body !== undefined ? { body: req.body } : {}),
+          ...(req.timeoutMs !== undefined
+            ? { timeout: { ms: req.timeoutMs, error: () => timeoutError(req) } }
+            : {}),
+          ...(req.signal ? { signal: req.signal } : {}),
+        })
+        .catch((err: unknown) => {
+          throw connectionError(err, req);
+        });
+      if (res) return res;
     }
     return this.openHttp1(req, auth, headers);
   }
