@@ -2,7 +2,7 @@ import { type ControlPlane, startControlPlane, stopCluster } from '@stackops/kub
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
-import type { KubeObject } from '../src/client/types.js';
+import type { KubeClient, KubeObject } from '../src/client/types.js';
 import { Informer, type InformerEvent } from '../src/runtime/informer.js';
 import { createTestNamespace } from '../src/testing/namespace.js';
 import { eventually } from '../src/testing/wait.js';
@@ -51,10 +51,47 @@ async function serverSnapshot(): Promise<Record<string, string | undefined>> {
   return Object.fromEntries(list.items.map((o) => [o.metadata.name ?? '', o.data?.['v']]).sort());
 }
 
+/** The client, counting the lists sent through it (an informer that streams sends none). */
+function countingLists(c: KubeClient): { client: KubeClient; lists: () => number } {
+  let lists = 0;
+  const counted: KubeClient = Object.create(c);
+  counted.list = (...args: Parameters<KubeClient['list']>) => {
+    lists += 1;
+    return c.list(...args);
+  };
+  return { client: counted, lists: () => lists };
+}
+
 describe('informer resilience', () => {
+  it('reads the current objects with one watch-list request and goes on watching', async () => {
+    const own = (await createTestNamespace(client, 'informer-wl')).name;
+    for (const n of ['x', 'y'])
+      await client.create(Kinds.ConfigMap, { ...cm(n, '1'), metadata: { name: n, namespace: own } });
+    const { client: counted, lists } = countingLists(client);
+    const inf = new Informer<ConfigMap>(counted, Kinds.ConfigMap, { namespaces: [own] });
+    inf.start();
+    try {
+      await inf.waitForSync();
+      expect(
+        inf
+          .list({ namespace: own })
+          .map((o) => o.metadata.name)
+          // the root-CA ConfigMap the control plane adds may or may not be there yet
+          .filter((n) => n !== 'kube-root-ca.crt')
+          .sort(),
+      ).toEqual(['x', 'y']);
+      await client.patch(Kinds.ConfigMap, { namespace: own, name: 'x' }, { data: { v: '2' } }, 'merge');
+      await eventually(() => expect(inf.get(`${own}/x`)?.data?.['v']).toBe('2'));
+      expect(lists()).toBe(0);
+    } finally {
+      await inf.stop();
+    }
+  });
+
   it('survives API server crashes and a 410 after etcd compaction, and misses no change', async () => {
     const events: string[] = [];
-    const inf = new Informer<ConfigMap>(client, Kinds.ConfigMap, {
+    const { client: counted, lists } = countingLists(client);
+    const inf = new Informer<ConfigMap>(counted, Kinds.ConfigMap, {
       namespaces: [ns],
       backoff: { initialMs: 200, maxMs: 2000, jitter: 0.2 },
     });
@@ -98,6 +135,8 @@ describe('informer resilience', () => {
       for (const e of ['update:a:2', 'delete:b:1', 'add:d:1', 'delete:c:1', 'update:d:2', 'add:e:1']) {
         expect(events).toContain(e);
       }
+      // every re-read after the 410 was a watch-list stream, not a list
+      expect(lists()).toBe(0);
     } finally {
       await inf.stop();
     }

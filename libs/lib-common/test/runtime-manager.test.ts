@@ -79,7 +79,7 @@ describe('Manager', () => {
       /rest_client_requests_total\{code="201",method="PATCH",verb="apply",host="127\.0\.0\.1:\d+"\} [1-9]/,
     );
     expect(metrics).toMatch(
-      /rest_client_requests_total\{code="200",method="GET",verb="list",host="127\.0\.0\.1:\d+"\}/,
+      /rest_client_requests_total\{code="200",method="GET",verb="watch",host="127\.0\.0\.1:\d+"\} [1-9]/,
     );
     expect(metrics).toContain('# TYPE stackops_informer_restarts_total counter');
     expect(metrics).toMatch(

@@ -35,3 +35,4 @@ export {
   verifySecret,
 } from './secrets.js';
 export { type PatchStatusOptions, patchStatusIfChanged } from './status.js';
+export { type InWavesOptions, inWaves, waveOf } from './waves.js';

@@ -3,6 +3,7 @@ import type { KubeClient, KubeObject } from '../client/types.js';
 import { ConditionType } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
 import { applyOwned } from '../objects/apply.js';
+import { inWaves } from '../objects/waves.js';
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -70,9 +71,10 @@ export interface RbacCurrent {
 }
 
 /**
- * Upstream `ReconcileRbac`: applies the ServiceAccount, Role and RoleBinding owned by `owner` and
- * sets ServiceAccountReady, RoleReady and RoleBindingReady. On the first failure the condition of
- * that object goes False (Error, Warning) and the error is rethrown.
+ * Upstream `ReconcileRbac`: applies the ServiceAccount, Role and RoleBinding owned by `owner` (at
+ * once: none needs another to exist) and sets ServiceAccountReady, RoleReady and RoleBindingReady.
+ * The condition of an object that failed goes False (Error, Warning) and the first failure, in
+ * that order, is rethrown.
  */
 export async function reconcileRbac(
   client: KubeClient,
@@ -87,13 +89,17 @@ export async function reconcileRbac(
     [Kinds.Role, objs.role, current.role, ConditionType.RoleReady],
     [Kinds.RoleBinding, objs.roleBinding, current.roleBinding, ConditionType.RoleBindingReady],
   ];
-  for (const [kind, obj, cur, type] of steps) {
-    try {
-      await applyOwned(client, owner, kind, obj, cur !== undefined ? { current: cur } : {});
-    } catch (err) {
-      conditions.markError(type, err);
-      throw err;
-    }
-    conditions.markTrue(type);
-  }
+  await inWaves(
+    steps,
+    ([kind]) => kind.kind,
+    async ([kind, obj, cur, type]) => {
+      try {
+        await applyOwned(client, owner, kind, obj, cur !== undefined ? { current: cur } : {});
+      } catch (err) {
+        conditions.markError(type, err);
+        throw err;
+      }
+      conditions.markTrue(type);
+    },
+  );
 }

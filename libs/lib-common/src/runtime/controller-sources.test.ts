@@ -27,25 +27,39 @@ const greeting = (name: string, secret: string): Greeting => ({
   spec: { secret },
 });
 
-/** Lists what it was given per kind (honouring the label selector) and lets the test push watch events. */
+/**
+ * Serves what it was given per kind (honouring the label selector) to a list or a watch-list,
+ * records each such read, and lets the test push watch events.
+ */
 function scriptedClient(objects: Record<string, KubeObject[]>) {
-  const lists: { kind: string; labelSelector?: string }[] = [];
+  const reads: { kind: string; labelSelector?: string }[] = [];
   const watchers = new Map<string, (e: WatchEvent) => void>();
+  const read = (kind: KindRef, opts: ListOptions) => {
+    reads.push({ kind: kind.kind, ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}) });
+    const [k, v] = opts.labelSelector?.split('=') ?? [];
+    return (objects[kindKey(kind)] ?? []).filter((o) => !k || o.metadata.labels?.[k] === v);
+  };
   const client = {
     fieldManager: 'test',
     async list(kind: KindRef, opts: ListOptions = {}) {
-      lists.push({ kind: kind.kind, ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}) });
-      const [k, v] = opts.labelSelector?.split('=') ?? [];
-      const items = (objects[kindKey(kind)] ?? []).filter((o) => !k || o.metadata.labels?.[k] === v);
-      return { items, metadata: { resourceVersion: '1' } };
+      return { items: read(kind, opts), metadata: { resourceVersion: '1' } };
     },
     async watch(kind: KindRef, opts: WatchOptions, onEvent: (e: WatchEvent) => void) {
       watchers.set(kindKey(kind), onEvent);
+      if (opts.sendInitialEvents) {
+        for (const object of read(kind, opts)) onEvent({ type: 'ADDED', object });
+        onEvent({
+          type: 'BOOKMARK',
+          object: {
+            metadata: { resourceVersion: '1', annotations: { 'k8s.io/initial-events-end': 'true' } },
+          },
+        });
+      }
       await new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve()));
     },
   } as unknown as KubeClient;
   const emit = (kind: KindRef, e: WatchEvent) => watchers.get(kindKey(kind))?.(e);
-  return { client, lists, emit };
+  return { client, reads, emit };
 }
 
 function deps(client: KubeClient, cache = new InformerCache(client)) {
@@ -71,21 +85,21 @@ function deps(client: KubeClient, cache = new InformerCache(client)) {
 }
 
 describe('per-kind cache options', () => {
-  it('owns(kind, {labelSelector}) lists and caches only the matching objects', async () => {
+  it('owns(kind, {labelSelector}) reads and caches only the matching objects', async () => {
     const mine = {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'a', namespace: 'ns', labels: { app: 'x' } },
     };
     const other = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'ns' } };
-    const { client, lists } = scriptedClient({ [kindKey(Kinds.ConfigMap)]: [mine, other] });
+    const { client, reads } = scriptedClient({ [kindKey(Kinds.ConfigMap)]: [mine, other] });
     const { cache, deps: d } = deps(client);
     new ControllerBuilder<Greeting>({ for: Greeting }, () => {}, d)
       .owns(Kinds.ConfigMap, { labelSelector: 'app=x' })
       .reconcile(async () => {});
     cache.start();
     await cache.waitForSync();
-    expect(lists).toContainEqual({ kind: 'ConfigMap', labelSelector: 'app=x' });
+    expect(reads).toContainEqual({ kind: 'ConfigMap', labelSelector: 'app=x' });
     expect(cache.list(Kinds.ConfigMap).map((o) => o.metadata.name)).toEqual(['a']);
     await cache.stop();
   });

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
 import type { KindRef } from '../client/kinds.js';
-import type { KubeClient, KubeObject, WatchOptions } from '../client/types.js';
+import type { KubeClient, KubeObject, WatchEvent, WatchOptions } from '../client/types.js';
 import { InformerCache } from './cache.js';
 import { ControllerBuilder, controllerOwnerKey } from './controller.js';
 import { controllerMetrics } from './metrics.js';
@@ -79,13 +79,22 @@ describe('Controller restart', () => {
       kind: 'Greeting',
       metadata: { name: 'g', namespace: 'ns', resourceVersion: '1' },
     };
-    // Lists one Greeting; watches stay open until aborted.
+    // Holds one Greeting (a list, or a watch-list's initial state); watches stay open until aborted.
     const client = {
       fieldManager: 'test',
       async list() {
         return { items: [obj], metadata: { resourceVersion: '1' } };
       },
-      async watch(_k: unknown, opts: WatchOptions) {
+      async watch(_k: unknown, opts: WatchOptions, onEvent: (e: WatchEvent) => void) {
+        if (opts.sendInitialEvents) {
+          onEvent({ type: 'ADDED', object: obj });
+          onEvent({
+            type: 'BOOKMARK',
+            object: {
+              metadata: { resourceVersion: '1', annotations: { 'k8s.io/initial-events-end': 'true' } },
+            },
+          });
+        }
         await new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve()));
       },
     } as unknown as KubeClient;

@@ -71,7 +71,7 @@ async function until(cond: () => boolean, ms = 2000): Promise<void> {
   }
 }
 
-describe('Informer', () => {
+describe('Informer, list then watch', () => {
   it('lists, becomes synced, then applies watch events from the list resourceVersion', async () => {
     const { client, calls } = scriptedClient(
       [list('10', cm('a', '5'), cm('b', '6'))],
@@ -83,7 +83,7 @@ describe('Informer', () => {
         },
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, watchList: false });
     const seen: string[] = [];
     inf.on((e) => seen.push(`${e.type}:${e.obj.metadata.name}`));
     inf.start();
@@ -109,7 +109,7 @@ describe('Informer', () => {
         },
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, watchList: false });
     inf.start();
     await until(() => calls.watches.length === 2);
     expect(calls.watches[1]?.resourceVersion).toBe('99');
@@ -126,7 +126,7 @@ describe('Informer', () => {
         },
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, watchList: false });
     const events: InformerEvent[] = [];
     inf.on((e) => events.push(e));
     inf.start();
@@ -158,7 +158,7 @@ describe('Informer', () => {
         async (_o, emit) => emit({ type: 'MODIFIED', object: cm('a', '30') }),
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, watchList: false });
     inf.start();
     await until(() => inf.get('ns/a')?.metadata.resourceVersion === '30');
     expect(inf.restarts.error).toBe(2);
@@ -175,7 +175,7 @@ describe('Informer', () => {
         async (_o, emit) => emit({ type: 'ADDED', object: cm('late', '40') }),
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, idleTimeoutMs: 30 });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, idleTimeoutMs: 30, watchList: false });
     inf.start();
     await until(() => inf.get('ns/late') !== undefined);
     expect(inf.restarts.idle).toBe(1);
@@ -209,7 +209,11 @@ describe('Informer', () => {
       }
       return origList<T>(k, o);
     };
-    const inf = new Informer(client, Kinds.ConfigMap, { namespaces: ['ns', 'other'], backoff: fast });
+    const inf = new Informer(client, Kinds.ConfigMap, {
+      namespaces: ['ns', 'other'],
+      backoff: fast,
+      watchList: false,
+    });
     inf.start();
     await until(() => calls.lists.length === 2);
     expect(inf.synced()).toBe(false);
@@ -223,7 +227,7 @@ describe('Informer', () => {
     const withFields = { ...cm('a', '1', { app: 'x' }) };
     (withFields.metadata as Record<string, unknown>)['managedFields'] = [{ manager: 'kubectl' }];
     const { client } = scriptedClient([list('5', withFields, cm('b', '2', { app: 'y' }))], []);
-    const inf = new Informer(client, Kinds.ConfigMap);
+    const inf = new Informer(client, Kinds.ConfigMap, { watchList: false });
     inf.start();
     await inf.waitForSync();
     expect(inf.get('ns/a')?.metadata).not.toHaveProperty('managedFields');
@@ -243,7 +247,7 @@ describe('Informer', () => {
       await listed;
       return firstList<T>(k, o);
     };
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, watchList: false });
     const waiters = () => (inf as unknown as { syncWaiters: unknown[] }).syncWaiters.length;
     inf.start();
     // Aborted before the sync: the informer forgets the waiter.
@@ -262,6 +266,153 @@ describe('Informer', () => {
     await second;
     expect(inf.synced()).toBe(true);
     expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
+    await inf.stop();
+  });
+});
+
+describe('Informer, watch-list', () => {
+  const endOfInitialEvents = (rv: string): WatchEvent => ({
+    type: 'BOOKMARK',
+    object: { metadata: { resourceVersion: rv, annotations: { 'k8s.io/initial-events-end': 'true' } } },
+  });
+
+  it('syncs with one request that streams the current objects and goes on watching', async () => {
+    let inf!: Informer;
+    const syncedDuringInitialEvents: boolean[] = [];
+    const { client, calls } = scriptedClient(
+      [],
+      [
+        async (_o, emit) => {
+          emit({ type: 'ADDED', object: cm('a', '5') });
+          emit({ type: 'ADDED', object: cm('b', '6') });
+          syncedDuringInitialEvents.push(inf.synced());
+          emit(endOfInitialEvents('10'));
+          syncedDuringInitialEvents.push(inf.synced());
+          emit({ type: 'MODIFIED', object: cm('a', '11') });
+        },
+      ],
+    );
+    inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const seen: string[] = [];
+    inf.on((e) => seen.push(`${e.type}:${e.obj.metadata.name}`));
+    inf.start();
+    await inf.waitForSync();
+    await until(() => calls.watches.length === 2);
+    expect(syncedDuringInitialEvents).toEqual([false, true]);
+    expect(seen).toEqual(['add:a', 'add:b', 'update:a']);
+    expect(calls.lists).toHaveLength(0);
+    expect(calls.watches[0]).toMatchObject({
+      sendInitialEvents: true,
+      resourceVersionMatch: 'NotOlderThan',
+      allowWatchBookmarks: true,
+    });
+    expect(calls.watches[0]?.resourceVersion).toBeUndefined();
+    // The server's timeout ended it: resumed from the last event, without streaming again.
+    expect(calls.watches[1]?.resourceVersion).toBe('11');
+    expect(calls.watches[1]?.sendInitialEvents).toBeUndefined();
+    await inf.stop();
+  });
+
+  it('streams again when a stream ends before its bookmark, and after a 410 sees what was deleted', async () => {
+    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    const { client, calls } = scriptedClient(
+      [],
+      [
+        async (_o, emit) => {
+          emit({ type: 'ADDED', object: cm('a', '5') });
+          emit({ type: 'ADDED', object: cm('b', '6') });
+          emit(endOfInitialEvents('10'));
+        },
+        async () => {
+          throw gone;
+        },
+        // cut off in the middle of the initial events: nothing of it is kept
+        async (_o, emit) => {
+          emit({ type: 'ADDED', object: cm('partial', '15') });
+        },
+        async (_o, emit) => {
+          emit({ type: 'ADDED', object: cm('a', '16') });
+          emit(endOfInitialEvents('20'));
+        },
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    const seen: string[] = [];
+    inf.on((e) => seen.push(`${e.type}:${e.obj.metadata.name}`));
+    inf.start();
+    await until(() => calls.watches.length === 5);
+    expect(calls.watches.map((w) => w.sendInitialEvents === true)).toEqual([true, false, true, true, false]);
+    expect(calls.watches[1]?.resourceVersion).toBe('10');
+    expect(calls.watches[4]?.resourceVersion).toBe('20');
+    expect(seen).toEqual(['add:a', 'add:b', 'update:a', 'delete:b']);
+    expect(inf.list().map((o) => o.metadata.name)).toEqual(['a']);
+    expect(inf.restarts.gone).toBe(1);
+    expect(calls.lists).toHaveLength(0);
+    await inf.stop();
+  });
+
+  it('lists at once when a watch-list fails (a new CRD still initializing), and streams again after a 410', async () => {
+    const initializing = new ApiError({
+      code: 429,
+      reason: 'TooManyRequests',
+      message: 'storage is (re)initializing',
+    });
+    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    const { client, calls } = scriptedClient(
+      [list('10', cm('a', '5'))],
+      [
+        async () => {
+          throw initializing;
+        },
+        async () => {
+          throw gone;
+        },
+        async (_o, emit) => {
+          emit(endOfInitialEvents('20'));
+        },
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: { initialMs: 60_000 } });
+    inf.start();
+    await inf.waitForSync();
+    expect(inf.get('ns/a')).toBeDefined();
+    await until(() => calls.watches.length === 4);
+    expect(calls.lists).toHaveLength(1);
+    expect(calls.watches.map((w) => w.sendInitialEvents === true)).toEqual([true, false, true, false]);
+    expect(calls.watches.map((w) => w.resourceVersion)).toEqual([undefined, '10', undefined, '20']);
+    // neither the failed watch-list nor the 410 waited out the (one-minute) backoff
+    expect(inf.restarts.error).toBe(0);
+    expect(inf.list()).toEqual([]);
+    await inf.stop();
+  });
+
+  it('lists, then watches, once the API server refuses watch-list', async () => {
+    const refused = new ApiError({
+      code: 422,
+      reason: 'Invalid',
+      message: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+    });
+    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
+    const { client, calls } = scriptedClient(
+      [list('10', cm('a', '5')), list('20', cm('a', '5'))],
+      [
+        async () => {
+          throw refused;
+        },
+        async () => {
+          throw gone;
+        },
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast });
+    inf.start();
+    await inf.waitForSync();
+    await until(() => calls.watches.length === 3);
+    expect(calls.lists).toHaveLength(2);
+    expect(calls.watches.map((w) => w.sendInitialEvents === true)).toEqual([true, false, false]);
+    expect(calls.watches.map((w) => w.resourceVersion)).toEqual([undefined, '10', '20']);
+    // The refusal is not an error restart.
+    expect(inf.restarts.error).toBe(0);
     await inf.stop();
   });
 });

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { listAll } from '../client/client.js';
-import { isGone } from '../client/errors.js';
+import { isBadRequest, isGone, isInvalid } from '../client/errors.js';
 import { type KindRef, kindKey } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef, WatchEvent } from '../client/types.js';
 import { Backoff, type BackoffOptions, sleep } from './backoff.js';
@@ -24,6 +24,12 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
   labelSelector?: string;
   fieldSelector?: string;
   pageSize?: number;
+  /**
+   * Sync each scope with one watch-list request (`sendInitialEvents`: the current objects as
+   * events, then a bookmark) instead of a list and then a watch; default true. An API server that
+   * refuses it gets list+watch from then on.
+   */
+  watchList?: boolean;
   /** Server-side watch timeout (default 290 s, like kube-rs). */
   watchTimeoutSeconds?: number;
   /** Restart a watch that delivered nothing (not even a bookmark) for this long (default timeout + 10 s). */
@@ -56,15 +62,21 @@ export function stripManagedFields<T extends KubeObject>(obj: T): T {
 /** One list+watch loop over one scope (a namespace, or the whole cluster). */
 interface Reflector {
   namespace: string | undefined;
+  /** Where the next watch resumes; undefined until the scope's current state has been read. */
   resourceVersion: string | undefined;
   synced: boolean;
+  /** The last watch-list of this scope failed: read it with a list once. */
+  listNext: boolean;
 }
 
+const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
 /**
- * An informer for one kind: lists, then watches from the list's resourceVersion with bookmarks,
- * keeps a cache, and tells listeners about adds, updates and deletes. It never gives up: 410 Gone
- * relists at once, any other failure restarts with jittered exponential backoff, and a watchdog
- * restarts a watch that went silent. `synced()` turns true once every scope has been listed.
+ * An informer for one kind: reads the current objects — one watch-list request that streams them
+ * and goes on watching, or a list and then a watch from its resourceVersion — keeps a cache, and
+ * tells listeners about adds, updates and deletes. It never gives up: 410 Gone re-reads at once,
+ * any other failure restarts with jittered exponential backoff, and a watchdog restarts a watch
+ * that went silent. `synced()` turns true once every scope's current state has been read.
  */
 export class Informer<T extends KubeObject = KubeObject> {
   readonly store = new Store<T>();
@@ -76,6 +88,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   private readonly name: string;
   private stopController: AbortController | undefined;
   private loops: Promise<void>[] = [];
+  private watchList: boolean;
 
   constructor(
     private readonly client: KubeClient,
@@ -83,9 +96,15 @@ export class Informer<T extends KubeObject = KubeObject> {
     private readonly opts: InformerOptions<T> = {},
   ) {
     const scopes = kind.namespaced && opts.namespaces?.length ? opts.namespaces : [undefined];
-    this.reflectors = scopes.map((namespace) => ({ namespace, resourceVersion: undefined, synced: false }));
+    this.reflectors = scopes.map((namespace) => ({
+      namespace,
+      resourceVersion: undefined,
+      synced: false,
+      listNext: false,
+    }));
     this.transform = opts.transform ?? stripManagedFields;
     this.name = kindKey(kind);
+    this.watchList = opts.watchList ?? true;
   }
 
   /** Registers a listener; returns a function that removes it. */
@@ -146,17 +165,39 @@ export class Informer<T extends KubeObject = KubeObject> {
     const backoff = new Backoff(this.opts.backoff ?? defaultInformerBackoff);
     let goneInARow = 0;
     while (!stop.aborted) {
+      const streaming = r.resourceVersion === undefined && this.watchList && !r.listNext;
       try {
-        if (r.resourceVersion === undefined) {
+        if (r.resourceVersion === undefined && !streaming) {
           await this.relist(r);
           backoff.reset();
         }
-        await this.watch(r, stop, () => {
-          goneInARow = 0;
-        });
-        // The server ended the watch (its timeout): resume from the last resourceVersion.
+        await this.watch(
+          r,
+          stop,
+          () => {
+            goneInARow = 0;
+          },
+          () => backoff.reset(),
+        );
+        // The server ended the watch (its timeout): resume from the last resourceVersion, or
+        // stream the current state again if it ended before sending all of it.
       } catch (err) {
         if (stop.aborted) break;
+        if (streaming && r.resourceVersion === undefined) {
+          if (isBadRequest(err) || isInvalid(err)) {
+            // An API server without watch-list (older, or the feature turned off): list, then watch.
+            this.watchList = false;
+            this.opts.logger?.info(
+              { kind: this.kind.kind, err: String(err) },
+              'the API server refuses watch-list requests; listing instead',
+            );
+          } else {
+            // E.g. a new CRD whose watch cache is still initializing (429): a list reads etcd and
+            // syncs now; waiting out a backoff first would only delay the controllers.
+            r.listNext = true;
+          }
+          continue;
+        }
         const reason: RestartReason = isGone(err) ? 'gone' : err instanceof WatchIdle ? 'idle' : 'error';
         this.restarts[reason] += 1;
         this.opts.metrics?.restarted(this.name, reason);
@@ -184,10 +225,14 @@ export class Informer<T extends KubeObject = KubeObject> {
     });
     this.replace(r, items);
     r.resourceVersion = resourceVersion;
-    if (!r.synced) {
-      r.synced = true;
-      if (this.synced()) for (const w of this.syncWaiters.splice(0)) w();
-    }
+    r.listNext = false;
+    this.markSynced(r);
+  }
+
+  private markSynced(r: Reflector): void {
+    if (r.synced) return;
+    r.synced = true;
+    if (this.synced()) for (const w of this.syncWaiters.splice(0)) w();
   }
 
   /** Makes the cache of one scope equal to a fresh list, telling listeners what changed. */
@@ -210,8 +255,19 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.opts.metrics?.objects(this.name, this.store.size);
   }
 
-  private async watch(r: Reflector, stop: AbortSignal, onOpen: () => void): Promise<void> {
+  /**
+   * Watches one scope from its resourceVersion; without one, as a watch-list: the objects that
+   * arrive before the end-of-initial-events bookmark replace the scope's cache at once, as a list
+   * would, so nothing is resumed from a partial state and deletes in between are seen.
+   */
+  private async watch(
+    r: Reflector,
+    stop: AbortSignal,
+    onOpen: () => void,
+    onSynced: () => void,
+  ): Promise<void> {
     if (stop.aborted) return;
+    let initial: T[] | undefined = r.resourceVersion === undefined ? [] : undefined;
     const ac = new AbortController();
     const onStop = (): void => ac.abort();
     stop.addEventListener('abort', onStop, { once: true });
@@ -234,7 +290,11 @@ export class Informer<T extends KubeObject = KubeObject> {
           ...(r.namespace ? { namespace: r.namespace } : {}),
           ...(this.opts.labelSelector ? { labelSelector: this.opts.labelSelector } : {}),
           ...(this.opts.fieldSelector ? { fieldSelector: this.opts.fieldSelector } : {}),
-          ...(r.resourceVersion ? { resourceVersion: r.resourceVersion } : {}),
+          ...(initial
+            ? { sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' as const }
+            : r.resourceVersion
+              ? { resourceVersion: r.resourceVersion }
+              : {}),
           allowWatchBookmarks: true,
           timeoutSeconds,
           signal: ac.signal,
@@ -242,7 +302,20 @@ export class Informer<T extends KubeObject = KubeObject> {
         },
         (e) => {
           arm();
-          this.apply(r, e);
+          if (!initial) {
+            this.apply(r, e);
+            return;
+          }
+          if (e.type === 'BOOKMARK') {
+            if (e.object.metadata?.annotations?.[INITIAL_EVENTS_END] !== 'true') return;
+            this.replace(r, initial);
+            initial = undefined;
+            r.resourceVersion = e.object.metadata.resourceVersion ?? '';
+            this.markSynced(r);
+            onSynced();
+          } else if (e.type === 'ADDED') {
+            initial.push(e.object);
+          }
         },
       );
     } finally {

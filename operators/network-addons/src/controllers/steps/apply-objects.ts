@@ -1,5 +1,5 @@
 import type { KubeObject } from '@stackops/lib-common/client';
-import { applyOwned, applyUnowned, objectIdentity } from '@stackops/lib-common/objects';
+import { applyOwned, applyUnowned, inWaves, objectIdentity } from '@stackops/lib-common/objects';
 import { effectiveMacRange } from '../../network/kubemacpool-range.js';
 import type { FilledSpec } from '../../network/network.js';
 import { kindOf } from '../../resources/kinds.js';
@@ -9,34 +9,37 @@ import { describeObject, errorText, type NetworkAddonsPass, retryableFailure } f
 
 /**
  * Server-side applies every rendered object with the operator's field manager (owned by the CR
- * unless exempt), skipping what is already up to date, so an unchanged spec writes nothing. Tells
+ * unless exempt), skipping what is already up to date, so an unchanged spec writes nothing. The
+ * writes go in waves (CRDs, then what pods need, then the workloads), each wave at once. Tells
  * the user when workloads changed, and when the KubeMacPool range had to be adjusted.
  */
 export async function applyObjects(ctx: NetworkAddonsPass) {
   const rendered = ctx.rendered ?? [];
-  const applied: KubeObject[] = [];
-  const wrote: KubeObject[] = [];
-  for (const { component, object } of rendered) {
-    const kind = kindOf(object);
-    const current =
-      ctx.cache.get<KubeObject>(kind, {
-        name: object.metadata.name ?? '',
-        ...(kind.namespaced && object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
-      }) ?? null;
-    try {
-      const result = takesOwnerReference(object)
-        ? await applyOwned(ctx.client, ctx.cr, kind, object, { current })
-        : await applyUnowned(ctx.client, kind, object, { current });
-      applied.push(result.object);
-      if (result.applied) wrote.push(object);
-    } catch (err) {
-      throw retryableFailure(
-        'FailedToApply',
-        `could not apply ${describeObject(object)} (${component}): ${errorText(err)}`,
-        err,
-      );
-    }
-  }
+  const results = await inWaves(
+    rendered,
+    ({ object }) => kindOf(object).kind,
+    async ({ component, object }) => {
+      const kind = kindOf(object);
+      const current =
+        ctx.cache.get<KubeObject>(kind, {
+          name: object.metadata.name ?? '',
+          ...(kind.namespaced && object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+        }) ?? null;
+      try {
+        return takesOwnerReference(object)
+          ? await applyOwned(ctx.client, ctx.cr, kind, object, { current })
+          : await applyUnowned(ctx.client, kind, object, { current });
+      } catch (err) {
+        throw retryableFailure(
+          'FailedToApply',
+          `could not apply ${describeObject(object)} (${component}): ${errorText(err)}`,
+          err,
+        );
+      }
+    },
+  );
+  const applied = results.map((r) => r.object);
+  const wrote = rendered.filter((_, i) => results[i]?.applied).map((r) => r.object);
   ctx.applied = applied;
   if (wrote.length) ctx.log.info({ objects: wrote.length }, 'applied changed objects');
   if (wrote.some((o) => o.kind === 'DaemonSet' || o.kind === 'Deployment'))

@@ -7,7 +7,7 @@ import {
   Kinds,
   type KubeObject,
 } from '@stackops/lib-common/client';
-import { applyOwned, pruneOwned } from '@stackops/lib-common/objects';
+import { applyOwned, inWaves, pruneOwned } from '@stackops/lib-common/objects';
 import { ReconcileError } from '@stackops/lib-common/runtime';
 import { ReadyReason } from '../../api/constants.js';
 import type { SIPCluster } from '../../api/kinds.js';
@@ -95,7 +95,8 @@ async function applyService(p: SIPClusterPass, d: DesiredObject): Promise<void> 
 
 /**
  * Renders every service from the gathered hosts and applies what changed (server-side apply,
- * owned by the SIPCluster, skipped when already up to date), then deletes the objects of services
+ * owned by the SIPCluster, skipped when already up to date; Secrets, ConfigMaps and Services at
+ * once, then the Deployments at once), then deletes the objects of services
  * dropped from the spec. Deployments roll when their config hash changes. Fails with
  * InfraServiceFailure (a missing Secret, an invalid key, an object the API server refused).
  */
@@ -114,7 +115,11 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
     if (e instanceof ServiceInputError) throw serviceFailure(e.message, e);
     throw e;
   }
-  for (const d of objects) await applyService(p, d);
+  await inWaves(
+    objects,
+    (d) => d.kind.kind,
+    (d) => applyService(p, d),
+  );
   const pruned = await pruneOwned(p.client, p.cache, {
     kinds: SERVICE_KINDS,
     owner: p.cr,

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { inWaves, waveOf } from './waves.js';
+
+interface Item {
+  kind: string;
+  name: string;
+}
+const item = (kind: string, name: string): Item => ({ kind, name });
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
+describe('inWaves', () => {
+  it('writes namespaces and CRDs first, bindings after roles, workloads and webhooks last', () => {
+    expect(['Namespace', 'CustomResourceDefinition'].map(waveOf)).toEqual([0, 0]);
+    expect(['ServiceAccount', 'ClusterRole', 'Role', 'ConfigMap', 'Secret', 'Service'].map(waveOf)).toEqual([
+      1, 1, 1, 1, 1, 1,
+    ]);
+    expect(['RoleBinding', 'ClusterRoleBinding'].map(waveOf)).toEqual([2, 2]);
+    expect(['DaemonSet', 'Deployment', 'Job', 'MutatingWebhookConfiguration'].map(waveOf)).toEqual([
+      3, 3, 3, 3,
+    ]);
+  });
+
+  it('runs one wave at a time, its writes concurrently, and returns results in the items order', async () => {
+    const items = [
+      item('DaemonSet', 'ds'),
+      item('ConfigMap', 'cm'),
+      item('CustomResourceDefinition', 'crd'),
+      item('ServiceAccount', 'sa'),
+      item('Deployment', 'deploy'),
+    ];
+    const log: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const results = await inWaves(
+      items,
+      (i) => i.kind,
+      async (i) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        log.push(`start ${i.name}`);
+        await tick();
+        log.push(`end ${i.name}`);
+        inFlight -= 1;
+        return i.name.toUpperCase();
+      },
+    );
+    expect(results).toEqual(['DS', 'CM', 'CRD', 'SA', 'DEPLOY']);
+    expect(log).toEqual([
+      'start crd',
+      'end crd',
+      'start cm',
+      'start sa',
+      'end cm',
+      'end sa',
+      'start ds',
+      'start deploy',
+      'end ds',
+      'end deploy',
+    ]);
+    expect(most).toBe(2);
+  });
+
+  it('keeps at most `concurrency` writes in flight', async () => {
+    const items = Array.from({ length: 10 }, (_, i) => item('ConfigMap', `cm${i}`));
+    let inFlight = 0;
+    let most = 0;
+    await inWaves(
+      items,
+      (i) => i.kind,
+      async () => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        await tick();
+        inFlight -= 1;
+      },
+      { concurrency: 3 },
+    );
+    expect(most).toBe(3);
+  });
+
+  it('on failure finishes the wave, starts no later wave, and throws the first failure in the items order', async () => {
+    const items = [
+      item('Secret', 'a'),
+      item('ConfigMap', 'b'),
+      item('Service', 'c'),
+      item('Deployment', 'd'),
+    ];
+    const written: string[] = [];
+    const failure = inWaves(
+      items,
+      (i) => i.kind,
+      async (i) => {
+        // b fails after c: still b's error is the one thrown
+        await new Promise((r) => setTimeout(r, i.name === 'b' ? 20 : 5));
+        if (i.name === 'b' || i.name === 'c') throw new Error(`${i.name} refused`);
+        written.push(i.name);
+      },
+    );
+    await expect(failure).rejects.toThrow('b refused');
+    expect(written).toEqual(['a']);
+  });
+});
