@@ -372,7 +372,7 @@ describe('Informer, watch-list', () => {
         },
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: { initialMs: 60_000 } });
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: { initialMs: 60_000, maxMs: 60_000 } });
     inf.start();
     await inf.waitForSync();
     expect(inf.get('ns/a')).toBeDefined();
