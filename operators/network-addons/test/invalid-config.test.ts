@@ -219,11 +219,17 @@ describe('invalid configurations', () => {
       const failed = await waitForConditions(client, {
         Degraded: { status: 'True', reason: 'FailedToApply' },
       });
+      // Objects are written in waves (ADR 0031): the first refusal, in rendered order, of the first
+      // wave refused is named — the linux-bridge component's ServiceAccount, before any workload.
       expect(condition(failed, 'Degraded')?.message).toMatch(
         new RegExp(
-          `^could not apply \\(apps/v1, Kind=DaemonSet\\) ${missing}/kube-cni-linux-bridge-plugin \\(linuxBridge\\): namespaces "${missing}" not found$`,
+          `^could not apply \\(v1, Kind=ServiceAccount\\) ${missing}/bridge-marker \\(linuxBridge\\): namespaces "${missing}" not found$`,
         ),
       );
+      // No workload was written while what its pods need was refused.
+      expect(
+        await client.get(Kinds.DaemonSet, { namespace: missing, name: 'kube-cni-linux-bridge-plugin' }),
+      ).toBeUndefined();
       // Retried with backoff: it recovers by itself once the namespace exists.
       await client.create(Kinds.Namespace, { metadata: { name: missing } });
       await waitAvailable(client, 90_000);
