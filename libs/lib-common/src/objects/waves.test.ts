@@ -8,6 +8,24 @@ interface Item {
 const item = (kind: string, name: string): Item => ({ kind, name });
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
+/** Counts writes in flight around `body` and remembers the most at once. */
+function inFlightMeter() {
+  let now = 0;
+  let most = 0;
+  return {
+    async around<R>(body: () => Promise<R>): Promise<R> {
+      now += 1;
+      most = Math.max(most, now);
+      try {
+        return await body();
+      } finally {
+        now -= 1;
+      }
+    },
+    most: () => most,
+  };
+}
+
 describe('inWaves', () => {
   it('writes namespaces and CRDs first, bindings after roles, workloads and webhooks last', () => {
     expect(['Namespace', 'CustomResourceDefinition'].map(waveOf)).toEqual([0, 0]);
@@ -29,20 +47,17 @@ describe('inWaves', () => {
       item('Deployment', 'deploy'),
     ];
     const log: string[] = [];
-    let inFlight = 0;
-    let most = 0;
+    const meter = inFlightMeter();
     const results = await inWaves(
       items,
       (i) => i.kind,
-      async (i) => {
-        inFlight += 1;
-        most = Math.max(most, inFlight);
-        log.push(`start ${i.name}`);
-        await tick();
-        log.push(`end ${i.name}`);
-        inFlight -= 1;
-        return i.name.toUpperCase();
-      },
+      (i) =>
+        meter.around(async () => {
+          log.push(`start ${i.name}`);
+          await tick();
+          log.push(`end ${i.name}`);
+          return i.name.toUpperCase();
+        }),
     );
     expect(results).toEqual(['DS', 'CM', 'CRD', 'SA', 'DEPLOY']);
     expect(log).toEqual([
@@ -57,25 +72,19 @@ describe('inWaves', () => {
       'end ds',
       'end deploy',
     ]);
-    expect(most).toBe(2);
+    expect(meter.most()).toBe(2);
   });
 
   it('keeps at most `concurrency` writes in flight', async () => {
     const items = Array.from({ length: 10 }, (_, i) => item('ConfigMap', `cm${i}`));
-    let inFlight = 0;
-    let most = 0;
+    const meter = inFlightMeter();
     await inWaves(
       items,
       (i) => i.kind,
-      async () => {
-        inFlight += 1;
-        most = Math.max(most, inFlight);
-        await tick();
-        inFlight -= 1;
-      },
+      () => meter.around(tick),
       { concurrency: 3 },
     );
-    expect(most).toBe(3);
+    expect(meter.most()).toBe(3);
   });
 
   it('on failure finishes the wave, starts no later wave, and throws the first failure in the items order', async () => {

@@ -56,13 +56,11 @@ export async function inWaves<T, R>(
 ): Promise<R[]> {
   const limit = Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY);
   const results = new Array<R>(items.length);
-  const waves = new Map<number, number[]>();
+  const waves: number[][] = [[], [], [], []];
   items.forEach((item, i) => {
-    const w = waveOf(kindOf(item));
-    waves.set(w, [...(waves.get(w) ?? []), i]);
+    waves[waveOf(kindOf(item))]?.push(i);
   });
-  for (const w of [...waves.keys()].sort()) {
-    const indexes = waves.get(w) ?? [];
+  for (const indexes of waves) {
     const failures = new Map<number, unknown>();
     let next = 0;
     const worker = async (): Promise<void> => {

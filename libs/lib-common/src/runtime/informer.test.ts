@@ -62,6 +62,7 @@ const list =
   (rv: string, ...items: KubeObject[]) =>
   () => ({ items, metadata: { resourceVersion: rv } });
 const fast = { initialMs: 1, maxMs: 5 };
+const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
 
 async function until(cond: () => boolean, ms = 2000): Promise<void> {
   const end = Date.now() + ms;
@@ -117,7 +118,6 @@ describe('Informer, list then watch', () => {
   });
 
   it('relists on 410 and tells listeners about objects deleted in between', async () => {
-    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
     const { client, calls } = scriptedClient(
       [list('10', cm('a', '5'), cm('b', '6')), list('20', cm('a', '15'), cm('c', '16'))],
       [
@@ -314,7 +314,6 @@ describe('Informer, watch-list', () => {
   });
 
   it('streams again when a stream ends before its bookmark, and after a 410 sees what was deleted', async () => {
-    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
     const { client, calls } = scriptedClient(
       [],
       [
@@ -357,7 +356,6 @@ describe('Informer, watch-list', () => {
       reason: 'TooManyRequests',
       message: 'storage is (re)initializing',
     });
-    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
     const { client, calls } = scriptedClient(
       [list('10', cm('a', '5'))],
       [
@@ -392,7 +390,6 @@ describe('Informer, watch-list', () => {
       reason: 'Invalid',
       message: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
     });
-    const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
     const { client, calls } = scriptedClient(
       [list('10', cm('a', '5')), list('20', cm('a', '5'))],
       [

@@ -69,7 +69,8 @@ interface Reflector {
   listNext: boolean;
 }
 
-const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+/** The annotation on the bookmark that ends a watch-list's initial objects. */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 /**
  * An informer for one kind: reads the current objects — one watch-list request that streams them

@@ -3,7 +3,7 @@ import { isBadRequest, isForbidden, isGone, isInvalid, isNotFound } from '../cli
 import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { Backoff, sleep } from './backoff.js';
-import { Informer, type InformerEvent, type InformerOptions } from './informer.js';
+import { INITIAL_EVENTS_END, Informer, type InformerEvent, type InformerOptions } from './informer.js';
 
 /** The first wait before the presence of an absent kind is polled again (default 30 s). */
 const OPTIONAL_KIND_RECHECK_MS = 30_000;
@@ -12,7 +12,6 @@ const OPTIONAL_KIND_MAX_RECHECK_MS = 300_000;
 /** Server-side timeout of the CRD watch (the informers' figure: one renewal per ~5 min idle). */
 const CRD_WATCH_TIMEOUT_S = 290;
 /** The annotation of the bookmark that ends a watch-list's initial events. */
-const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 export interface OptionalKindWatchOptions {
   /** The namespaces to watch (all when absent), as the operator's shared cache does. */
