@@ -107,6 +107,14 @@ export class ControlPlaneClock {
     }
   }
 
+  /**
+   * Counts [start, end] as control-plane time too: the API server answering the instance's own
+   * create, which it may hold for seconds while a CRD established a moment ago settles.
+   */
+  imposed(start: number, end: number): void {
+    this.intervals.set(`imposed#${start}`, [start, end]);
+  }
+
   /** Seconds of control-plane work between `from` and `until` (performance.now() values). */
   seconds(from: number, until: number): number {
     const spans: [number, number][] = [];

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { operatorNodeFlags } from '@stackops/images';
 import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { readCrds } from '@stackops/lib-common/testing';
 import type { SubjectSpec } from './subject.js';
@@ -88,12 +89,14 @@ const operatorArgs = [
 ];
 
 /**
- * The node flags the chart gives the operator (its `nodeOptions` value, what ships), then
- * BENCH_NODE_FLAGS. BENCH_CHART_NODE_OPTIONS=0 leaves the chart's out (to measure without them).
+ * The node flags an operator ships with: its image's (on node's command line) and its chart's
+ * (`nodeOptions`), then BENCH_NODE_FLAGS. BENCH_CHART_NODE_OPTIONS=0 leaves both shipped sets out
+ * (to measure without them).
  */
 export function nodeFlags(dir: OperatorDir): string[] {
-  const chart = process.env['BENCH_CHART_NODE_OPTIONS'] === '0' ? '' : chartNodeOptions(dir);
-  return [chart, process.env['BENCH_NODE_FLAGS'] ?? ''].flatMap((s) => s.split(' ').filter(Boolean));
+  const shipped =
+    process.env['BENCH_CHART_NODE_OPTIONS'] === '0' ? [] : [...operatorNodeFlags, chartNodeOptions(dir)];
+  return [...shipped, process.env['BENCH_NODE_FLAGS'] ?? ''].flatMap((s) => s.split(' ').filter(Boolean));
 }
 
 /** The `nodeOptions:` line of charts/<dir>-operator/values.yaml. */

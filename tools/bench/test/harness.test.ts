@@ -1,6 +1,7 @@
+import type { KubeClient } from '@stackops/lib-common/client';
 import { describe, expect, it } from 'vitest';
 import { type AuditEvent, parseAuditLines, RequestTally, resourceOf, subjectFilter } from '../src/audit.js';
-import { controlPlaneDone, unionLength } from '../src/control-plane-time.js';
+import { ControlPlaneClock, controlPlaneDone, unionLength } from '../src/control-plane-time.js';
 import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
 import { formatNumber, summarize } from '../src/stats.js';
@@ -91,6 +92,14 @@ describe('figures', () => {
         [30, 30],
       ]),
     ).toBe(17);
+  });
+
+  it("counts the API server's time to accept the instance as the control plane's, within the window", async () => {
+    const clock = new ControlPlaneClock({} as KubeClient, []); // no kinds: nothing watched
+    clock.imposed(1000, 3000);
+    expect(clock.seconds(1000, 3300)).toBe(2);
+    expect(clock.seconds(2000, 5000)).toBe(1);
+    await clock.stop();
   });
 
   it('knows when the control plane is done with a Job, a Deployment and a DaemonSet', () => {

@@ -26,6 +26,7 @@ export {
   type OperatorName,
   operatorImageSource,
   operatorNames,
+  operatorNodeFlags,
   readOperatorImages,
 } from './operators.js';
 export { repoRoot, type SourceInfo, sourceInfo } from './source.js';

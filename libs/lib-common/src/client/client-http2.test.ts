@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../metrics/self-signed.js';
+import { waitUntil } from '../testing/wait.js';
 import { type ApiResponse, Http2Pool } from './client-http2.js';
 
 const pair = selfSignedCertificate(['127.0.0.1']);
@@ -32,6 +33,17 @@ async function h2Server(maxConcurrentStreams: number) {
   return { url: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), held, sessions };
 }
 
+/** A port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = https.createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
 const text = async (res: ApiResponse): Promise<string> => {
   const chunks: Buffer[] = [];
   for await (const c of res.body) chunks.push(c as Buffer);
@@ -51,6 +63,37 @@ describe('Http2Pool', () => {
     expect(res && (await text(res))).toBe('GET /x stackops/test');
     expect(held).toHaveLength(20);
     expect(sessions.size).toBe(1);
+  });
+
+  it('warm() opens the connection before any request, and the first requests use it', async () => {
+    const { url, sessions } = await h2Server(100);
+    const pool = new Http2Pool(url, { ca: pair.cert });
+    closers.push(() => pool.close());
+    pool.warm();
+    pool.warm(); // while it opens: no second connection
+    await waitUntil('the warmed connection', () => sessions.size > 0, { intervalMs: 2 });
+    const [a, b] = await Promise.all([
+      pool.request({ method: 'GET', path: '/a', headers: {} }),
+      pool.request({ method: 'GET', path: '/b', headers: {} }),
+    ]);
+    expect(a && (await text(a))).toBe('GET /a undefined');
+    expect(b && (await text(b))).toBe('GET /b undefined');
+    pool.warm(); // one is open: nothing more
+    await new Promise((r) => setTimeout(r, 20));
+    expect(sessions.size).toBe(1);
+  });
+
+  it('a warm() that fails raises nothing; the next request connects again and reports its own failure', async () => {
+    const unhandled: unknown[] = [];
+    const record = (err: unknown) => unhandled.push(err);
+    process.on('unhandledRejection', record);
+    closers.push(() => process.off('unhandledRejection', record));
+    const refused = new Http2Pool(new URL(`https://127.0.0.1:${await closedPort()}`), { ca: pair.cert });
+    closers.push(() => refused.close());
+    refused.warm();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(unhandled).toEqual([]);
+    await expect(refused.request({ method: 'GET', path: '/x', headers: {} })).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it('opens another connection when held streams fill the server limit, instead of queueing', async () => {

@@ -95,6 +95,15 @@ export class Http2Pool {
     });
   }
 
+  /**
+   * Opens a connection ahead of the first request, unless one is open or opening. A failure is
+   * left to the requests: the next one opens a connection of its own.
+   */
+  warm(): void {
+    if (this.closed || this.http1Only || this.connections.length > 0) return;
+    this.open().catch(() => {});
+  }
+
   /** Closes every connection at once (open watches end with a connection error). */
   close(): void {
     this.closed = true;
@@ -111,13 +120,17 @@ export class Http2Pool {
         return free;
       }
       if (this.http1Only) return undefined;
-      // Requests arriving together share one new connection.
-      this.opening ??= this.connect().finally(() => {
-        this.opening = undefined;
-      });
-      const opened = await this.opening;
+      const opened = await this.open();
       if (!opened) return undefined;
     }
+  }
+
+  /** The connection being opened; callers arriving together (requests, `warm`) share it. */
+  private open(): Promise<Connection | undefined> {
+    this.opening ??= this.connect().finally(() => {
+      this.opening = undefined;
+    });
+    return this.opening;
   }
 
   /** One PING; no answer in time means the connection is dead: destroying it fails its streams fast. */

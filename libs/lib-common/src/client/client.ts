@@ -51,6 +51,8 @@ export interface RestKubeClient extends KubeClient {
   readonly host: string;
   /** When (`Date.now()`) the API server last answered one of this client's requests with a 2xx. */
   readonly lastAnsweredAt?: number | undefined;
+  /** Starts connecting to the API server before the first request (start-up); errors are the requests'. */
+  preconnect(): void;
   /** Closes idle keep-alive connections; in-flight watches end when their signals abort. */
   close(): void;
 }
@@ -236,6 +238,10 @@ class RestClient implements RestKubeClient {
     }
     opts.onOpen?.();
     await streamEvents(res.body, req, onEvent);
+  }
+
+  preconnect(): void {
+    this.transport.preconnect();
   }
 
   close(): void {

@@ -140,6 +140,9 @@ export class FakeKubeClient implements RestKubeClient {
     this.served = opts.served ? new Set(opts.served.map(kindKey)) : undefined;
   }
 
+  /** Nothing to connect to. */
+  preconnect(): void {}
+
   close(): void {
     this.watchers.clear();
   }
