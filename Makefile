@@ -74,7 +74,10 @@ test: lint typecheck control-plane
 	  echo "==> vitest summary"; \
 	  sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | grep -E '^> @stackops/[^ ]+ test|^ +(Test Files|Tests) ' || true; \
 	  failed=$$(sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | awk '/^> @stackops\/[^ ]+ test/ { pkg = $$2 } /^ FAIL / { print pkg ":" $$0 }' | sort -u); \
-	  if [ -n "$$failed" ]; then echo "==> failed tests (printed last: a log cut at the top still names them)"; echo "$$failed"; fi; \
+	  if [ -n "$$failed" ]; then \
+	    echo "==> why they failed (vitest's Failed Tests blocks, 80 lines of each at most)"; \
+	    sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | awk '/Failed Tests [0-9]+/ { on = 1; n = 0 } /^ +Test Files / { on = 0 } on && n++ < 80'; \
+	    echo "==> failed tests (printed last: a log cut at the top still names them)"; echo "$$failed"; fi; \
 	  exit $$status
 
 # The packages' micro-benchmarks, then tools/bench: the four operators measured from outside

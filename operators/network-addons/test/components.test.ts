@@ -2,6 +2,7 @@ import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-commo
 import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
+import { rolloutMessages } from '../src/status/rollout.js';
 import {
   condition,
   createNamespace,
@@ -173,7 +174,14 @@ describe('NetworkAddonsConfig components on the local control plane', () => {
       'strategic',
     );
     await waitUntil('the multus image set back', async () => (await image()) === wanted);
+    // The set-back rolls the DaemonSet again: the next test starts once that rollout is over and
+    // the operator has said so (it would otherwise see the rollout and report Available=False).
+    await waitUntil(
+      'every workload rolled out',
+      async () => rolloutMessages(await workloadsIn(client, ns)).length === 0,
+    );
     await waitAvailable(client);
+    await op.controller.whenIdle();
   });
 
   it('removing a component removes its objects and stays Available', async () => {
