@@ -1,4 +1,4 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,50 @@ async function quiet(sent: Sent, passes: Map<string, number>, quietMs = 2_000): 
     },
     { timeoutMs: 30_000 },
   );
+}
+
+/** What wakes a KeystoneAPI: the kinds it owns, and the Secrets and Services its spec names. */
+const WAKERS = [
+  Kinds.Secret,
+  Kinds.ConfigMap,
+  Kinds.Service,
+  Kinds.Job,
+  Kinds.CronJob,
+  Kinds.Deployment,
+  Kinds.ServiceAccount,
+  Kinds.Role,
+  Kinds.RoleBinding,
+];
+
+/** Runs `act`, waits `ms`, and returns the changes to objects of `WAKERS` in `ns` since just before `act`. */
+async function wakersChangedDuring(
+  client: KubeClient,
+  ns: string,
+  ms: number,
+  act: () => Promise<unknown>,
+): Promise<string[]> {
+  const changes: string[] = [];
+  const stop = new AbortController();
+  const lists = await Promise.all(WAKERS.map((kind) => client.list(kind, { namespace: ns })));
+  WAKERS.forEach((kind, i) => {
+    const resourceVersion = lists[i]?.metadata?.resourceVersion;
+    client
+      .watch(
+        kind,
+        { namespace: ns, signal: stop.signal, ...(resourceVersion ? { resourceVersion } : {}) },
+        (e) => {
+          if (e.type !== 'BOOKMARK') changes.push(`${e.type} ${kind.kind} ${e.object.metadata?.name}`);
+        },
+      )
+      .catch(() => {});
+  });
+  try {
+    await act();
+    await new Promise((r) => setTimeout(r, ms));
+  } finally {
+    stop.abort();
+  }
+  return changes;
 }
 
 describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
@@ -146,16 +190,32 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
       await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' })
     )?.status?.region;
     expect(region).toBe('regionOne');
-    // Someone else's status write (or the operator's own, as it comes back through the watch).
-    await client.patch(
-      KeystoneKinds.KeystoneAPI,
-      { namespace: ns, name: 'keystone' },
-      { status: { region: 'tampered' } },
-      'merge',
-      { subresource: 'status' },
-    );
-    await new Promise((r) => setTimeout(r, 3_000));
-    expect(passes.get(key)).toBe(before);
+    // Someone else's status write (or the operator's own, as it comes back through the watch). A
+    // pass in the next 3 s is the write's only if nothing else that wakes a KeystoneAPI changed
+    // meanwhile: on a loaded machine a Job's or the Deployment's last status can come later than
+    // the 2 s of quiet above, so such a window is tried again (3 windows at most).
+    for (let window = 1; ; window++) {
+      const from = passes.get(key) ?? 0;
+      const others = await wakersChangedDuring(client, ns, 3_000, () =>
+        client.patch(
+          KeystoneKinds.KeystoneAPI,
+          { namespace: ns, name: 'keystone' },
+          { status: { region: 'tampered' } },
+          'merge',
+          { subresource: 'status' },
+        ),
+      );
+      if ((passes.get(key) ?? 0) === from) break;
+      if (others.length === 0 || window === 3)
+        expect(
+          passes.get(key),
+          `window ${window}; meanwhile: ${others.join(', ') || 'no other change'}`,
+        ).toBe(from);
+    }
+    expect(
+      (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' }))?.status
+        ?.region,
+    ).toBe('tampered');
     // A metadata change is a reason for a pass: level-triggered, it rewrites the whole status.
     await client.patch(
       KeystoneKinds.KeystoneAPI,
