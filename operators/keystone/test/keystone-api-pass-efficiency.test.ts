@@ -4,6 +4,7 @@ import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
+import { KEYSTONE_API_OWNED_KINDS } from '../src/controllers/keystone-api/keystone-api-controller.js';
 import { adminClient, installCrds, newNamespace, type Operator, startOperator } from './support/harness.js';
 import {
   createDatabaseService,
@@ -54,18 +55,8 @@ async function quiet(sent: Sent, passes: Map<string, number>, quietMs = 2_000): 
   );
 }
 
-/** What wakes a KeystoneAPI: the kinds it owns, and the Secrets and Services its spec names. */
-const WAKERS = [
-  Kinds.Secret,
-  Kinds.ConfigMap,
-  Kinds.Service,
-  Kinds.Job,
-  Kinds.CronJob,
-  Kinds.Deployment,
-  Kinds.ServiceAccount,
-  Kinds.Role,
-  Kinds.RoleBinding,
-];
+/** What wakes a KeystoneAPI: the kinds it owns (the Secrets and Services its spec names among them). */
+const WAKERS = KEYSTONE_API_OWNED_KINDS;
 
 /** Runs `act`, waits `ms`, and returns the changes to objects of `WAKERS` in `ns` since just before `act`. */
 async function wakersChangedDuring(

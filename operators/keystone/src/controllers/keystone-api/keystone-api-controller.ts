@@ -13,7 +13,7 @@ import { keystoneApiReconciler } from './keystone-api-reconciler.js';
 import { tlsSecretNames } from './steps/check-tls-input.js';
 
 /** What a KeystoneAPI creates and therefore watches as their controller owner. */
-const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
+export const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
   Kinds.Secret,
   Kinds.ConfigMap,
   Kinds.Service,
