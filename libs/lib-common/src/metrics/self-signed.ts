@@ -31,9 +31,13 @@ function oid(dotted: string): Buffer {
   return tlv(0x06, Buffer.from(out));
 }
 
+/** A non-negative INTEGER in DER's one encoding: no leading zero byte unless the next has its top bit set. */
 function integer(bytes: Buffer): Buffer {
+  let start = 0;
+  while (start < bytes.length - 1 && bytes[start] === 0) start++;
+  const minimal = bytes.subarray(start);
   // A leading 1 bit would read as negative.
-  return tlv(0x02, (bytes[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+  return tlv(0x02, (minimal[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function time(d: Date): Buffer {
@@ -70,8 +74,10 @@ export function selfSignedCertificate(hosts: readonly string[], days = 365): Cer
   const names = hosts.map((h) => (isIP(h) ? tlv(0x87, ipBytes(h)) : tlv(0x82, Buffer.from(h))));
   const ecdsaWithSha256 = seq(oid('1.2.840.10045.4.3.2'));
   const name = commonName(hosts[0] ?? 'localhost');
+  // Positive and never zero-led (RFC 5280 4.1.2.2): a random first byte of 0 made a padded,
+  // undecodable INTEGER in about one certificate of 256.
   const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
+  serial[0] = ((serial[0] ?? 0) & 0x7f) | 0x40;
   const extensions = explicit(
     3,
     seq(
