@@ -17,8 +17,11 @@ import {
   waitForKeystone,
 } from './support/keystone.js';
 
-/** What the operator sent, per namespace: `<verb> <Kind>[/status]` (status patches, Events, creates). */
-type Sent = Map<string, string[]>;
+/**
+ * What the operator sent, per namespace: `<verb> <Kind>[/status]` (status patches, Events,
+ * creates), and what each write said (printed when a bound is missed, to tell which pass wrote what).
+ */
+type Sent = Map<string, { what: string; said: string }[]>;
 
 /** One write in a line: an Event's reason and message, a status patch's changed fields and conditions. */
 function summary(kind: string, body: unknown): string {
@@ -35,7 +38,8 @@ function summary(kind: string, body: unknown): string {
   return `${kind}/status ${JSON.stringify(rest)} ${conds.join(' ')}`;
 }
 
-const count = (sent: Sent, ns: string, what: string) => (sent.get(ns) ?? []).filter((s) => s === what).length;
+const count = (sent: Sent, ns: string, what: string) =>
+  (sent.get(ns) ?? []).filter((s) => s.what === what).length;
 
 /** Waits until the operator sent nothing for `quietMs` (its passes settled). */
 async function quiet(sent: Sent, passes: Map<string, number>, quietMs = 2_000): Promise<void> {
@@ -55,10 +59,10 @@ async function quiet(sent: Sent, passes: Map<string, number>, quietMs = 2_000): 
   );
 }
 
-/** What wakes a KeystoneAPI: the kinds it owns (the Secrets and Services its spec names among them). */
-const WAKERS = KEYSTONE_API_OWNED_KINDS;
-
-/** Runs `act`, waits `ms`, and returns the changes to objects of `WAKERS` in `ns` since just before `act`. */
+/**
+ * Runs `act`, waits `ms`, and returns the changes in `ns` since just before `act` to objects of the
+ * kinds that wake a KeystoneAPI (those it owns; the Secrets and Services its spec names among them).
+ */
 async function wakersChangedDuring(
   client: KubeClient,
   ns: string,
@@ -67,8 +71,10 @@ async function wakersChangedDuring(
 ): Promise<string[]> {
   const changes: string[] = [];
   const stop = new AbortController();
-  const lists = await Promise.all(WAKERS.map((kind) => client.list(kind, { namespace: ns })));
-  WAKERS.forEach((kind, i) => {
+  const lists = await Promise.all(
+    KEYSTONE_API_OWNED_KINDS.map((kind) => client.list(kind, { namespace: ns })),
+  );
+  KEYSTONE_API_OWNED_KINDS.forEach((kind, i) => {
     const resourceVersion = lists[i]?.metadata?.resourceVersion;
     client
       .watch(
@@ -97,12 +103,9 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
   const passes = new Map<string, number>();
   let operator: Operator;
 
-  /** What each write said, per namespace: printed when an assertion fails, to tell which pass wrote what. */
-  const trail = new Map<string, string[]>();
   const record = (ns: string | undefined, what: string, said: string) => {
     if (!ns) return;
-    sent.set(ns, [...(sent.get(ns) ?? []), what]);
-    trail.set(ns, [...(trail.get(ns) ?? []), said]);
+    sent.set(ns, [...(sent.get(ns) ?? []), { what, said }]);
   };
   const namespace = async () => {
     const ns = await newNamespace(client);
@@ -161,7 +164,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
     const key = `${ns}/keystone`;
     // Each pass writes its status at most once, and a pass that only saw its own status write come
     // back would write nothing: there are fewer status patches than passes.
-    const writes = `${passes.get(key)} passes, writes:\n${(trail.get(ns) ?? []).join('\n')}`;
+    const writes = `${passes.get(key)} passes, writes:\n${(sent.get(ns) ?? []).map((s) => s.said).join('\n')}`;
     expect(statusPatches, writes).toBeLessThanOrEqual(passes.get(key) ?? 0);
     // Stages: started, db-create done, db-sync done, bootstrap done, Deployment ready (+ one
     // spare for a Job or the Deployment observed between two of them).
