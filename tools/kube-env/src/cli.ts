@@ -78,11 +78,16 @@ program
   )
   .option(
     '--real-node',
-    'add a real node (kubelet, containerd, kube-proxy, CoreDNS) in a namespace with no route out',
+    'add a real node (kubelet, containerd, kube-proxy, CoreDNS) in a namespace with no route out (= --real-nodes 1)',
+  )
+  .option(
+    '--real-nodes <count>',
+    'add this many real nodes, each its own host (network and mount namespace, containerd, kubelet, kube-proxy, pod subnet)',
+    nonNegativeInt,
   )
   .option(
     '--image <path>',
-    'load this image archive or OCI layout into the real node (repeatable)',
+    'load this image archive or OCI layout into every real node (repeatable)',
     collect,
     [],
   )
@@ -101,6 +106,7 @@ program
       name: string;
       nodes: number;
       realNode?: boolean;
+      realNodes?: number;
       image: string[];
       auditLog?: string;
       admissionWebhooks?: boolean;
@@ -111,6 +117,7 @@ program
         name: opts.name,
         nodes: opts.nodes,
         realNode: opts.realNode ?? false,
+        ...(opts.realNodes !== undefined ? { realNodes: opts.realNodes } : {}),
         images: opts.image,
         ...(opts.auditLog ? { auditLog: opts.auditLog } : {}),
         admissionWebhooks: opts.admissionWebhooks ?? false,
@@ -124,13 +131,14 @@ program
         ? 'is already running'
         : `is ready after ${formatDuration(handle.startupMs)}`;
       const node = handle.realNode;
+      const real = handle.realNodes.map((n) => `${n.name} (${n.ip})`).join(', ');
       process.stdout.write(
         [
-          `cluster ${handle.name} ${verb}: ${handle.server}, ${handle.state.nodes} fake nodes${node ? `, real node ${node.name} (${node.ip})` : ''}`,
+          `cluster ${handle.name} ${verb}: ${handle.server}, ${handle.state.nodes} fake nodes${node ? `, real nodes ${real}` : ''}`,
           ...(handle.state.auditLog ? [`  audit log: ${handle.state.auditLog}`] : []),
           ...(node
             ? [
-                `  the real node's network namespace: nsenter --net=${node.netnsPath} -- <command>`,
+                `  enter a real node (mount and network namespaces): kube-env node-exec --name ${handle.name} [--node <name>] -- <command>`,
                 `  load images: kube-env load-images --name ${handle.name} <archive|oci-layout>...`,
               ]
             : []),
@@ -160,20 +168,22 @@ program
 program
   .command('node-exec')
   .description(
-    "run a command in a cluster's real-node network namespace (pod IPs and Service VIPs are reachable there)",
+    "run a command inside a cluster's real node: its mount namespace (its /etc/cni/net.d, /var/lib/kubelet, …) and network namespace (pod IPs and Service VIPs are reachable there)",
   )
   .argument('<command...>')
   .option('--name <name>', 'cluster name', defaultName())
-  .action(async (command: string[], opts: { name: string }) => {
+  .option('--node <node>', 'which real node (default: the first, real-node)')
+  .action(async (command: string[], opts: { name: string; node?: string }) => {
     const { readState } = await import('./cluster/state.js');
-    const node = readState(clusterLayout(opts.name))?.realNode;
-    if (!node) throw new Error(`cluster ${opts.name} has no real node`);
-    spawn('nsenter', [`--net=${node.netnsPath}`, '--', ...command], { stdio: 'inherit' }).on(
-      'exit',
-      (code) => {
-        process.exitCode = code ?? 1;
-      },
-    );
+    const { nodeEnterCommand } = await import('./node/access.js');
+    const state = readState(clusterLayout(opts.name));
+    const nodes = state?.realNodes ?? (state?.realNode ? [state.realNode] : []);
+    const node = opts.node === undefined ? nodes[0] : nodes.find((n) => n.name === opts.node);
+    if (!node) throw new Error(`cluster ${opts.name} has no real node${opts.node ? ` ${opts.node}` : ''}`);
+    const [file = 'nsenter', ...args] = nodeEnterCommand(node, command);
+    spawn(file, args, { stdio: 'inherit' }).on('exit', (code) => {
+      process.exitCode = code ?? 1;
+    });
   });
 
 program
@@ -205,10 +215,8 @@ program
       const status = await clusterStatus(name);
       allRunning &&= status.phase === 'running';
       process.stdout.write(`${status.name}: ${status.phase}${status.server ? ` ${status.server}` : ''}\n`);
-      if (status.realNode) {
-        process.stdout.write(
-          `  real node ${status.realNode.name} ${status.realNode.ip}, namespace ${status.realNode.netnsPath}\n`,
-        );
+      for (const node of status.realNodes) {
+        process.stdout.write(`  real node ${node.name} ${node.ip}, namespace ${node.netnsPath}\n`);
       }
       for (const c of status.components) {
         process.stdout.write(`  ${c.name.padEnd(24)} ${c.running ? `running (pid ${c.pid})` : 'stopped'}\n`);
@@ -229,7 +237,9 @@ program
 
 program
   .command('logs')
-  .description(`print a component's log (${componentNames.join(', ')})`)
+  .description(
+    `print a component's log (${componentNames.join(', ')}; real node k > 1: containerd-k, kubelet-k, kube-proxy-k)`,
+  )
   .argument('<component>')
   .option('--name <name>', 'cluster name', defaultName())
   .option('-n, --lines <count>', 'last lines only', positiveInt)

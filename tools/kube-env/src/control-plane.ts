@@ -5,11 +5,18 @@ import { loadImages, runInRealNode } from './node/access.js';
 import type { RealNodeState } from './node/real-node.js';
 import type { RunResult } from './util/run.js';
 
-/** The real node of a control plane started with `realNode: true`. */
+/** A real node of a control plane started with `realNode: true` or `realNodes: N`. */
 export interface RealNode extends RealNodeState {
-  /** Imports image archives or OCI layouts into the node's containerd; returns the image names. */
+  /**
+   * Imports image archives or OCI layouts; returns the image names. On the first node's object
+   * (`realNode`), into every real node, so a pod finds its image wherever it is scheduled; on one
+   * of `realNodes`, into that node only.
+   */
   loadImages(paths: readonly string[]): Promise<string[]>;
-  /** Runs a command in the node's network namespace (pod IPs, Service VIPs and the node IP are reachable there). */
+  /**
+   * Runs a command in the node's mount and network namespaces (its /etc/cni/net.d, /var/lib/kubelet…;
+   * pod IPs, Service VIPs and node IPs are reachable there).
+   */
   run(command: readonly string[]): Promise<RunResult>;
 }
 
@@ -25,8 +32,10 @@ export interface ControlPlane {
   readonly helm: string;
   readonly reused: boolean;
   readonly startupMs: number;
-  /** Present when started with `realNode: true` (or when a reused cluster has one). */
+  /** The first real node, present when started with `realNode: true` / `realNodes` (or when a reused cluster has one). */
   readonly realNode: RealNode | undefined;
+  /** Every real node, the first included (empty without). */
+  readonly realNodes: RealNode[];
   readonly handle: ClusterHandle;
   stop(options?: { purge?: boolean }): Promise<void>;
 }
@@ -57,8 +66,13 @@ export async function startControlPlane(options: ControlPlaneOptions = {}): Prom
     realNode: handle.realNode && {
       ...handle.realNode,
       loadImages: (paths) => loadImages(handle.name, paths),
-      run: (command) => runInRealNode(handle.name, command),
+      run: (command) => runInRealNode(handle.name, command, handle.realNode?.name),
     },
+    realNodes: handle.realNodes.map((node) => ({
+      ...node,
+      loadImages: (paths) => loadImages(handle.name, paths, node.name),
+      run: (command) => runInRealNode(handle.name, command, node.name),
+    })),
     handle,
     stop: (opts) => handle.stop(opts),
   };

@@ -5,15 +5,17 @@ import { ensureBinaries } from '../build/build.js';
 import { importImages } from '../node/images.js';
 import { nodeLayout } from '../node/layout.js';
 import { inNetns } from '../node/namespace.js';
+import { maxRealNodes } from '../node/network.js';
 import {
   applyRealNodeObjects,
   containerdReady,
-  deleteRealNodeObject,
+  deleteRealNodeObjects,
+  httpOkInNetns,
   joinDaemonsCgroup,
   localHttpOk,
   type PreparedNode,
-  prepareRealNode,
-  type RealNodeComponent,
+  type PreparedNodes,
+  prepareRealNodes,
   realNodeReady,
   setFakeNodeTaints,
 } from '../node/real-node.js';
@@ -32,10 +34,11 @@ import { writeKubeconfig } from './kubeconfig.js';
 import {
   type ClusterLayout,
   type ComponentName,
+  clusterComponents,
   clusterLayout,
-  componentNames,
   controlPlaneComponents,
-  realNodeComponents,
+  nodeComponent,
+  nodeDaemons,
 } from './layout.js';
 import { freePorts } from './ports.js';
 import {
@@ -47,7 +50,7 @@ import {
   nodesReady,
 } from './probes.js';
 import { readPid, runsExecutable, type StartedProcess, startProcess, stopProcess } from './processes.js';
-import { type ClusterState, readState, writeState } from './state.js';
+import { type ClusterState, readState, realNodeCount, writeState } from './state.js';
 
 export const defaultClusterName = 'stackops-dev';
 export const defaultNodeCount = 3;
@@ -63,7 +66,13 @@ export interface StartOptions {
    * through a port forwarder. kwok's nodes get a NoSchedule taint. Needs root (see README).
    */
   realNode?: boolean;
-  /** Image archives (docker or OCI tar) or OCI layout folders to load into the real node. */
+  /**
+   * How many real nodes (default: 1 with `realNode`, else 0), each a host of its own: its own
+   * network namespace and IP on a bridge, mount namespace, containerd, kubelet, kube-proxy and pod
+   * subnet (see README). The first also holds the control plane and CoreDNS.
+   */
+  realNodes?: number;
+  /** Image archives (docker or OCI tar) or OCI layout folders to load into every real node. */
   images?: readonly string[];
   /**
    * Have the API server write an audit log of every request (metadata level, JSON lines) to this
@@ -103,8 +112,10 @@ export interface ClusterHandle {
   readonly server: string;
   /** Where kubectl and helm for this cluster are. */
   readonly binDir: string;
-  /** The real node, when the cluster has one. */
+  /** The first real node, when the cluster has one. */
   readonly realNode: ClusterState['realNode'];
+  /** Every real node (empty without). */
+  readonly realNodes: NonNullable<ClusterState['realNodes']>;
   /** True when an already running cluster was reused rather than started. */
   readonly reused: boolean;
   /** Time from the call to all-ready (0 when reused). */
@@ -119,10 +130,11 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
   const name = options.name ?? defaultClusterName;
   const layout = clusterLayout(name);
   const nodes = options.nodes ?? defaultNodeCount;
-  const minimumNodes = options.realNode ? 0 : 1;
+  const realNodes = wantedRealNodes(options);
+  const minimumNodes = realNodes > 0 ? 0 : 1;
   if (!Number.isInteger(nodes) || nodes < minimumNodes)
     throw new Error(`--nodes must be an integer >= ${minimumNodes}, got ${nodes}`);
-  if (options.images?.length && !options.realNode)
+  if (options.images?.length && realNodes === 0)
     throw new Error('images can only be loaded into a real node (realNode: true / --real-node)');
   const progress = options.progress ?? (() => {});
   const { layout: cache } = await ensureBinaries();
@@ -140,16 +152,21 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         options.reuse &&
         !options.fresh &&
         state &&
-        (state.realNode !== undefined || !options.realNode) &&
+        realNodeCount(state) >= realNodes &&
         (options.auditLog === undefined || state.auditLog === resolve(options.auditLog)) &&
         (!options.admissionWebhooks || state.admissionWebhooks === true) &&
         expectedComponents(state).every((c) => running.includes(c)) &&
         (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki))))
       ) {
         progress(`cluster ${name} is already running at ${state.server}; reusing it`);
-        if (state.realNode && options.images?.length) {
-          progress(`loading ${options.images.length} image(s) into the real node`);
-          await importImages(state.realNode.containerdSocket, options.images);
+        const images = options.images ?? [];
+        if (images.length > 0 && realNodeCount(state) > 0) {
+          progress(`loading ${images.length} image(s) into the real node(s)`);
+          await Promise.all(
+            (state.realNodes ?? (state.realNode ? [state.realNode] : [])).map((n) =>
+              importImages(n.containerdSocket, images),
+            ),
+          );
         }
         return makeHandle(layout, state, {
           reused: true,
@@ -177,6 +194,7 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
           cache,
           stageFiles,
           nodes,
+          realNodes,
           options,
           started,
           progress,
@@ -207,6 +225,7 @@ interface BootInputs {
   cache: CacheLayout;
   stageFiles: string[];
   nodes: number;
+  realNodes: number;
   options: StartOptions;
   started: number;
   progress: (line: string) => void;
@@ -234,7 +253,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     kubeProxyMetrics = 0,
     corednsHealth = 0,
     corednsReady = 0,
-  ] = await freePorts(options.realNode ? 9 : 5);
+  ] = await freePorts(inputs.realNodes > 0 ? 9 : 5);
   const ports: Ports = { etcdClient, etcdPeer, apiserver, controllerManager, scheduler };
   const server = `https://127.0.0.1:${apiserver}`;
   writeKubeconfig(layout.kubeconfig, layout.name, server, tls);
@@ -267,7 +286,7 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     purge: (options.ephemeral ?? false) && !options.detach,
   });
   const processes: StartedProcess[] = [];
-  let node: PreparedNode | undefined;
+  let prepared: PreparedNodes | undefined;
   const launch = (component: ComponentName, command: string[], launcher?: string[], cgroups?: string[]) => {
     const proc = startProcess({
       name: component,
@@ -293,21 +312,26 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     );
 
   try {
-    if (options.realNode) {
-      progress('  preparing the real node (packages, pause image, network namespace, cgroups, certificates)');
-      node = await prepareRealNode({
+    if (inputs.realNodes > 0) {
+      progress(
+        `  preparing ${inputs.realNodes} real node(s) (packages, pause image, namespaces, cgroups, certificates)`,
+      );
+      prepared = await prepareRealNodes({
         cluster: layout,
         cache: inputs.cache,
         pki,
         server,
         ports: { apiserver, kubeProxyHealth, kubeProxyMetrics, corednsHealth, corednsReady },
         controlPlanePorts: [etcdClient, controllerManager, scheduler],
+        count: inputs.realNodes,
         progress,
       });
-      state.realNode = node.state;
+      state.realNode = prepared.nodes[0]?.state;
+      state.realNodes = prepared.nodes.map((n) => n.state);
       writeState(layout, state);
-      progress(`  real node prepared after ${formatDuration(Date.now() - inputs.started)}`);
+      progress(`  real node(s) prepared after ${formatDuration(Date.now() - inputs.started)}`);
     }
+    const first = prepared?.nodes[0];
     const commands = componentCommands({
       binDir: inputs.binDir,
       stageFiles: inputs.stageFiles,
@@ -318,18 +342,19 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
       kwokConfig: layout.kwokConfig,
       ...(audit ? { audit } : {}),
       admissionWebhooks: options.admissionWebhooks ?? false,
-      realNode: node && {
-        nodeIp: node.state.ip,
-        kubeletClientCert: node.apiserverKubeletClient.cert,
-        kubeletClientKey: node.apiserverKubeletClient.key,
-      },
+      realNode: first &&
+        prepared && {
+          nodeIp: first.state.ip,
+          kubeletClientCert: prepared.apiserverKubeletClient.cert,
+          kubeletClientKey: prepared.apiserverKubeletClient.key,
+        },
     });
-    const netnsLauncher = node ? inNetns(layout.name, []) : undefined;
+    const netnsLauncher = first ? inNetns(layout.name, []) : undefined;
     const launchControlPlane = (component: (typeof controlPlaneComponents)[number]) =>
       launch(component, commands[component], netnsLauncher);
-    const launchNode = (component: RealNodeComponent) => {
-      const spec = node?.commands[component];
-      if (!spec || !node) throw new Error(`no real node to start ${component} on`);
+    const launchNode = (node: PreparedNode, component: ComponentName) => {
+      const spec = node.commands[component];
+      if (!spec) throw new Error(`real node ${node.state.name} has no ${component}`);
       return launch(
         component,
         spec.command,
@@ -338,39 +363,37 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
       );
     };
 
-    if (node) {
-      launchNode('port-forward-netns');
-      launchNode('port-forward');
+    if (first) {
+      launchNode(first, 'port-forward-netns');
+      launchNode(first, 'port-forward');
     }
     const etcd = launchControlPlane('etcd');
     await waitFor(etcd, 'etcd', () => etcdHealthy(ports.etcdClient));
     const apiserverProc = launchControlPlane('kube-apiserver');
     await waitFor(apiserverProc, 'kube-apiserver', () => apiserverReady(server, tls));
-    if (node) await applyRealNodeObjects(server, tls);
+    if (first) await applyRealNodeObjects(server, tls);
     const kcm = launchControlPlane('kube-controller-manager');
     const sched = launchControlPlane('kube-scheduler');
     const kwok = launchControlPlane('kwok');
     await createFakeNodes(server, tls, inputs.nodes);
-    await setFakeNodeTaints(server, tls, node !== undefined);
-    if (!node) await deleteRealNodeObject(server, tls);
+    await setFakeNodeTaints(server, tls, first !== undefined);
+    await deleteRealNodeObjects(server, tls, prepared?.nodes.map((n) => n.state.name) ?? []);
     await Promise.all([
       waitFor(kcm, 'kube-controller-manager', () => componentHealthy(ports.controllerManager)),
       waitFor(sched, 'kube-scheduler', () => componentHealthy(ports.scheduler)),
       waitFor(kwok, `${inputs.nodes} fake nodes Ready (kwok)`, () => nodesReady(server, tls, inputs.nodes)),
       waitFor(kcm, 'default ServiceAccount', () => defaultServiceAccountExists(server, tls)),
-      ...(node
-        ? [
-            startNodeDaemons(node, {
-              launchNode,
-              waitFor,
-              server,
-              tls,
-              images: options.images ?? [],
-              deadline,
-              progress,
-            }),
-          ]
-        : []),
+      ...(prepared?.nodes ?? []).map((node) =>
+        startNodeDaemons(node, {
+          launchNode: (component) => launchNode(node, component),
+          waitFor,
+          server,
+          tls,
+          images: [prepared?.pauseImage ?? '', ...(options.images ?? [])],
+          deadline,
+          progress,
+        }),
+      ),
     ]).catch((error: unknown) => {
       abort.abort();
       throw error;
@@ -386,35 +409,49 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
 }
 
 interface NodeStartContext {
-  launchNode: (component: RealNodeComponent) => StartedProcess;
+  launchNode: (component: ComponentName) => StartedProcess;
   waitFor: (proc: StartedProcess, what: string, probe: () => Promise<boolean>) => Promise<void>;
   server: string;
   tls: TlsClient;
+  /** The pause image, then the caller's. */
   images: readonly string[];
   /** The start's deadline: the image import's time is added to it. */
   deadline: { at: number };
   progress: (line: string) => void;
 }
 
-/** containerd, the pause image (and the caller's images), then kubelet, kube-proxy and CoreDNS. */
+/** containerd, the pause image (and the caller's images), then kubelet, kube-proxy and (first node) CoreDNS. */
 async function startNodeDaemons(node: PreparedNode, ctx: NodeStartContext): Promise<void> {
   const { launchNode, waitFor, server, tls } = ctx;
-  const containerd = launchNode('containerd');
-  await waitFor(containerd, 'containerd', () => containerdReady(node.state.containerdSocket));
+  const { name, index, containerdSocket, netnsPath, ports } = node.state;
+  const containerd = launchNode(node.daemons.containerd);
+  await waitFor(containerd, `containerd (${name})`, () => containerdReady(containerdSocket));
   const importStarted = Date.now();
-  const loaded = await importImages(node.state.containerdSocket, [node.pauseImage, ...ctx.images]);
+  const loaded = await importImages(containerdSocket, ctx.images);
   ctx.deadline.at += Date.now() - importStarted;
-  ctx.progress(`  images loaded into the real node: ${loaded.join(', ')}`);
-  const kubelet = launchNode('kubelet');
-  const proxy = launchNode('kube-proxy');
-  const dns = launchNode('coredns');
+  ctx.progress(`  images loaded into ${name}: ${loaded.join(', ')}`);
+  const kubelet = launchNode(node.daemons.kubelet);
+  const proxy = launchNode(node.daemons['kube-proxy']);
+  const dns = index === 1 ? launchNode('coredns') : undefined;
   await Promise.all([
-    waitFor(kubelet, `real node ${node.state.name} Ready, not-ready taint gone (kubelet)`, () =>
-      realNodeReady(server, tls),
+    waitFor(kubelet, `real node ${name} Ready, not-ready taint gone (kubelet)`, () =>
+      realNodeReady(server, tls, name),
     ),
-    waitFor(proxy, 'kube-proxy synced', () => localHttpOk(node.state.ports.kubeProxyHealth, '/healthz')),
-    waitFor(dns, 'CoreDNS ready', () => localHttpOk(node.state.ports.corednsReady, '/ready')),
+    waitFor(proxy, `kube-proxy synced (${name})`, () =>
+      index === 1
+        ? localHttpOk(ports.kubeProxyHealth, '/healthz')
+        : httpOkInNetns(netnsPath, ports.kubeProxyHealth, '/healthz'),
+    ),
+    ...(dns ? [waitFor(dns, 'CoreDNS ready', () => localHttpOk(ports.corednsReady, '/ready'))] : []),
   ]);
+}
+
+/** `realNodes`, else 1 with `realNode`, else 0; checked. */
+function wantedRealNodes(options: StartOptions): number {
+  const count = options.realNodes ?? (options.realNode ? 1 : 0);
+  if (!Number.isInteger(count) || count < 0 || count > maxRealNodes)
+    throw new Error(`--real-nodes must be an integer from 0 to ${maxRealNodes}, got ${count}`);
+  return count;
 }
 
 interface WaitInputs {
@@ -455,13 +492,13 @@ async function waitUntil({ proc, what, probe, processes, deadline, signal }: Wai
 
 /** The components a cluster started with this state should have running. */
 function expectedComponents(state: ClusterState): ComponentName[] {
-  return [...controlPlaneComponents, ...(state.realNode ? realNodeComponents : [])];
+  return clusterComponents(realNodeCount(state));
 }
 
 /** Components whose pid file points at a live process running the recorded binary. */
 export function runningComponents(layout: ClusterLayout): ComponentName[] {
   const state = readState(layout);
-  return componentNames.filter((component) => {
+  return clusterComponents(state ? realNodeCount(state) : 1).filter((component) => {
     const pid = readPid(layout.pidFile(component));
     const executable = state?.components[component]?.command[0];
     return pid !== undefined && executable !== undefined && isAlive(pid) && runsExecutable(pid, executable);
@@ -482,12 +519,19 @@ async function stopComponents(layout: ClusterLayout): Promise<string[]> {
     const executable = state?.components[component]?.command[0] ?? join(state?.binDir ?? '', component);
     return stopProcess(layout.pidFile(component), executable);
   };
-  if (state?.realNode) {
-    await stop('kubelet');
+  const realNodes = state ? realNodeCount(state) : 0;
+  if (state && realNodes > 0) {
+    const indexes = Array.from({ length: realNodes }, (_, i) => i + 1);
+    await Promise.all(indexes.map((i) => stop(nodeComponent('kubelet', i))));
     const tls = readClientCredentials(pkiPaths(layout.pki));
     if (await apiserverReady(state.server, tls))
-      await deleteRealNodeObject(state.server, tls).catch(() => {});
-    await Promise.all((['kube-proxy', 'coredns', 'containerd'] as const).map(stop));
+      await deleteRealNodeObjects(state.server, tls).catch(() => {});
+    await Promise.all([
+      stop('coredns'),
+      ...indexes.flatMap((i) =>
+        nodeDaemons.filter((d) => d !== 'kubelet').map((d) => stop(nodeComponent(d, i))),
+      ),
+    ]);
   }
   await Promise.all((['kwok', 'kube-scheduler', 'kube-controller-manager'] as const).map(stop));
   await stop('kube-apiserver');
@@ -539,6 +583,7 @@ export interface ClusterStatus {
   server: string | undefined;
   kubeconfigPath: string;
   realNode: ClusterState['realNode'];
+  realNodes: NonNullable<ClusterState['realNodes']>;
   components: Array<{ name: ComponentName; pid: number | undefined; running: boolean }>;
 }
 
@@ -557,6 +602,7 @@ export async function clusterStatus(name: string): Promise<ClusterStatus> {
     server: state?.server,
     kubeconfigPath: layout.kubeconfig,
     realNode: state?.realNode,
+    realNodes: allRealNodes(state),
     components: expected.map((component) => ({
       name: component,
       pid: running.has(component) ? readPid(layout.pidFile(component)) : undefined,
@@ -578,8 +624,13 @@ function makeHandle(
     server: state.server,
     binDir: state.binDir,
     realNode: state.realNode,
+    realNodes: allRealNodes(state),
     reused: extra.reused,
     startupMs: extra.startupMs,
     stop: (opts = {}) => stopCluster(layout.name, { purge: opts.purge ?? extra.ephemeral }),
   };
+}
+
+function allRealNodes(state: ClusterState | undefined): NonNullable<ClusterState['realNodes']> {
+  return state?.realNodes ?? (state?.realNode ? [state.realNode] : []);
 }

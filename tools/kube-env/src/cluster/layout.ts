@@ -20,11 +20,31 @@ export const realNodeComponents = [
 ] as const;
 
 export const componentNames = [...controlPlaneComponents, ...realNodeComponents] as const;
-export type ComponentName = (typeof componentNames)[number];
+/** The daemons of each further real node (CoreDNS and the forwarder run once, beside the first). */
+export const nodeDaemons = ['containerd', 'kubelet', 'kube-proxy'] as const;
+export type NodeDaemon = (typeof nodeDaemons)[number];
+/** Real node k > 1's daemons are `<daemon>-<k>` (containerd-2, kubelet-2, kube-proxy-2). */
+export type ComponentName = (typeof componentNames)[number] | `${NodeDaemon}-${number}`;
 export type ControlPlaneComponent = (typeof controlPlaneComponents)[number];
 
+/** The component name of `daemon` on real node `index` (1: the plain name). */
+export function nodeComponent(daemon: NodeDaemon, index: number): ComponentName {
+  return index === 1 ? daemon : `${daemon}-${index}`;
+}
+
+/** Every component a cluster with `realNodes` real nodes runs. */
+export function clusterComponents(realNodes: number): ComponentName[] {
+  const further = Array.from({ length: Math.max(0, realNodes - 1) }, (_, i) =>
+    nodeDaemons.map((d) => nodeComponent(d, i + 2)),
+  ).flat();
+  return [...controlPlaneComponents, ...(realNodes > 0 ? realNodeComponents : []), ...further];
+}
+
 export function isComponentName(name: string): name is ComponentName {
-  return (componentNames as readonly string[]).includes(name);
+  return (
+    (componentNames as readonly string[]).includes(name) ||
+    /^(containerd|kubelet|kube-proxy)-([2-9]|1[0-6])$/.test(name)
+  );
 }
 
 /** Everything a cluster keeps on disk, under clusters/<name>/. */

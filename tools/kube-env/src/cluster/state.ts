@@ -18,14 +18,21 @@ export interface ClusterState {
   auditLog?: string;
   /** The API server calls admission webhooks (`up --admission-webhooks`). */
   admissionWebhooks?: boolean;
-  /** Present when the cluster has a real node (and then the control plane runs in its namespace). */
+  /** Present when the cluster has a real node (and then the control plane runs in its namespace): the first one. */
   realNode?: RealNodeState;
+  /** Every real node, the first included (absent in a state written before there could be several). */
+  realNodes?: RealNodeState[];
+}
+
+/** How many real nodes a cluster started with this state has. */
+export function realNodeCount(state: ClusterState): number {
+  return state.realNodes?.length ?? (state.realNode ? 1 : 0);
 }
 
 interface ComponentState {
   pid: number;
   command: string[];
-  /** What ran the command in the node's network namespace (`nsenter --net=… --`), if anything. */
+  /** What ran the command in the node's namespaces (`nsenter [--mount=…] --net=… --`), if anything. */
   launcher?: string[];
 }
 

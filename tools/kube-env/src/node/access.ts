@@ -2,35 +2,65 @@ import { clusterLayout } from '../cluster/layout.js';
 import { readState } from '../cluster/state.js';
 import { type RunResult, run } from '../util/run.js';
 import { importImages } from './images.js';
+import { inNode } from './namespace.js';
 import { containerdReady, type RealNodeState } from './real-node.js';
 
-function realNodeOf(cluster: string): RealNodeState {
-  const node = readState(clusterLayout(cluster))?.realNode;
-  if (!node)
+function realNodesOf(cluster: string): RealNodeState[] {
+  const state = readState(clusterLayout(cluster));
+  const nodes = state?.realNodes ?? (state?.realNode ? [state.realNode] : []);
+  if (nodes.length === 0)
     throw new Error(`cluster ${cluster} has no real node (start it with --real-node / realNode: true)`);
+  return nodes;
+}
+
+function realNodeOf(cluster: string, name?: string): RealNodeState {
+  const nodes = realNodesOf(cluster);
+  const node = name === undefined ? nodes[0] : nodes.find((n) => n.name === name);
+  if (!node)
+    throw new Error(
+      `cluster ${cluster} has no real node ${name} (it has ${nodes.map((n) => n.name).join(', ')})`,
+    );
   return node;
 }
 
 /**
  * Loads image archives (docker or OCI tar, e.g. build/images/<name>/image.oci.tar) or OCI layout
- * folders into the running real node of `cluster`, under the names they carry; returns those names.
- * Pods then use them with `imagePullPolicy: IfNotPresent` (or Never).
+ * folders into every running real node of `cluster` (or only the one named), under the names they
+ * carry; returns those names. Pods then use them with `imagePullPolicy: IfNotPresent` (or Never).
  */
-export async function loadImages(cluster: string, paths: readonly string[]): Promise<string[]> {
-  const node = realNodeOf(cluster);
-  if (!(await containerdReady(node.containerdSocket))) {
-    throw new Error(
-      `the real node of cluster ${cluster} is not running (no containerd at ${node.containerdSocket})`,
-    );
+export async function loadImages(
+  cluster: string,
+  paths: readonly string[],
+  node?: string,
+): Promise<string[]> {
+  const nodes = node === undefined ? realNodesOf(cluster) : [realNodeOf(cluster, node)];
+  for (const n of nodes) {
+    if (!(await containerdReady(n.containerdSocket))) {
+      throw new Error(
+        `the real node ${n.name} of cluster ${cluster} is not running (no containerd at ${n.containerdSocket})`,
+      );
+    }
   }
-  return importImages(node.containerdSocket, paths);
+  const loaded = await Promise.all(nodes.map((n) => importImages(n.containerdSocket, paths)));
+  return loaded[0] ?? [];
+}
+
+/** The command prefix that enters a real node: its mount namespace (when it has one) and network namespace. */
+export function nodeEnterCommand(node: RealNodeState, command: readonly string[]): string[] {
+  return node.mountNamespace
+    ? inNode(node, command)
+    : ['nsenter', `--net=${node.netnsPath}`, '--', ...command];
 }
 
 /**
- * Runs a command in the real node's network namespace, where pod IPs, Service VIPs and the node IP
- * are reachable (`nsenter --net=/run/netns/kube-env-<cluster> -- <command>`). Rejects on a non-zero exit.
+ * Runs a command inside a real node of `cluster` (the first unless `node` names another): in its
+ * mount namespace, where /etc/cni/net.d, /var/lib/kubelet, … are the node's own, and its network
+ * namespace, where pod IPs, Service VIPs and node IPs are reachable. Rejects on a non-zero exit.
  */
-export function runInRealNode(cluster: string, command: readonly string[]): Promise<RunResult> {
-  const node = realNodeOf(cluster);
-  return run(['nsenter', `--net=${node.netnsPath}`, '--', ...command]);
+export function runInRealNode(
+  cluster: string,
+  command: readonly string[],
+  node?: string,
+): Promise<RunResult> {
+  return run(nodeEnterCommand(realNodeOf(cluster, node), command));
 }

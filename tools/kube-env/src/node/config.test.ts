@@ -12,7 +12,7 @@ import {
   nodeRbac,
 } from './config.js';
 import { nodeLayout } from './layout.js';
-import { realNodeNetwork } from './network.js';
+import { realNodeNetwork, realNodeSpec } from './network.js';
 
 const layout = nodeLayout('/state/clusters/c1');
 const ports = { apiserver: 1, kubeProxyHealth: 2, kubeProxyMetrics: 3, corednsHealth: 4, corednsReady: 5 };
@@ -23,14 +23,25 @@ const kubelet = parse(
 describe('containerd configuration', () => {
   const toml = containerdConfig(layout);
 
-  it("keeps root, state, socket, runc's state and pod namespaces under the cluster's folder", () => {
+  it("keeps root, state, socket and runc's state under the node's folder, CNI at the standard paths", () => {
     expect(toml).toContain('root = "/state/clusters/c1/node/containerd/root"');
     expect(toml).toContain('state = "/state/clusters/c1/node/containerd/state"');
     expect(toml).toContain('address = "/state/clusters/c1/node/containerd.sock"');
     expect(toml).toContain('Root = "/state/clusters/c1/node/containerd/runc"');
-    expect(toml).toContain('netns_mounts_under_state_dir = true');
     expect(toml).toContain('path = "/state/clusters/c1/node/containerd/opt"');
-    expect(toml).toContain('conf_dir = "/state/clusters/c1/node/cni/net.d"');
+    // The node's mount namespace binds its own folders over these (and over /run/netns).
+    expect(toml).toContain('conf_dir = "/etc/cni/net.d"');
+    expect(toml).toContain('bin_dir = "/opt/cni/bin"');
+    expect(toml).not.toContain('netns_mounts_under_state_dir');
+  });
+
+  it('gives node k its own folder, and its copies of the host paths under it', () => {
+    const second = nodeLayout('/state/clusters/c1', 2);
+    expect(second.dir).toBe('/state/clusters/c1/node-2');
+    expect(second.cniConfDir).toBe('/state/clusters/c1/node-2/host/etc/cni/net.d');
+    expect(second.kubeletRoot).toBe('/state/clusters/c1/node-2/host/var/lib/kubelet');
+    expect(second.mountNamespace).toBe('/state/clusters/c1/ns/node-2.mnt');
+    expect(containerdConfig(second)).toContain('address = "/state/clusters/c1/node-2/containerd.sock"');
   });
 
   it('uses the locally built pause image, cgroupfs, and clamps oom_score_adj (negative values are refused here)', () => {
@@ -42,17 +53,25 @@ describe('containerd configuration', () => {
 });
 
 describe('CNI configuration', () => {
-  const bridge = JSON.parse(cniConfig(layout, 'c1')).plugins[0];
+  const bridge = JSON.parse(cniConfig('c1')).plugins[0];
 
-  it('gives pods routes to the cluster ranges only, never a default route', () => {
+  it('gives pods routes to the cluster ranges only (Services, nodes, all pods), never a default route', () => {
     expect(bridge.isDefaultGateway).toBe(false);
     expect(bridge.ipMasq).toBe(false);
     expect(bridge.ipam.routes).toEqual([
       { dst: realNodeNetwork.serviceSubnet },
       { dst: realNodeNetwork.nodeSubnet },
+      { dst: realNodeNetwork.podsSubnet },
     ]);
     expect(bridge.ipam.routes.some((r: { dst: string }) => r.dst === '0.0.0.0/0')).toBe(false);
-    expect(bridge.ipam.dataDir).toBe('/state/clusters/c1/node/cni/ipam');
+    // host-local's default store, /var/lib/cni/networks: the node's own folder inside its mount namespace.
+    expect(bridge.ipam.dataDir).toBeUndefined();
+  });
+
+  it('gives node k the pod subnet 10.245.(k-1).0/24', () => {
+    const second = JSON.parse(cniConfig('c1', realNodeSpec('c1', 2))).plugins[0];
+    expect(second.ipam.ranges).toEqual([[{ subnet: '10.245.1.0/24', gateway: '10.245.1.1' }]]);
+    expect(bridge.ipam.ranges).toEqual([[{ subnet: '10.245.0.0/24', gateway: '10.245.0.1' }]]);
   });
 });
 
@@ -75,6 +94,16 @@ describe('kubelet configuration', () => {
     expect(kubelet.protectKernelDefaults).toBe(true);
     expect(kubelet.cgroupRoot).toBe('/kube-env-c1');
     expect(kubelet.cgroupDriver).toBe('cgroupfs');
+    const second = parse(
+      kubeletConfig(
+        layout,
+        'c1',
+        { caCert: '/ca', servingCert: '/s', servingKey: '/k' },
+        realNodeSpec('c1', 2),
+      ),
+    );
+    expect(second.cgroupRoot).toBe('/kube-env-c1/real-node-2');
+    expect(second.address).toBe('10.250.0.3');
   });
 
   it('points pods at the cluster DNS Service', () => {
@@ -82,12 +111,13 @@ describe('kubelet configuration', () => {
     expect(kubelet.clusterDomain).toBe('cluster.local');
   });
 
-  it("keeps its directories under the cluster's folder", () => {
+  it("keeps its directories under the cluster's folder, its root the standard one (the node's own)", () => {
     for (const path of [kubelet.podLogsDir, kubelet.resolvConf, kubelet.volumePluginDir]) {
       expect(path.startsWith('/state/clusters/c1/node/')).toBe(true);
     }
     const args = kubeletArgs(layout);
-    expect(args).toContain('--root-dir=/state/clusters/c1/node/kubelet');
+    expect(args).toContain('--root-dir=/var/lib/kubelet');
+    expect(kubeletArgs(layout, realNodeSpec('c1', 2))).toContain('--hostname-override=real-node-2');
     expect(args).toContain('--cert-dir=/state/clusters/c1/node/pki');
     expect(args).toContain('--node-labels=type=real');
   });

@@ -1,11 +1,12 @@
 import { stringify } from 'yaml';
 import type { NodeLayout } from './layout.js';
 import {
-  cgroupRoot,
   cniNetworkName,
   realNodeNetwork as net,
+  type RealNodeSpec,
   realNodeLabels,
   realNodeName,
+  realNodeSpec,
 } from './network.js';
 
 /**
@@ -27,9 +28,13 @@ export const pauseImage = 'registry.k8s.io/pause:3.10.1';
 
 const toml = (value: string) => JSON.stringify(value);
 
+const firstNode = { name: realNodeName, ip: net.nodeIp } as const;
+
 /**
- * containerd (config version 2). Root, state, socket, runc's state and the pods' netns mounts are
- * under the node's folder; negative oom_score_adj values are clamped, since this machine refuses them.
+ * containerd (config version 2). Root, state, socket and runc's state are under the node's folder;
+ * CNI and the pods' network namespaces use the standard paths, which the node's mount namespace
+ * binds to its own folders (layout.ts). Negative oom_score_adj values are clamped, since this
+ * machine refuses them.
  */
 export function containerdConfig(layout: NodeLayout): string {
   const cri = '[plugins."io.containerd.grpc.v1.cri"';
@@ -55,7 +60,6 @@ export function containerdConfig(layout: NodeLayout): string {
     '  stream_server_address = "127.0.0.1"',
     '  stream_server_port = "0"',
     '  restrict_oom_score_adj = true',
-    '  netns_mounts_under_state_dir = true',
     '  enable_selinux = false',
     '  max_container_log_line_size = 16384',
     '',
@@ -72,8 +76,8 @@ export function containerdConfig(layout: NodeLayout): string {
     '  SystemdCgroup = false',
     '',
     `${cri}.cni]`,
-    '  bin_dir = "/usr/lib/cni"',
-    `  conf_dir = ${toml(layout.cniConfDir)}`,
+    '  bin_dir = "/opt/cni/bin"',
+    '  conf_dir = "/etc/cni/net.d"',
     '  max_conf_num = 1',
     '',
     // No mirrors: an image that was not loaded cannot be pulled (there is no route out anyway).
@@ -83,10 +87,11 @@ export function containerdConfig(layout: NodeLayout): string {
 }
 
 /**
- * The pods' network: a bridge with host-local addresses, and routes to the cluster's ranges only.
- * No default route inside a pod either: a connection to anything else fails at once.
+ * The pods' network: a bridge with host-local addresses from the node's pod subnet, and routes to
+ * the cluster's ranges only (Services, nodes, every node's pods). No default route inside a pod
+ * either: a connection to anything else fails at once.
  */
-export function cniConfig(layout: NodeLayout, cluster: string): string {
+export function cniConfig(cluster: string, node: RealNodeSpec = realNodeSpec(cluster, 1)): string {
   return `${JSON.stringify(
     {
       cniVersion: '0.4.0',
@@ -101,9 +106,8 @@ export function cniConfig(layout: NodeLayout, cluster: string): string {
           hairpinMode: true,
           ipam: {
             type: 'host-local',
-            dataDir: layout.cniIpamDir,
-            ranges: [[{ subnet: net.podSubnet, gateway: net.podGateway }]],
-            routes: [{ dst: net.serviceSubnet }, { dst: net.nodeSubnet }],
+            ranges: [[{ subnet: node.podSubnet, gateway: node.podGateway }]],
+            routes: [{ dst: net.serviceSubnet }, { dst: net.nodeSubnet }, { dst: net.podsSubnet }],
           },
         },
       ],
@@ -124,11 +128,16 @@ export interface KubeletFiles {
  * anonymous; authorization is a webhook SubjectAccessReview. protectKernelDefaults: kube-env sets the
  * kernel values kubelet wants before it starts and restores them on down, so kubelet never writes them.
  */
-export function kubeletConfig(layout: NodeLayout, cluster: string, files: KubeletFiles): string {
+export function kubeletConfig(
+  layout: NodeLayout,
+  cluster: string,
+  files: KubeletFiles,
+  node: RealNodeSpec = realNodeSpec(cluster, 1),
+): string {
   return stringify({
     apiVersion: 'kubelet.config.k8s.io/v1beta1',
     kind: 'KubeletConfiguration',
-    address: net.nodeIp,
+    address: node.ip,
     port: net.kubeletPort,
     readOnlyPort: 0,
     healthzBindAddress: '127.0.0.1',
@@ -146,7 +155,7 @@ export function kubeletConfig(layout: NodeLayout, cluster: string, files: Kubele
     containerRuntimeEndpoint: `unix://${layout.containerdSocket}`,
     imageServiceEndpoint: `unix://${layout.containerdSocket}`,
     cgroupDriver: 'cgroupfs',
-    cgroupRoot: cgroupRoot(cluster),
+    cgroupRoot: node.cgroupRoot,
     cgroupsPerQOS: true,
     enforceNodeAllocatable: ['pods'],
     // This machine has cgroup v1 hierarchies; v1 support is in maintenance mode, so say so explicitly.
@@ -177,15 +186,21 @@ export function kubeletConfig(layout: NodeLayout, cluster: string, files: Kubele
   });
 }
 
-/** kubelet's command line: what the configuration file cannot say. */
-export function kubeletArgs(layout: NodeLayout): string[] {
+/**
+ * kubelet's command line: what the configuration file cannot say. Its root is the standard
+ * /var/lib/kubelet, the node's own folder inside its mount namespace.
+ */
+export function kubeletArgs(
+  layout: NodeLayout,
+  node: Pick<RealNodeSpec, 'name' | 'ip'> = firstNode,
+): string[] {
   return [
     `--config=${layout.kubeletConfig}`,
     `--kubeconfig=${layout.kubeletKubeconfig}`,
-    `--root-dir=${layout.kubeletRoot}`,
+    '--root-dir=/var/lib/kubelet',
     `--cert-dir=${layout.pki}`,
-    `--hostname-override=${realNodeName}`,
-    `--node-ip=${net.nodeIp}`,
+    `--hostname-override=${node.name}`,
+    `--node-ip=${node.ip}`,
     `--node-labels=${Object.entries(realNodeLabels)
       .map(([k, v]) => `${k}=${v}`)
       .join(',')}`,
@@ -194,14 +209,18 @@ export function kubeletArgs(layout: NodeLayout): string[] {
 }
 
 /** kube-proxy in iptables mode; conntrack limits are left alone (they are not this namespace's to set). */
-export function kubeProxyConfig(layout: NodeLayout, ports: NodePorts): string {
+export function kubeProxyConfig(
+  layout: NodeLayout,
+  ports: NodePorts,
+  node: Pick<RealNodeSpec, 'name' | 'ip'> = firstNode,
+): string {
   return stringify({
     apiVersion: 'kubeproxy.config.k8s.io/v1alpha1',
     kind: 'KubeProxyConfiguration',
     mode: 'iptables',
     clientConnection: { kubeconfig: layout.kubeProxyKubeconfig },
-    hostnameOverride: realNodeName,
-    clusterCIDR: net.podSubnet,
+    hostnameOverride: node.name,
+    clusterCIDR: net.podsSubnet,
     healthzBindAddress: `127.0.0.1:${ports.kubeProxyHealth}`,
     metricsBindAddress: `127.0.0.1:${ports.kubeProxyMetrics}`,
     conntrack: {
@@ -211,7 +230,7 @@ export function kubeProxyConfig(layout: NodeLayout, ports: NodePorts): string {
       tcpCloseWaitTimeout: '0s',
     },
     iptables: { masqueradeAll: false, syncPeriod: '30s', minSyncPeriod: '0s' },
-    nodePortAddresses: [`${net.nodeIp}/32`],
+    nodePortAddresses: [`${node.ip}/32`],
   });
 }
 
@@ -279,9 +298,14 @@ export function kubeDnsEndpointSlice(): Record<string, unknown> {
   };
 }
 
+/** The kubelet of node `name`: NodeRestriction lets it change its own Node and pods only. */
+export function kubeletIdentity(name: string) {
+  return { commonName: `system:node:${name}`, organizations: ['system:nodes'] };
+}
+
 /** Identities of the node's components, each bound to no more than it needs. */
 export const nodeIdentities = {
-  kubelet: { commonName: `system:node:${realNodeName}`, organizations: ['system:nodes'] },
+  kubelet: kubeletIdentity(realNodeName),
   /** Bound to the built-in system:node-proxier role by the API server's default policy. */
   kubeProxy: { commonName: 'system:kube-proxy' },
   coredns: { commonName: 'system:kube-env:coredns' },

@@ -1,8 +1,21 @@
 import { join } from 'node:path';
+import { hostPaths } from './teardown.js';
 
-/** Where the real node keeps its state, under the cluster's folder (`clusters/<name>/node/`). */
+/**
+ * The standard host paths a node's containerd and kubelet see as their own: inside the node's
+ * mount namespace, each is a bind of the same path under `<node dir>/host/`. So DaemonSets written
+ * for real clusters (hostPath volumes, Bidirectional propagation, CNI plugins dropped into
+ * /opt/cni/bin) work unchanged, and two nodes never share a file. /var/run is /run here.
+ */
+export const nodeHostPaths = hostPaths;
+
+/** Where a real node keeps its state, under the cluster's folder (`clusters/<name>/node/`, `node-2/`, …). */
 export interface NodeLayout {
   readonly dir: string;
+  /** The node's own copies of the standard host paths (see nodeHostPaths). */
+  readonly hostRoot: string;
+  /** Pins the node's mount namespace (a bind mount of it), so teardown finds it after a crash. */
+  readonly mountNamespace: string;
   readonly pki: string;
   readonly containerdConfig: string;
   readonly containerdRoot: string;
@@ -11,8 +24,9 @@ export interface NodeLayout {
   readonly runcRoot: string;
   readonly registryConfig: string;
   readonly containerdOpt: string;
+  /** The node's /etc/cni/net.d, /opt/cni/bin and /var/lib/kubelet, as seen from outside it. */
   readonly cniConfDir: string;
-  readonly cniIpamDir: string;
+  readonly cniBinDir: string;
   readonly kubeletRoot: string;
   readonly kubeletConfig: string;
   readonly kubeletKubeconfig: string;
@@ -29,10 +43,18 @@ export interface NodeLayout {
   readonly record: string;
 }
 
-export function nodeLayout(clusterRoot: string): NodeLayout {
-  const dir = join(clusterRoot, 'node');
+/** The folder under the cluster's holding the pins of its nodes' mount namespaces (bound private on itself). */
+export function namespacePinDir(clusterRoot: string): string {
+  return join(clusterRoot, 'ns');
+}
+
+export function nodeLayout(clusterRoot: string, index = 1): NodeLayout {
+  const dir = join(clusterRoot, index === 1 ? 'node' : `node-${index}`);
+  const hostRoot = join(dir, 'host');
   return {
     dir,
+    hostRoot,
+    mountNamespace: join(namespacePinDir(clusterRoot), `node-${index}.mnt`),
     pki: join(dir, 'pki'),
     containerdConfig: join(dir, 'containerd.toml'),
     containerdRoot: join(dir, 'containerd', 'root'),
@@ -41,9 +63,9 @@ export function nodeLayout(clusterRoot: string): NodeLayout {
     runcRoot: join(dir, 'containerd', 'runc'),
     registryConfig: join(dir, 'containerd', 'certs.d'),
     containerdOpt: join(dir, 'containerd', 'opt'),
-    cniConfDir: join(dir, 'cni', 'net.d'),
-    cniIpamDir: join(dir, 'cni', 'ipam'),
-    kubeletRoot: join(dir, 'kubelet'),
+    cniConfDir: join(hostRoot, 'etc/cni/net.d'),
+    cniBinDir: join(hostRoot, 'opt/cni/bin'),
+    kubeletRoot: join(hostRoot, 'var/lib/kubelet'),
     kubeletConfig: join(dir, 'kubelet.yaml'),
     kubeletKubeconfig: join(dir, 'kubelet.kubeconfig'),
     kubeletVolumePlugins: join(dir, 'kubelet-volume-plugins'),
@@ -56,6 +78,11 @@ export function nodeLayout(clusterRoot: string): NodeLayout {
     forwardSockets: join(dir, 'fwd'),
     record: join(dir, 'node.json'),
   };
+}
+
+/** The node's copy of a standard host path. */
+export function nodeHostPath(layout: NodeLayout, path: (typeof nodeHostPaths)[number]): string {
+  return join(layout.hostRoot, path);
 }
 
 /** sun_path holds 108 bytes; containerd appends ".ttrpc" to its socket's path. */

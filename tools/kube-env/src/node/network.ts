@@ -3,16 +3,23 @@
  * has no default route: these ranges are reachable only from inside it.
  */
 export const realNodeNetwork = {
-  /** The node's InternalIP, on one end of a veth pair that stays inside the namespace. */
+  /** The first node's InternalIP, on the nodes' bridge in the first namespace. */
   nodeIp: '10.250.0.2',
   nodeSubnet: '10.250.0.0/24',
+  /**
+   * The nodes' network, kind's docker network in small: a bridge in the first node's namespace,
+   * one veth per further node (its inner end `kenv0` in that node's namespace), no link to the host.
+   */
+  nodesBridge: 'kenvnet',
+  /** A veth whose end `kenv1` is a port of the nodes' bridge, so the bridge has a carrier with one node. */
   nodeInterface: 'kenv0',
-  /** The veth's other end: a veth needs a peer, and `dummy` links are not available on every kernel. */
   peerInterface: 'kenv1',
-  /** The pods' bridge and their subnet; distinct from kwok's range so a fake pod IP never shadows a real one. */
+  /** The pods' bridge and the first node's pod subnet; distinct from kwok's range so a fake pod IP never shadows a real one. */
   bridge: 'kenvbr0',
   podSubnet: '10.245.0.0/24',
   podGateway: '10.245.0.1',
+  /** Every node's pod subnet is a /24 of this (node k: 10.245.(k-1).0/24); kube-proxy's clusterCIDR. */
+  podsSubnet: '10.245.0.0/16',
   /** The Services' range is the API server's --service-cluster-ip-range. */
   serviceSubnet: '10.96.0.0/16',
   kubernetesServiceIp: '10.96.0.1',
@@ -22,6 +29,44 @@ export const realNodeNetwork = {
 } as const;
 
 export const realNodeName = 'real-node';
+
+/** At most this many real nodes: one /24 of pod addresses each, node IPs .2 to .(N+1). */
+export const maxRealNodes = 16;
+
+/** Where one real node of a cluster lives: its name, addresses, namespaces and cgroup. */
+export interface RealNodeSpec {
+  /** 1 for the first node (which also holds the control plane), then 2, 3, … */
+  index: number;
+  name: string;
+  ip: string;
+  podSubnet: string;
+  podGateway: string;
+  /** Name under /run/netns. */
+  netns: string;
+  /** The cgroup (in every hierarchy) of its daemons (`<root>/daemons`) and kubelet's kubepods. */
+  cgroupRoot: string;
+}
+
+/**
+ * Node k of a cluster. The first keeps the single node's names (`real-node`, namespace
+ * `kube-env-<cluster>`, cgroup `/kube-env-<cluster>`); the others are `real-node-<k>`, in
+ * `kube-env-<cluster>-n<k>`, their cgroups below the first one's, so one tree holds them all.
+ */
+export function realNodeSpec(cluster: string, index: number): RealNodeSpec {
+  if (!Number.isInteger(index) || index < 1 || index > maxRealNodes)
+    throw new Error(`real node index must be an integer from 1 to ${maxRealNodes}, got ${index}`);
+  const first = index === 1;
+  const name = first ? realNodeName : `${realNodeName}-${index}`;
+  return {
+    index,
+    name,
+    ip: `10.250.0.${index + 1}`,
+    podSubnet: `10.245.${index - 1}.0/24`,
+    podGateway: `10.245.${index - 1}.1`,
+    netns: first ? netnsName(cluster) : `${netnsName(cluster)}-n${index}`,
+    cgroupRoot: first ? cgroupRoot(cluster) : `${cgroupRoot(cluster)}/${name}`,
+  };
+}
 
 /** Labels and taint that tell the real node from kwok's nodes. */
 export const realNodeLabels = { type: 'real' } as const;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpRequest, type TlsClient } from '../cluster/http.js';
 import { writeKubeconfig } from '../cluster/kubeconfig.js';
-import type { ClusterLayout, ComponentName } from '../cluster/layout.js';
+import { type ClusterLayout, type ComponentName, type NodeDaemon, nodeComponent } from '../cluster/layout.js';
 import { type CacheLayout, kubeEnvRoot } from '../paths.js';
 import { type ClusterPki, ensureLeafCertificate } from '../pki/cluster-pki.js';
 import { run } from '../util/run.js';
@@ -16,6 +16,7 @@ import {
   kubeDnsService,
   kubeletArgs,
   kubeletConfig,
+  kubeletIdentity,
   kubeProxyConfig,
   type NodePorts,
   nodeIdentities,
@@ -23,15 +24,21 @@ import {
 } from './config.js';
 import { ensurePauseImage } from './images.js';
 import { maxUnixSocketPath, type NodeLayout, nodeLayout } from './layout.js';
-import { configureNetworkNamespace, createCgroups, inNetns, joinCgroups } from './namespace.js';
+import {
+  configureNodesNetwork,
+  createCgroups,
+  createNodeMountNamespace,
+  inNode,
+  joinCgroups,
+} from './namespace.js';
 import {
   cgroupRoot,
-  cniNetworkName,
   fakeNodeTaint,
-  realNodeNetwork as net,
-  netnsName,
-  netnsPath,
+  maxRealNodes,
+  type RealNodeSpec,
+  realNodeLabels,
   realNodeName,
+  realNodeSpec,
 } from './network.js';
 import { ensureNodePackages } from './packages.js';
 import {
@@ -42,18 +49,27 @@ import {
   writeNodeRecord,
 } from './teardown.js';
 
-/** What cluster.json records about the real node, for `status`, `down`, `loadImages` and tests. */
+/** What cluster.json records about a real node, for `status`, `down`, `loadImages` and tests. */
 export interface RealNodeState {
   name: string;
+  /** 1 for the first node (beside the control plane), then 2, 3, … */
+  index: number;
   ip: string;
   /** `nsenter --net=<netnsPath> -- <command>` runs a command beside the node's pods. */
   netns: string;
   netnsPath: string;
+  /**
+   * The node's pinned mount namespace: `nsenter --mount=<this> --net=<netnsPath> -- <command>`
+   * sees what its containerd and kubelet see (/etc/cni/net.d, /var/lib/kubelet, …).
+   */
+  mountNamespace: string;
+  /** The node's own folders that its mount namespace binds over the standard host paths. */
+  hostRoot: string;
   containerdSocket: string;
   ports: NodePorts;
-  /** Ports joined from the host's 127.0.0.1 into the namespace (API server, health endpoints). */
+  /** Ports joined from the host's 127.0.0.1 into the first node's namespace (API server, health endpoints). */
   forwardedPorts: number[];
-  /** The teardown record (see teardown.ts). */
+  /** The teardown record (see teardown.ts), one for all of a cluster's nodes. */
   record: string;
 }
 
@@ -64,7 +80,7 @@ export type RealNodeComponent = Extract<
 
 interface NodeCommand {
   command: string[];
-  /** Prefix that enters the namespace (absent: the process stays on the host). */
+  /** Prefix that enters the namespaces (absent: the process stays on the host). */
   launcher?: string[];
   /** Moved into the node's daemons cgroup, so teardown finds it and its children (containerd's shims). */
   inDaemonsCgroup: boolean;
@@ -72,21 +88,30 @@ interface NodeCommand {
 
 export interface PreparedNode {
   state: RealNodeState;
-  pauseImage: string;
   daemonCgroups: string[];
+  /** This node's processes by component name (the first node's include the forwarders and CoreDNS). */
+  commands: Partial<Record<ComponentName, NodeCommand>>;
+  /** The names of its containerd, kubelet and kube-proxy components. */
+  daemons: Record<NodeDaemon, ComponentName>;
+}
+
+export interface PreparedNodes {
+  nodes: PreparedNode[];
+  pauseImage: string;
   apiserverKubeletClient: { cert: string; key: string };
-  commands: Record<RealNodeComponent, NodeCommand>;
 }
 
 export interface PrepareInputs {
   cluster: ClusterLayout;
   cache: CacheLayout;
   pki: ClusterPki;
-  /** The API server's URL, the same inside the namespace and on the host. */
+  /** The API server's URL, the same inside the first node's namespace and on the host. */
   server: string;
   ports: NodePorts;
   /** Control-plane ports the host must reach (etcd, controller-manager and scheduler health). */
   controlPlanePorts: number[];
+  /** How many real nodes (1 to maxRealNodes). */
+  count: number;
   progress: (line: string) => void;
 }
 
@@ -96,164 +121,218 @@ function forwarderScript(): string {
   return existsSync(built) ? built : fileURLToPath(new URL('./forwarder.ts', import.meta.url));
 }
 
-function checkPrerequisites(layout: NodeLayout): void {
+function checkPrerequisites(layouts: readonly NodeLayout[]): void {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) {
-    throw new Error('a real node needs Linux and root (network namespaces, cgroups, mounts)');
+    throw new Error('a real node needs Linux and root (network and mount namespaces, cgroups, mounts)');
   }
-  const longest = `${layout.containerdSocket}.ttrpc`;
-  if (longest.length > maxUnixSocketPath) {
-    throw new Error(
-      `the cluster's folder is too deep for containerd's sockets (${longest.length} > ${maxUnixSocketPath} bytes): use a shorter cluster name or XDG_CACHE_HOME`,
-    );
+  for (const layout of layouts) {
+    const longest = `${layout.containerdSocket}.ttrpc`;
+    if (longest.length > maxUnixSocketPath) {
+      throw new Error(
+        `the cluster's folder is too deep for containerd's sockets (${longest.length} > ${maxUnixSocketPath} bytes): use a shorter cluster name or XDG_CACHE_HOME`,
+      );
+    }
   }
 }
 
-/** Removes what a previous run of this cluster's node left behind (a crash, a kill -9). */
-async function clearLeftovers(cluster: string, layout: NodeLayout, progress: (line: string) => void) {
+/** Removes what a previous run of this cluster's nodes left behind (a crash, a kill -9). */
+async function clearLeftovers(
+  specs: readonly RealNodeSpec[],
+  layout: NodeLayout,
+  progress: (line: string) => void,
+) {
   const previous = readNodeRecord(layout.record);
   if (previous) {
     const problems = teardownRealNode(previous);
     if (problems.length > 0) progress(`cleaning up the previous real node: ${problems.join('; ')}`);
-  } else if (existsSync(netnsPath(cluster))) {
-    await run(['ip', 'netns', 'delete', netnsName(cluster)]);
+  }
+  for (const spec of specs) {
+    if (existsSync(`/run/netns/${spec.netns}`)) await run(['ip', 'netns', 'delete', spec.netns]);
   }
 }
 
 /**
- * Everything the node needs before its processes start: packages, the pause image, the host's
- * kernel values, the network namespace, cgroups, certificates, kubeconfigs and configuration files.
+ * Everything the nodes need before their processes start: packages, the pause image, the host's
+ * kernel values, the network namespaces and their links, each node's mount namespace, cgroups,
+ * certificates, kubeconfigs and configuration files.
  */
-export async function prepareRealNode(inputs: PrepareInputs): Promise<PreparedNode> {
+export async function prepareRealNodes(inputs: PrepareInputs): Promise<PreparedNodes> {
   const { cluster, cache, pki, ports, progress } = inputs;
-  const layout = nodeLayout(cluster.root);
-  checkPrerequisites(layout);
+  if (!Number.isInteger(inputs.count) || inputs.count < 1 || inputs.count > maxRealNodes)
+    throw new Error(`--real-nodes must be an integer from 1 to ${maxRealNodes}, got ${inputs.count}`);
+  const specs = Array.from({ length: inputs.count }, (_, i) => realNodeSpec(cluster.name, i + 1));
+  const layouts = specs.map((spec) => nodeLayout(cluster.root, spec.index));
+  const [first, firstLayout] = [specs[0] as RealNodeSpec, layouts[0] as NodeLayout];
+  checkPrerequisites(layouts);
   await ensureNodePackages(progress);
   const pauseImage = await ensurePauseImage(cache);
-  await clearLeftovers(cluster.name, layout, progress);
+  await clearLeftovers(specs, firstLayout, progress);
 
-  const record: NodeRecord = {
-    cluster: cluster.name,
-    clusterRoot: cluster.root,
-    netns: netnsName(cluster.name),
-    cgroupRoot: cgroupRoot(cluster.name),
-    cniNetwork: cniNetworkName(cluster.name),
-    podLogs: layout.podLogs,
-    containerdState: layout.containerdState,
-    runtimeDirs: [
-      layout.containerdState,
-      layout.runcRoot,
-      layout.kubeletRoot,
-      layout.podLogs,
-      layout.cniIpamDir,
-      layout.forwardSockets,
-      layout.containerdSocket,
-      `${layout.containerdSocket}.ttrpc`,
-    ],
-    hostRecord: join(kubeEnvRoot(), 'real-node-host.json'),
-    processes: [],
-  };
   const forwardedPorts = [
     ...inputs.controlPlanePorts,
     ports.apiserver,
     ports.kubeProxyHealth,
     ports.corednsReady,
   ];
-  const commands = nodeCommands(cluster, layout, cache, forwardedPorts);
-  record.processes = Object.entries(commands).map(([component, { command }]) => ({
-    pidFile: cluster.pidFile(component as RealNodeComponent),
-    executable: command[0] ?? '',
-  }));
-  writeNodeRecord(layout.record, record);
+  const commands = specs.map((spec, i) =>
+    nodeCommands(spec, layouts[i] as NodeLayout, cache, forwardedPorts),
+  );
+  const record: NodeRecord = {
+    cluster: cluster.name,
+    clusterRoot: cluster.root,
+    netns: first.netns,
+    nodeNetns: specs.map((s) => s.netns),
+    mountNamespaces: layouts.map((l) => l.mountNamespace),
+    cgroupRoot: cgroupRoot(cluster.name),
+    runtimeDirs: [
+      ...layouts.flatMap((l) => [
+        l.containerdState,
+        l.runcRoot,
+        l.hostRoot,
+        l.podLogs,
+        l.containerdSocket,
+        `${l.containerdSocket}.ttrpc`,
+      ]),
+      firstLayout.forwardSockets,
+    ],
+    hostRecord: join(kubeEnvRoot(), 'real-node-host.json'),
+    processes: commands.flatMap((c) =>
+      Object.entries(c).map(([component, spec]) => ({
+        pidFile: cluster.pidFile(component as ComponentName),
+        executable: spec?.command[0] ?? '',
+      })),
+    ),
+  };
+  writeNodeRecord(firstLayout.record, record);
   prepareHost(record);
-  await configureNetworkNamespace(cluster.name);
-  const daemonCgroups = createCgroups(record.cgroupRoot);
+  await configureNodesNetwork(specs);
 
-  for (const dir of [
-    layout.containerdRoot,
-    layout.containerdState,
-    layout.registryConfig,
-    layout.cniConfDir,
-    layout.cniIpamDir,
-    layout.kubeletRoot,
-    layout.kubeletVolumePlugins,
-    layout.podLogs,
-    layout.forwardSockets,
-  ]) {
-    mkdirSync(dir, { recursive: true });
-  }
   const ca = readFileSync(pki.caCert, 'utf8');
-  const issue = (name: string, spec: Parameters<typeof ensureLeafCertificate>[3]) =>
-    ensureLeafCertificate(pki, layout.pki, name, spec);
-  const kubeconfigFor = (path: string, leaf: { cert: string; key: string }) =>
-    writeKubeconfig(path, cluster.name, inputs.server, {
-      ca,
-      cert: readFileSync(leaf.cert, 'utf8'),
-      key: readFileSync(leaf.key, 'utf8'),
-    });
-  kubeconfigFor(
-    layout.kubeletKubeconfig,
-    issue('kubelet-client', { subject: nodeIdentities.kubelet, usage: 'clientAuth' }),
-  );
-  kubeconfigFor(
-    layout.kubeProxyKubeconfig,
-    issue('kube-proxy', { subject: nodeIdentities.kubeProxy, usage: 'clientAuth' }),
-  );
-  kubeconfigFor(
-    layout.corednsKubeconfig,
-    issue('coredns', { subject: nodeIdentities.coredns, usage: 'clientAuth' }),
-  );
-  const serving = issue('kubelet-serving', {
-    subject: { commonName: realNodeName },
-    usage: 'serverAuth',
-    dnsNames: [realNodeName],
-    ipAddresses: [net.nodeIp],
-  });
-  const apiserverKubeletClient = issue('apiserver-kubelet-client', {
+  const firstIssue = (name: string, spec: Parameters<typeof ensureLeafCertificate>[3]) =>
+    ensureLeafCertificate(pki, firstLayout.pki, name, spec);
+  const apiserverKubeletClient = firstIssue('apiserver-kubelet-client', {
     subject: nodeIdentities.apiserverKubeletClient,
     usage: 'clientAuth',
   });
-
-  writeFileSync(layout.containerdConfig, containerdConfig(layout));
-  writeFileSync(join(layout.cniConfDir, '10-kube-env.conflist'), cniConfig(layout, cluster.name));
-  writeFileSync(
-    layout.kubeletConfig,
-    kubeletConfig(layout, cluster.name, {
-      caCert: pki.caCert,
-      servingCert: serving.cert,
-      servingKey: serving.key,
-    }),
-  );
-  writeFileSync(layout.kubeProxyConfig, kubeProxyConfig(layout, ports));
-  writeFileSync(layout.corefile, corefile(layout, ports));
-  // Pods with dnsPolicy Default get this: no upstream resolvers, since nothing leaves the namespace.
-  writeFileSync(layout.resolvConf, '# kube-env real node: no upstream resolvers (no route out)\n');
-
-  return {
-    state: {
-      name: realNodeName,
-      ip: net.nodeIp,
-      netns: netnsName(cluster.name),
-      netnsPath: netnsPath(cluster.name),
-      containerdSocket: layout.containerdSocket,
-      ports,
-      forwardedPorts,
-      record: layout.record,
-    },
-    pauseImage,
-    daemonCgroups,
-    apiserverKubeletClient,
-    commands,
-  };
+  const nodes: PreparedNode[] = [];
+  for (const [i, spec] of specs.entries()) {
+    const layout = layouts[i] as NodeLayout;
+    const daemonCgroups = createCgroups(spec.cgroupRoot);
+    for (const dir of [
+      layout.containerdRoot,
+      layout.containerdState,
+      layout.registryConfig,
+      layout.kubeletVolumePlugins,
+      layout.podLogs,
+      layout.pki,
+      ...(i === 0 ? [layout.forwardSockets] : []),
+    ]) {
+      mkdirSync(dir, { recursive: true });
+    }
+    await createNodeMountNamespace(cluster.root, layout);
+    const issue = (name: string, leaf: Parameters<typeof ensureLeafCertificate>[3]) =>
+      ensureLeafCertificate(pki, layout.pki, name, leaf);
+    // The first node reaches the API server on its own loopback (as the host does); the others at
+    // the first node's IP, checking the certificate against the name it carries.
+    const server = i === 0 ? inputs.server : `https://${first.ip}:${ports.apiserver}`;
+    const kubeconfigFor = (path: string, leaf: { cert: string; key: string }) =>
+      writeKubeconfig(
+        path,
+        cluster.name,
+        server,
+        { ca, cert: readFileSync(leaf.cert, 'utf8'), key: readFileSync(leaf.key, 'utf8') },
+        i === 0 ? undefined : 'kubernetes',
+      );
+    kubeconfigFor(
+      layout.kubeletKubeconfig,
+      issue('kubelet-client', { subject: kubeletIdentity(spec.name), usage: 'clientAuth' }),
+    );
+    kubeconfigFor(
+      layout.kubeProxyKubeconfig,
+      issue('kube-proxy', { subject: nodeIdentities.kubeProxy, usage: 'clientAuth' }),
+    );
+    const serving = issue('kubelet-serving', {
+      subject: { commonName: spec.name },
+      usage: 'serverAuth',
+      dnsNames: [spec.name],
+      ipAddresses: [spec.ip],
+    });
+    writeFileSync(layout.containerdConfig, containerdConfig(layout));
+    writeFileSync(join(layout.cniConfDir, '10-kube-env.conflist'), cniConfig(cluster.name, spec));
+    writeFileSync(
+      layout.kubeletConfig,
+      kubeletConfig(
+        layout,
+        cluster.name,
+        { caCert: pki.caCert, servingCert: serving.cert, servingKey: serving.key },
+        spec,
+      ),
+    );
+    writeFileSync(layout.kubeProxyConfig, kubeProxyConfig(layout, ports, spec));
+    // Pods with dnsPolicy Default get this: no upstream resolvers, since nothing leaves the namespaces.
+    writeFileSync(layout.resolvConf, '# kube-env real node: no upstream resolvers (no route out)\n');
+    if (i === 0) {
+      kubeconfigFor(
+        layout.corednsKubeconfig,
+        issue('coredns', { subject: nodeIdentities.coredns, usage: 'clientAuth' }),
+      );
+      writeFileSync(layout.corefile, corefile(layout, ports));
+    }
+    nodes.push({
+      state: {
+        name: spec.name,
+        index: spec.index,
+        ip: spec.ip,
+        netns: spec.netns,
+        netnsPath: `/run/netns/${spec.netns}`,
+        mountNamespace: layout.mountNamespace,
+        hostRoot: layout.hostRoot,
+        containerdSocket: layout.containerdSocket,
+        ports,
+        forwardedPorts,
+        record: firstLayout.record,
+      },
+      daemonCgroups,
+      commands: commands[i] ?? {},
+      daemons: {
+        containerd: nodeComponent('containerd', spec.index),
+        kubelet: nodeComponent('kubelet', spec.index),
+        'kube-proxy': nodeComponent('kube-proxy', spec.index),
+      },
+    });
+  }
+  return { nodes, pauseImage, apiserverKubeletClient };
 }
 
 function nodeCommands(
-  cluster: ClusterLayout,
+  spec: RealNodeSpec,
   layout: NodeLayout,
   cache: CacheLayout,
   forwardedPorts: number[],
-): Record<RealNodeComponent, NodeCommand> {
-  const launcher = inNetns(cluster.name, []);
+): Partial<Record<ComponentName, NodeCommand>> {
+  const netnsPath = `/run/netns/${spec.netns}`;
+  const netLauncher = ['nsenter', `--net=${netnsPath}`, '--'];
+  // containerd and kubelet share the node's mount namespace (kubelet mounts volumes that runc binds).
+  const hostLauncher = inNode({ netnsPath, mountNamespace: layout.mountNamespace }, []);
   const bin = (name: string) => join(cache.bin, name);
+  const daemons: Partial<Record<ComponentName, NodeCommand>> = {
+    [nodeComponent('containerd', spec.index)]: {
+      command: ['/usr/bin/containerd', '--config', layout.containerdConfig],
+      launcher: hostLauncher,
+      inDaemonsCgroup: true,
+    },
+    [nodeComponent('kubelet', spec.index)]: {
+      command: [bin('kubelet'), ...kubeletArgs(layout, spec)],
+      launcher: hostLauncher,
+      inDaemonsCgroup: true,
+    },
+    [nodeComponent('kube-proxy', spec.index)]: {
+      command: [bin('kube-proxy'), `--config=${layout.kubeProxyConfig}`, '--v=1'],
+      launcher: netLauncher,
+      inDaemonsCgroup: true,
+    },
+  };
+  if (spec.index !== 1) return daemons;
   const forwarder = (mode: 'host' | 'netns') => [
     process.execPath,
     forwarderScript(),
@@ -263,19 +342,13 @@ function nodeCommands(
   ];
   return {
     'port-forward': { command: forwarder('host'), inDaemonsCgroup: false },
-    'port-forward-netns': { command: forwarder('netns'), launcher, inDaemonsCgroup: true },
-    containerd: {
-      command: ['/usr/bin/containerd', '--config', layout.containerdConfig],
-      launcher,
+    'port-forward-netns': { command: forwarder('netns'), launcher: netLauncher, inDaemonsCgroup: true },
+    ...daemons,
+    coredns: {
+      command: [bin('coredns'), '-conf', layout.corefile],
+      launcher: netLauncher,
       inDaemonsCgroup: true,
     },
-    kubelet: { command: [bin('kubelet'), ...kubeletArgs(layout)], launcher, inDaemonsCgroup: true },
-    'kube-proxy': {
-      command: [bin('kube-proxy'), `--config=${layout.kubeProxyConfig}`, '--v=1'],
-      launcher,
-      inDaemonsCgroup: true,
-    },
-    coredns: { command: [bin('coredns'), '-conf', layout.corefile], launcher, inDaemonsCgroup: true },
   };
 }
 
@@ -355,15 +428,34 @@ export async function setFakeNodeTaints(server: string, tls: TlsClient, tainted:
   }
 }
 
-/** Deletes the real node's Node object (its pods are then garbage-collected); absent is fine. */
-export async function deleteRealNodeObject(server: string, tls: TlsClient): Promise<void> {
-  const res = await httpRequest(`${server}/api/v1/nodes/${realNodeName}`, {
-    method: 'DELETE',
-    tls,
-    timeoutMs: 5000,
-  });
-  if (res.status !== 200 && res.status !== 404) {
-    throw new Error(`deleting node ${realNodeName} failed: HTTP ${res.status} ${res.body}`);
+/**
+ * Deletes the Node objects of real nodes (label type=real) not named in `keep` (their pods are
+ * then garbage-collected), so a restart with fewer nodes, or without any, shows no dead node.
+ */
+export async function deleteRealNodeObjects(
+  server: string,
+  tls: TlsClient,
+  keep: readonly string[] = [],
+): Promise<void> {
+  const selector = encodeURIComponent(
+    Object.entries(realNodeLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  );
+  const res = await httpRequest(`${server}/api/v1/nodes?labelSelector=${selector}`, { tls, timeoutMs: 5000 });
+  if (res.status !== 200) throw new Error(`listing real nodes failed: HTTP ${res.status} ${res.body}`);
+  const names = (JSON.parse(res.body) as { items: Array<{ metadata: { name: string } }> }).items
+    .map((n) => n.metadata.name)
+    .filter((n) => !keep.includes(n));
+  for (const name of names) {
+    const del = await httpRequest(`${server}/api/v1/nodes/${encodeURIComponent(name)}`, {
+      method: 'DELETE',
+      tls,
+      timeoutMs: 5000,
+    });
+    if (del.status !== 200 && del.status !== 404) {
+      throw new Error(`deleting node ${name} failed: HTTP ${del.status} ${del.body}`);
+    }
   }
 }
 
@@ -385,9 +477,12 @@ const NOT_READY_TAINTS = new Set(['node.kubernetes.io/not-ready', 'node.kubernet
  * The real node is Ready and the node lifecycle controller has taken its not-ready taint off (a
  * few seconds later, on its own period): before that no pod without a toleration lands on it.
  */
-export async function realNodeReady(server: string, tls: TlsClient): Promise<boolean> {
+export async function realNodeReady(server: string, tls: TlsClient, name = realNodeName): Promise<boolean> {
   try {
-    const res = await httpRequest(`${server}/api/v1/nodes/${realNodeName}`, { tls, timeoutMs: 2000 });
+    const res = await httpRequest(`${server}/api/v1/nodes/${encodeURIComponent(name)}`, {
+      tls,
+      timeoutMs: 2000,
+    });
     if (res.status !== 200) return false;
     return nodeReadyForPods(JSON.parse(res.body) as NodeReadiness);
   } catch {
@@ -409,6 +504,17 @@ export function nodeReadyForPods(node: NodeReadiness): boolean {
 export async function localHttpOk(port: number, path: string): Promise<boolean> {
   try {
     return (await httpRequest(`http://127.0.0.1:${port}${path}`, { timeoutMs: 2000 })).status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/** The same, for an endpoint on 127.0.0.1 inside a node's network namespace (a further node's kube-proxy). */
+export async function httpOkInNetns(netnsPath: string, port: number, path: string): Promise<boolean> {
+  const script = `require('http').get('http://127.0.0.1:${port}${path}', (r) => process.exit(r.statusCode === 200 ? 0 : 1)).on('error', () => process.exit(1))`;
+  try {
+    await run(['nsenter', `--net=${netnsPath}`, '--', process.execPath, '-e', script]);
+    return true;
   } catch {
     return false;
   }

@@ -9,7 +9,6 @@ import { execFileSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -27,13 +26,14 @@ import { dirname, join } from 'node:path';
 export interface NodeRecord {
   cluster: string;
   clusterRoot: string;
-  /** Name under /run/netns. */
+  /** Name under /run/netns of the first node's namespace (which holds the control plane). */
   netns: string;
+  /** Every node's network namespace (the first included), under /run/netns. */
+  nodeNetns: string[];
+  /** Every node's pinned mount namespace (a file under the cluster's folder). */
+  mountNamespaces: string[];
   /** The cgroup, in every hierarchy, holding the node's daemons and kubelet's kubepods. */
   cgroupRoot: string;
-  cniNetwork: string;
-  podLogs: string;
-  containerdState: string;
   /** Runtime state removed on teardown, folders or sockets (containerd's image store is kept for the next start). */
   runtimeDirs: string[];
   /** The machine-wide record of kernel values and host paths (shared by every cluster's real node). */
@@ -52,13 +52,22 @@ export const kubeletKernelValues: Readonly<Record<string, number>> = {
   'kernel/keys/root_maxbytes': 25_000_000,
 };
 
-/** Host paths that kubelet, containerd, CNI or `ip netns` create whatever they are told. */
+/**
+ * The standard host paths a node's containerd and kubelet use: each node binds its own folder over
+ * them in its mount namespace (layout.ts), so on the machine they only need to exist; those that
+ * did not are created by the first real node and removed by the last.
+ */
 export const hostPaths = [
-  '/var/lib/kubelet/device-plugins',
-  '/var/log/containers',
+  '/etc/cni/net.d',
+  '/opt/cni/bin',
   '/var/lib/cni',
-  '/run/containerd',
+  '/var/lib/kubelet',
   '/run/netns',
+  '/run/containerd',
+  '/var/log/containers',
+  '/run/openvswitch',
+  '/run/multus',
+  '/run/k8s.cni.cncf.io',
 ] as const;
 
 interface HostRecord {
@@ -180,12 +189,14 @@ export function prepareHost(record: NodeRecord): void {
   withHostLock(record.hostRecord, () => {
     const previous = readHostRecord(record.hostRecord);
     const users = previous ? liveUsers(previous) : {};
+    // A path a running user did not need (an older kube-env) but this one creates is ours to remove too.
+    const missing = hostPaths.flatMap((p) => topmostMissing(p) ?? []);
     const host: HostRecord =
       previous && Object.keys(users).length > 0
-        ? { ...previous, users }
+        ? { ...previous, created: [...new Set([...previous.created, ...missing])], users }
         : {
             sysctls: Object.fromEntries(Object.keys(kubeletKernelValues).map((k) => [k, readSysctl(k)])),
-            created: hostPaths.flatMap((p) => topmostMissing(p) ?? []),
+            created: missing,
             users: {},
           };
     host.users[record.cluster] = record.netns;
@@ -193,7 +204,10 @@ export function prepareHost(record: NodeRecord): void {
     for (const [name, value] of Object.entries(kubeletKernelValues)) {
       if (readSysctl(name) !== value) writeSysctl(name, value);
     }
-    execFileSync('ip', ['netns', 'add', record.netns], { stdio: ['ignore', 'ignore', 'pipe'] });
+    for (const path of hostPaths) mkdirSync(path, { recursive: true });
+    for (const netns of record.nodeNetns) {
+      execFileSync('ip', ['netns', 'add', netns], { stdio: ['ignore', 'ignore', 'pipe'] });
+    }
   });
 }
 
@@ -237,7 +251,7 @@ function pidsInCgroups(dirs: string[]): number[] {
   return [...pids];
 }
 
-function netnsInode(path: string): number | undefined {
+function namespaceInode(path: string): number | undefined {
   try {
     return statSync(path).ino;
   } catch {
@@ -245,13 +259,13 @@ function netnsInode(path: string): number | undefined {
   }
 }
 
-/** Processes whose network namespace is the given one (found through /proc/<pid>/ns/net). */
-function pidsInNetns(inode: number): number[] {
+/** Processes in the given namespace (found through /proc/<pid>/ns/<kind>). */
+function pidsInNamespace(kind: 'net' | 'mnt', inode: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readlinkSync(`/proc/${entry}/ns/net`) === `net:[${inode}]`) pids.push(Number(entry));
+      if (readlinkSync(`/proc/${entry}/ns/${kind}`) === `${kind}:[${inode}]`) pids.push(Number(entry));
     } catch {
       // gone, or a kernel thread
     }
@@ -294,55 +308,14 @@ function runQuietly(command: string[], problems: string[]): void {
   }
 }
 
-/** The shim sockets containerd put under /run/containerd/s (the one path it cannot be told to move). */
-function shimSockets(containerdState: string): string[] {
-  const tasks = join(containerdState, 'io.containerd.runtime.v2.task');
-  const sockets: string[] = [];
-  if (!existsSync(tasks)) return sockets;
-  for (const namespace of readdirSync(tasks)) {
-    const dir = join(tasks, namespace);
-    if (!statSync(dir).isDirectory()) continue;
-    for (const id of readdirSync(dir)) {
-      const address = safeRead(join(dir, id, 'address')).trim();
-      const path = address.replace(/^unix:\/\//, '');
-      if (path.startsWith('/run/containerd/s/')) sockets.push(path);
+function removeRuntimeDirs(record: NodeRecord, problems: string[]): void {
+  for (const dir of record.runtimeDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      problems.push(`${dir}: ${(error as Error).message}`);
     }
   }
-  return sockets;
-}
-
-function removeOwnedFiles(record: NodeRecord, shims: string[], problems: string[]): void {
-  const attempt = (what: string, fn: () => void) => {
-    try {
-      fn();
-    } catch (error) {
-      problems.push(`${what}: ${(error as Error).message}`);
-    }
-  };
-  attempt('/var/log/containers', () => {
-    if (!existsSync('/var/log/containers')) return;
-    for (const entry of readdirSync('/var/log/containers')) {
-      const link = join('/var/log/containers', entry);
-      if (!lstatSync(link).isSymbolicLink()) continue;
-      if (readlinkSync(link).startsWith(`${record.podLogs}/`)) rmSync(link, { force: true });
-    }
-  });
-  attempt('/var/lib/cni/results', () => {
-    // libcni caches each attachment as <network>-<sandbox id>-<interface>; the loopback network's
-    // entries carry the same sandbox ids as ours.
-    const results = '/var/lib/cni/results';
-    if (!existsSync(results)) return;
-    const entries = readdirSync(results);
-    const ours = new RegExp(`^${record.cniNetwork.replace(/[.]/g, '\\.')}-([0-9a-f]{64})-`);
-    const sandboxes = new Set(entries.flatMap((e) => ours.exec(e)?.[1] ?? []));
-    for (const entry of entries) {
-      const loopback = /^cni-loopback-([0-9a-f]{64})-/.exec(entry)?.[1];
-      if (ours.test(entry) || (loopback && sandboxes.has(loopback)))
-        rmSync(join(results, entry), { force: true });
-    }
-  });
-  for (const socket of shims) attempt(socket, () => rmSync(socket, { force: true }));
-  for (const dir of record.runtimeDirs) attempt(dir, () => rmSync(dir, { recursive: true, force: true }));
 }
 
 /** The last real node on the machine puts the kernel values back and removes the host paths it created. */
@@ -389,10 +362,11 @@ function releaseHost(record: NodeRecord, problems: string[]): void {
 }
 
 /**
- * Undoes one real node: kills its processes (daemons, shims, containers, anything left in its
- * namespace), unmounts what is mounted under the cluster's folder and the namespace, deletes the
- * namespace and the cgroups, removes its files outside the folder and its runtime state, and — when
- * it was the last real node — restores the kernel values and removes the host paths it created.
+ * Undoes a cluster's real nodes: kills their processes (daemons, shims, containers, anything left
+ * in their mount or network namespaces), unmounts what is mounted under the cluster's folder (the
+ * mount namespaces' pins: a node's own mounts die with its namespace), deletes the network
+ * namespaces and the cgroups, removes the runtime state, and — when it was the last real node on
+ * the machine — restores the kernel values and removes the host paths it created.
  * Returns what could not be undone (empty when everything was).
  */
 export function teardownRealNode(record: NodeRecord): string[] {
@@ -405,17 +379,24 @@ export function teardownRealNode(record: NodeRecord): string[] {
   const hierarchies = cgroupHierarchies();
   const cgroupDirs = () => hierarchies.flatMap((h) => cgroupTree(join(h, record.cgroupRoot)));
   killUntilEmpty(() => pidsInCgroups(cgroupDirs()), 'cgroups', problems);
-  const netnsFile = `/run/netns/${record.netns}`;
-  const inode = netnsInode(netnsFile);
-  if (inode !== undefined) killUntilEmpty(() => pidsInNetns(inode), 'network namespace', problems);
-  const shims = shimSockets(record.containerdState);
+  // Then anything else in a node's namespaces, before its mounts go.
+  for (const [kind, file] of [
+    ...(record.mountNamespaces ?? []).map((f) => ['mnt', f] as const),
+    ...(record.nodeNetns ?? [record.netns]).map((n) => ['net', `/run/netns/${n}`] as const),
+  ]) {
+    const inode = namespaceInode(file);
+    if (inode !== undefined)
+      killUntilEmpty(() => pidsInNamespace(kind, inode), `namespace ${file}`, problems);
+  }
 
   const mounts = mountPoints(safeRead('/proc/self/mountinfo'))
     .map((m) => m.path)
     .filter((p) => p.startsWith(`${record.clusterRoot}/`))
     .sort((a, b) => b.length - a.length);
   for (const path of new Set(mounts)) runQuietly(['umount', '--lazy', path], problems);
-  if (existsSync(netnsFile)) runQuietly(['ip', 'netns', 'delete', record.netns], problems);
+  for (const netns of record.nodeNetns ?? [record.netns]) {
+    if (existsSync(`/run/netns/${netns}`)) runQuietly(['ip', 'netns', 'delete', netns], problems);
+  }
 
   // A cgroup stays busy for a moment after its last process died (until the parent reaps it).
   const cgroupDeadline = Date.now() + 5000;
@@ -435,7 +416,7 @@ export function teardownRealNode(record: NodeRecord): string[] {
     }
     sleepSync(100);
   }
-  removeOwnedFiles(record, shims, problems);
+  removeRuntimeDirs(record, problems);
   try {
     releaseHost(record, problems);
   } catch (error) {
