@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ensureBinaries, type Stamp } from './build/build.js';
 import { goEnv } from './build/go.js';
 import { startCluster, stopCluster } from './cluster/control-plane.js';
-import { type ComponentName, controlPlaneComponents } from './cluster/layout.js';
+import { type ComponentName, controlPlaneComponents, nodeComponent, nodeDaemons } from './cluster/layout.js';
 import { cacheLayout } from './paths.js';
 import { formatBytes, formatDuration } from './util/format.js';
 
@@ -35,8 +35,8 @@ export interface BenchOptions {
   runs?: number;
   /** How long to let the cluster settle before reading memory. */
   settleMs?: number;
-  /** Start each cluster with a real node (root), and report its processes' memory too. */
-  realNode?: boolean;
+  /** Start each cluster with this many real nodes (root), and report their processes' memory too. */
+  realNodes?: number;
 }
 
 /**
@@ -65,30 +65,38 @@ export async function runBench(options: BenchOptions): Promise<void> {
   );
 
   const runs = options.runs ?? 3;
+  const realNodes = options.realNodes ?? 0;
   const upTimes: number[] = [];
   for (let run = 1; run <= runs; run++) {
     const name = `bench-${process.pid}-${run}`;
     const handle = await startCluster({
       name,
       nodes: options.nodes,
-      realNode: options.realNode ?? false,
+      realNodes,
       fresh: true,
       ephemeral: true,
     });
     upTimes.push(handle.startupMs);
-    const what = `${options.nodes} nodes Ready${options.realNode ? ', real node Ready, kube-proxy synced, CoreDNS ready' : ''}, default ServiceAccount`;
+    const what = `${options.nodes} nodes Ready${realNodes > 0 ? `, ${realNodes} real node(s) Ready, kube-proxy synced, CoreDNS ready` : ''}, default ServiceAccount`;
     out(`  up #${run}: all ready (${what}) in ${formatDuration(handle.startupMs)}`);
     if (run === runs) {
       await sleep(options.settleMs ?? 15_000);
       out(`  memory after ${formatDuration(options.settleMs ?? 15_000)} idle (RSS):`);
       const groups: Array<[string, readonly ComponentName[]]> = [
         ['control plane', controlPlaneComponents],
-        ...(options.realNode
+        ...(realNodes > 0
           ? ([
               ['real node', ['containerd', 'kubelet', 'kube-proxy', 'coredns']],
               ['port forwarder', ['port-forward', 'port-forward-netns']],
             ] as Array<[string, ComponentName[]]>)
           : []),
+        ...Array.from(
+          { length: Math.max(0, realNodes - 1) },
+          (_, i): [string, ComponentName[]] => [
+            `real node ${i + 2}`,
+            nodeDaemons.map((d) => nodeComponent(d, i + 2)),
+          ],
+        ),
       ];
       for (const [group, components] of groups) {
         let total = 0;

@@ -271,9 +271,10 @@ program
   .description('measure up time with a warm cache, memory per component, cold build time and cache size')
   .option('--nodes <count>', 'number of fake nodes', nonNegativeInt, defaultNodeCount)
   .option('--real-node', 'with a real node (root): its start time and memory too')
-  .action(async (opts: { nodes: number; realNode?: boolean }) => {
+  .option('--real-nodes <count>', 'with this many real nodes (root)', nonNegativeInt)
+  .action(async (opts: { nodes: number; realNode?: boolean; realNodes?: number }) => {
     const { runBench } = await import('./bench.js');
-    await runBench({ nodes: opts.nodes, realNode: opts.realNode ?? false });
+    await runBench({ nodes: opts.nodes, realNodes: opts.realNodes ?? (opts.realNode ? 1 : 0) });
   });
 
 try {

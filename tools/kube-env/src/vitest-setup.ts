@@ -18,13 +18,15 @@ declare module 'vitest' {
  *   needed and leaving it running afterwards (fast inner loop; `make test` starts it first).
  * - otherwise: a private cluster for this run, deleted in teardown.
  * - KUBE_ENV_REAL_NODE=1: with a real node (a reused cluster without one is restarted with one,
- *   keeping its data); KUBE_ENV_IMAGES=<path>,<path>… loads those images into it.
+ *   keeping its data); KUBE_ENV_REAL_NODES=N: with N of them (a reused cluster with fewer is
+ *   restarted); KUBE_ENV_IMAGES=<path>,<path>… loads those images into every one.
  * - KUBE_ENV_ADMISSION_WEBHOOKS=1: the API server calls admission webhooks (a reused cluster
  *   started otherwise is restarted, keeping its data).
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const reuse = process.env.KUBE_ENV_REUSE === '1';
   const realNode = process.env.KUBE_ENV_REAL_NODE === '1';
+  const realNodes = process.env.KUBE_ENV_REAL_NODES ? Number(process.env.KUBE_ENV_REAL_NODES) : undefined;
   const images = (process.env.KUBE_ENV_IMAGES ?? '').split(',').filter((p) => p.length > 0);
   const admissionWebhooks = process.env.KUBE_ENV_ADMISSION_WEBHOOKS === '1';
   const progress = (line: string) => process.stderr.write(`[kube-env] ${line}\n`);
@@ -36,6 +38,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       reuse: true,
       detach: true,
       realNode,
+      ...(realNodes !== undefined ? { realNodes } : {}),
       images,
       admissionWebhooks,
       progress,
@@ -47,6 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       fresh: true,
       ephemeral: true,
       realNode,
+      ...(realNodes !== undefined ? { realNodes } : {}),
       images,
       admissionWebhooks,
       progress,
