@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares what upstream's suites expect to find before they run, as install_yamls would:
-#   - a cluster with a real node (kube-env), our operator images and the stand-in workload images
-#     loaded into it, the stand-in openstackclient image also under the TCIB name the fernet test's
+#   - a cluster with real nodes (kube-env; UPSTREAM_SUITES_REAL_NODES, default 2), our operator
+#     images and the stand-in workload images loaded into every one, the stand-in openstackclient image also under the TCIB name the fernet test's
 #     Pod names;
 #   - keystone-operator and placement-operator installed from charts/ into `openstack-operators`,
 #     their relatedImages naming the stand-in images;
@@ -22,10 +22,20 @@ log() { echo "[setup $(date -u +%H:%M:%S)] $*"; }
 # --admission-webhooks: the API server (in the node's network namespace with a real node) calls the
 # operators' defaulting webhooks through their Services, as on a real cluster (upstream's webhook
 # stores `cpu: "1.0"` as "1"; so does ours).
-kube_env up --name "$CLUSTER" --real-node --nodes 0 --timeout 600 --admission-webhooks
+kube_env up --name "$CLUSTER" --real-nodes "$REAL_NODES" --nodes 0 --timeout 600 --admission-webhooks
 eval "$(kube_env env --name "$CLUSTER")"
 state=$(dirname "$KUBECONFIG")
-ctr_node() { ctr --address "$state/node/containerd.sock" --namespace k8s.io "$@"; }
+ctr_nodes() { # every real node's containerd (node/, node-2/, …)
+  local socket
+  for socket in "$state"/node/containerd.sock "$state"/node-*/containerd.sock; do
+    [ -S "$socket" ] && ctr --address "$socket" --namespace k8s.io "$@"
+  done
+  return 0
+}
+# The harness's own pods (operators, MariaDB, memcached) stay on the first node, as a real
+# cluster's control-plane services would sit apart: the suites' Keystone pods each ask for a whole
+# CPU (keystone_scale: 3 of them), and each node has the machine's 2 CPUs.
+first_node=real-node
 
 log "stand-in workload images (built, or taken from their layer cache)"
 node "$repo/tools/images/dist/workloads/cli.js" >/dev/null
@@ -44,7 +54,7 @@ done
 log "loading ${#archives[@]} images into the real node"
 kube_env load-images --name "$CLUSTER" "${archives[@]}"
 # The fernet test's openstackclient Pod names the TCIB image: the stand-in answers to that name.
-ctr_node images tag --force "$client_image" \
+ctr_nodes images tag --force "$client_image" \
   quay.io/podified-antelope-centos9/openstack-openstackclient:current-podified >/dev/null
 
 for op in keystone placement; do
@@ -52,6 +62,7 @@ for op in keystone placement; do
   log "helm install $op-operator"
   helm upgrade --install "$op-operator" "$repo/charts/$op-operator" -n openstack-operators --create-namespace \
     --set "relatedImages.$api=$img" --set "relatedImages.mariadb=$mariadb_image" --set webhook.enabled=true \
+    --set "nodeSelector.kubernetes\.io/hostname=$first_node" \
     --wait --timeout 4m
 done
 # helm never upgrades a chart's crds/: a re-run after the operators changed applies them itself.
@@ -91,6 +102,7 @@ metadata:
   name: mariadb-openstack
   labels: {app: mariadb}
 spec:
+  nodeSelector: {kubernetes.io/hostname: $first_node}
   securityContext: {fsGroup: 42434}
   containers:
     - name: mariadb
@@ -139,6 +151,7 @@ metadata:
   name: memcached
   labels: {app: memcached}
 spec:
+  nodeSelector: {kubernetes.io/hostname: $first_node}
   containers:
     - name: memcached
       image: $mariadb_image

@@ -37,6 +37,8 @@ export interface BenchOptions {
   settleMs?: number;
   /** Start each cluster with this many real nodes (root), and report their processes' memory too. */
   realNodes?: number;
+  /** The clusters are named `<prefix>-<pid>-<run>` (default `bench`). */
+  namePrefix?: string;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function runBench(options: BenchOptions): Promise<void> {
   const realNodes = options.realNodes ?? 0;
   const upTimes: number[] = [];
   for (let run = 1; run <= runs; run++) {
-    const name = `bench-${process.pid}-${run}`;
+    const name = `${options.namePrefix ?? 'bench'}-${process.pid}-${run}`;
     const handle = await startCluster({
       name,
       nodes: options.nodes,
@@ -90,13 +92,10 @@ export async function runBench(options: BenchOptions): Promise<void> {
               ['port forwarder', ['port-forward', 'port-forward-netns']],
             ] as Array<[string, ComponentName[]]>)
           : []),
-        ...Array.from(
-          { length: Math.max(0, realNodes - 1) },
-          (_, i): [string, ComponentName[]] => [
-            `real node ${i + 2}`,
-            nodeDaemons.map((d) => nodeComponent(d, i + 2)),
-          ],
-        ),
+        ...Array.from({ length: Math.max(0, realNodes - 1) }, (_, i): [string, ComponentName[]] => [
+          `real node ${i + 2}`,
+          nodeDaemons.map((d) => nodeComponent(d, i + 2)),
+        ]),
       ];
       for (const [group, components] of groups) {
         let total = 0;

@@ -272,9 +272,14 @@ program
   .option('--nodes <count>', 'number of fake nodes', nonNegativeInt, defaultNodeCount)
   .option('--real-node', 'with a real node (root): its start time and memory too')
   .option('--real-nodes <count>', 'with this many real nodes (root)', nonNegativeInt)
-  .action(async (opts: { nodes: number; realNode?: boolean; realNodes?: number }) => {
+  .option('--name-prefix <prefix>', 'name the clusters <prefix>-<pid>-<run>', 'bench')
+  .action(async (opts: { nodes: number; realNode?: boolean; realNodes?: number; namePrefix: string }) => {
     const { runBench } = await import('./bench.js');
-    await runBench({ nodes: opts.nodes, realNodes: opts.realNodes ?? (opts.realNode ? 1 : 0) });
+    await runBench({
+      nodes: opts.nodes,
+      realNodes: opts.realNodes ?? (opts.realNode ? 1 : 0),
+      namePrefix: opts.namePrefix,
+    });
   });
 
 try {
