@@ -13,8 +13,7 @@ const layout = clusterLayout(name);
 afterAll(() => stopCluster(name, { purge: true }));
 
 const configMap = { metadata: { name: 'survivor' }, data: { value: 'kept' } };
-const pidsOf = (cp: ControlPlane) =>
-  Object.values(cp.handle.state.components).flatMap((c) => (c ? [c.pid] : []));
+const pidsOf = (cp: ControlPlane) => Object.values(cp.handle.state.components).map((c) => c.pid);
 
 async function readSurvivor(cp: ControlPlane): Promise<string | undefined> {
   try {

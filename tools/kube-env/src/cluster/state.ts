@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { RealNodeState } from '../node/real-node.js';
 import type { Ports } from './commands.js';
-import type { ClusterLayout, ComponentName } from './layout.js';
+import type { ClusterLayout, componentNames, NodeDaemon } from './layout.js';
 
 /** What `up` records in cluster.json, so that `status`, `down` and `logs` work from another process. */
 export interface ClusterState {
@@ -13,7 +13,10 @@ export interface ClusterState {
   nodes: number;
   startedAt: string;
   /** The pid and command line of each component (the pid files hold the pids too). */
-  components: Partial<Record<ComponentName, ComponentState>>;
+  components: Partial<Record<(typeof componentNames)[number], ComponentState>> & {
+    /** Further real nodes' daemons (`kubelet-2`, …); a pattern key, so reads may be undefined. */
+    [further: `${NodeDaemon}-${number}`]: ComponentState;
+  };
   /** The API server's audit log, when `up` was asked for one. */
   auditLog?: string;
   /** The API server calls admission webhooks (`up --admission-webhooks`). */
