@@ -6,10 +6,11 @@ export {
   specOrMetadataChanged,
   statusFieldsChanged,
 } from '../runtime/predicates.js';
+export { type FailedStep, markStepFailed } from './failures.js';
 export {
   namespaceHolder,
   ONE_PER_NAMESPACE_RECHECK_MS,
   onePerNamespaceMessage,
 } from './one-per-namespace.js';
 export { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
-export { runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';
+export { reports, runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';
