@@ -43,9 +43,10 @@ export function markStepFailed(
         c,
       ),
   );
-  const type = own?.type ?? step.reports ?? ConditionType.Ready;
-  if (!own || err instanceof ApiError)
-    pass.conditions.markFalse(type, Reason.Error, f.severity, f.message);
+  // A declared condition this pass does not report (TopologyReady without a topologyRef) is not added.
+  const declared = step.reports && pass.conditions.has(step.reports) ? step.reports : undefined;
+  const type = own?.type ?? declared ?? ConditionType.Ready;
+  if (!own || err instanceof ApiError) pass.conditions.markFalse(type, Reason.Error, f.severity, f.message);
   const marked = pass.conditions.get(type);
   const message = marked?.message ?? f.message;
   if (!readyFollows && type !== ConditionType.Ready)
