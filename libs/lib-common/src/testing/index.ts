@@ -1,4 +1,22 @@
+export {
+  base64,
+  type ConditionView,
+  conditionOf,
+  conditionProblems,
+  type ExpectedCondition,
+  expectCondition,
+  fromBase64,
+  waitForCondition,
+} from './conditions.js';
 export { simulateControllerManager } from './controller-manager.js';
+export {
+  type ConvergeOptions,
+  convergeOnFake,
+  type StepFailure,
+  type StepFailureOptions,
+  serverError,
+  stepFailure,
+} from './converge.js';
 export { installCrds, type ReadCrdsOptions, readCrds } from './crds.js';
 export {
   FakeKubeClient,
