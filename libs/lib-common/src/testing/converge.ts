@@ -58,6 +58,8 @@ export interface StepFailureOptions<T extends KubeObject> {
   failOn: Partial<FakeRequest>;
   error?: unknown;
   passes?: number;
+  /** What happens between two passes (default `simulateControllerManager`). */
+  settle?: (fake: FakeKubeClient) => Promise<void>;
 }
 
 /** What one pass that hit an API error did to the conditions. */
@@ -109,8 +111,9 @@ export async function stepFailure<T extends KubeObject>(opts: StepFailureOptions
       });
       return { conditions, changed };
     }
-    await simulateControllerManager(reference);
-    await simulateControllerManager(failing);
+    const settle = opts.settle ?? simulateControllerManager;
+    await settle(reference);
+    await settle(failing);
   }
   throw new Error(`no pass failed on ${JSON.stringify(opts.failOn)} in ${opts.passes ?? 16} passes`);
 }

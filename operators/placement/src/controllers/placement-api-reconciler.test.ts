@@ -1,6 +1,12 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import {
+  conditionOf as conditionIn,
+  FakeKubeClient,
+  reconcileOnce,
+  simulateControllerManager,
+  stepFailure,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { samplePlacementAPI } from '../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -462,5 +468,43 @@ describe('pod-level TLS', () => {
     expect(configHash(fake)).not.toBe(afterCert);
     // The Jobs' pod specs did not change: db-sync is not run again.
     expect(fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.hash?.['dbsync']).toBe(dbsyncHash);
+  });
+});
+
+describe('PlacementAPI: an API error lands on the condition of the step that hit it, and nowhere else', () => {
+  // DBReady is listed first but its step runs fourth: RBAC and input failures must not land there.
+  it.each([
+    ['ensureRbac', { verb: 'apply', kind: 'ServiceAccount' }, 'ServiceAccountReady'],
+    ['ensureDatabase', { verb: 'create', kind: 'Job', name: 'placement-db-create' }, 'DBReady'],
+    [
+      'ensureConfigSecret',
+      { verb: 'apply', kind: 'Secret', name: 'placement-scripts' },
+      'ServiceConfigReady',
+    ],
+    ['ensureServices', { verb: 'apply', kind: 'Service', name: 'placement-internal' }, 'CreateServiceReady'],
+    ['runDbSync', { verb: 'create', kind: 'Job', name: 'placement-db-sync' }, 'DBSyncReady'],
+    ['ensureDeployment', { verb: 'apply', kind: 'Deployment' }, 'DeploymentReady'],
+    ['registerInKeystone (service)', { verb: 'apply', kind: 'KeystoneService' }, 'KeystoneServiceReady'],
+    ['registerInKeystone (endpoint)', { verb: 'apply', kind: 'KeystoneEndpoint' }, 'KeystoneEndpointReady'],
+  ] as const)('%s: %j fails → %s False (Error)', async (_step, failOn, expected) => {
+    const { conditions, changed } = await stepFailure<PlacementAPI>({
+      world: () => {
+        const fake = new FakeKubeClient();
+        seedDeployable(fake);
+        return fake;
+      },
+      kind: PlacementAPIKind,
+      ref,
+      reconciler: () => placementApiReconciler(defaultsFromEnv({})),
+      failOn,
+      settle: runOthers,
+    });
+    const cr = { metadata: {}, status: { conditions } } as KubeObject;
+    expect(changed).toEqual([expected]);
+    expect(conditionIn(cr, expected)).toMatchObject({ status: 'False', reason: 'Error' });
+    expect(conditionIn(cr, 'Ready')).toMatchObject({
+      status: 'False',
+      message: conditionIn(cr, expected)?.message,
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import {
+  conditionOf as conditionIn,
+  FakeKubeClient,
+  reconcileOnce,
+  simulateControllerManager,
+  stepFailure,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -168,5 +174,48 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
     );
     await reconcile(fake);
     expect(fake.peek(KeystoneKinds.KeystoneAPI, ref)).toBeUndefined();
+  });
+});
+
+/** A KeystoneAPI that converges on the fake: its Secret, the database Service, memcached as a Service. */
+function world(): FakeKubeClient {
+  const fake = new FakeKubeClient();
+  fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
+  fake.seed(Kinds.Secret, ospSecret());
+  fake.seed(Kinds.Service, databaseService());
+  fake.seed(Kinds.Service, memcachedService(NS));
+  return fake;
+}
+
+describe('KeystoneAPI: an API error lands on the condition of the step that hit it, and nowhere else', () => {
+  // Conditions are listed in upstream's order (TLSInputReady second), not in step order: a failure
+  // must never be told on the first condition not yet True.
+  it.each([
+    ['ensureDatabase', { verb: 'create', kind: 'Job', name: 'keystone-db-create' }, 'DBReady'],
+    ['checkMemcached', { verb: 'get', kind: 'Memcached' }, 'MemcachedReady'],
+    ['ensureConfigSecret', { verb: 'apply', kind: 'Secret', name: 'keystone-scripts' }, 'ServiceConfigReady'],
+    ['ensureFernetKeys', { verb: 'apply', kind: 'Secret', name: 'keystone' }, 'ServiceConfigReady'],
+    ['ensureRbac', { verb: 'apply', kind: 'Role' }, 'RoleReady'],
+    ['runDbSync', { verb: 'create', kind: 'Job', name: 'keystone-db-sync' }, 'DBSyncReady'],
+    ['ensureServices', { verb: 'apply', kind: 'Service', name: 'keystone-public' }, 'CreateServiceReady'],
+    ['runBootstrap', { verb: 'create', kind: 'Job', name: 'keystone-bootstrap' }, 'BootstrapReady'],
+    ['ensureDeployment', { verb: 'apply', kind: 'Deployment' }, 'DeploymentReady'],
+    ['ensureCronJob', { verb: 'apply', kind: 'CronJob' }, 'CronJobReady'],
+    ['ensureCloudConfig (no condition of its own)', { verb: 'apply', kind: 'ConfigMap' }, 'Ready'],
+  ] as const)('%s: %j fails → %s False (Error)', async (_step, failOn, expected) => {
+    const { conditions, changed } = await stepFailure<KeystoneAPI>({
+      world,
+      kind: KeystoneKinds.KeystoneAPI,
+      ref,
+      reconciler: () => keystoneApiReconciler(defaultsFromEnv({})),
+      failOn,
+    });
+    const cr = { metadata: {}, status: { conditions } } as KubeObject;
+    expect(changed).toEqual(expected === 'Ready' ? [] : [expected]);
+    expect(conditionIn(cr, expected)).toMatchObject({ status: 'False', reason: 'Error' });
+    expect(conditionIn(cr, 'Ready')).toMatchObject({
+      status: 'False',
+      message: conditionIn(cr, expected)?.message,
+    });
   });
 });
