@@ -1,6 +1,6 @@
 import { ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ReconcileError } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, FakeRecorder, reconcileOnce } from '@stackops/lib-common/testing';
+import { FakeKubeClient, FakeRecorder, reconcileOnce, stepFailure } from '@stackops/lib-common/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LABEL_CLUSTER_NAME, LABEL_NODE_TYPE, SIP_FINALIZER } from '../api/constants.js';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
@@ -230,6 +230,39 @@ describe('SIPCluster error policy', () => {
   const obj = { metadata: { name: 'x' } };
   const failure = (severity: 'Error' | 'Warning', cause?: unknown) =>
     new ReconcileError('m', { reason: 'R', severity, cause });
+
+  // gatherHosts and reportReady read only the cache: nothing of theirs can meet an API error.
+  it.each([
+    ['deployServices (its Secret)', { verb: 'apply', kind: 'Secret' }, 'InfraServiceFailure'],
+    ['deployServices (its Service)', { verb: 'apply', kind: 'Service' }, 'InfraServiceFailure'],
+    ['deployServices (its Deployment)', { verb: 'apply', kind: 'Deployment' }, 'InfraServiceFailure'],
+    ['labelHosts', { verb: 'patch', kind: 'BareMetalHost' }, 'UnableToApplyLabels'],
+  ] as const)(
+    'an API error in %s: Ready False (its one condition) with the step’s reason; nothing else',
+    async (_step, failOn, reason) => {
+      const { conditions, changed } = await stepFailure<SIPCluster>({
+        world: () => {
+          fake = new FakeKubeClient();
+          seedHost('cp-a', 'cp', '10.0.0.1');
+          seedCluster(spec());
+          return fake;
+        },
+        kind: SIPClusterKind,
+        ref,
+        reconciler: () => sipClusterReconciler({ images }),
+        failOn,
+      });
+      expect(changed).toEqual([]);
+      expect(conditions).toEqual([
+        expect.objectContaining({
+          type: 'Ready',
+          status: 'False',
+          reason,
+          severity: 'Warning',
+        }),
+      ]);
+    },
+  );
 
   it('invalid input waits the long delay, a wait the short one', () => {
     expect(decide(failure('Error'), obj)).toEqual({ requeueAfterMs: 1000 });
