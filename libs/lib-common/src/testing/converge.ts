@@ -50,7 +50,7 @@ export const serverError = (): Error =>
 
 export interface StepFailureOptions<T extends KubeObject> {
   /** A fresh world in which the object converges (called twice: the reference run and the failing one). */
-  world: () => FakeKubeClient;
+  world: () => FakeKubeClient | Promise<FakeKubeClient>;
   kind: KindRef;
   ref: ObjectRef;
   reconciler: () => Reconciler<T>;
@@ -83,8 +83,8 @@ const state = (c: ConditionView | undefined) =>
  * changes nothing else.
  */
 export async function stepFailure<T extends KubeObject>(opts: StepFailureOptions<T>): Promise<StepFailure> {
-  const reference = opts.world();
-  const failing = opts.world().failOn(opts.failOn, opts.error ?? serverError());
+  const reference = await opts.world();
+  const failing = (await opts.world()).failOn(opts.failOn, opts.error ?? serverError());
   const a = opts.reconciler();
   const b = opts.reconciler();
   for (let i = 0; i < (opts.passes ?? 16); i++) {
