@@ -153,7 +153,6 @@ describe('NetworkAddonsConfig reconciler (fake API server)', () => {
   ] as const)(
     'an API error in %s: Degraded with the step’s reason',
     async (_step, failOn, reason, before) => {
-      const t = setup();
       const { conditions, changed } = await stepFailure<NetworkAddonsConfig>({
         world: async () => {
           const w = setup();
@@ -166,7 +165,7 @@ describe('NetworkAddonsConfig reconciler (fake API server)', () => {
         },
         kind: NetworkAddonsConfigKind,
         ref: { name: 'cluster' },
-        reconciler: () => t.reconcile,
+        reconciler: () => setup().reconcile,
         failOn,
       });
       expect(changed.sort()).toEqual(['Available', 'Degraded', 'Progressing']);
