@@ -28,7 +28,9 @@ export {
   addFinalizerPatch,
   ensureFinalizer,
   hasFinalizer,
+  holdFinalizer,
   type JsonPatchOp,
+  releaseFinalizer,
   removeFinalizer,
   removeFinalizerPatch,
 } from './finalizer.js';
