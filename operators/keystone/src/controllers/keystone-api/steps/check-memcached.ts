@@ -7,17 +7,6 @@ import { holdFinalizer, readExternal, releaseFinalizer } from '@stackops/lib-com
 import { KeystoneFinalizers } from '../../../api/finalizers.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
-declare module '../context.js' {
-  interface KeystoneApiPass {
-    /**
-     * From infra-operator's Memcached CR: whether it serves TLS (keystone then uses
-     * oslo_cache.memcache_pool) and its per-pod servers with the `inet6:`/`inet:` prefix
-     * (dogpile.cache.memcached's form). `memcachedServers` holds the plain per-pod list.
-     */
-    memcached?: { tls: boolean; serversWithInet: string };
-  }
-}
-
 const MEMCACHED_PORT = 11211;
 type MemcachedCR = Memcached & KubeObject;
 
@@ -74,10 +63,10 @@ export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> 
     const servers = memcached.status?.serverList ?? [];
     ctx.memcachedServers = servers.join(',');
     const mtlsSecret = mtlsClientSecret(memcached);
-    if (mtlsSecret) ctx.spec = { ...ctx.spec, memcachedMtlsSecret: mtlsSecret };
     ctx.memcached = {
       tls: memcached.status?.tlsSupport ?? false,
       serversWithInet: (memcached.status?.serverListWithInet ?? servers).join(','),
+      ...(mtlsSecret ? { mtlsSecret } : {}),
     };
     ctx.conditions.markTrue(ConditionType.MemcachedReady);
     return undefined;
