@@ -119,7 +119,17 @@ export interface ControllerOptions {
   errorPolicy?: ErrorPolicy;
   /** How often an optional kind's CRD is looked for again (see `SourceOptions.optional`; default 30 s). */
   optionalKindRecheckMs?: number;
+  /**
+   * The safety net for a missed event: an object whose reconcile succeeded without asking to come
+   * back is reconciled again after this long (default `DEFAULT_RESYNC_MS`, 10 h, as
+   * controller-runtime's informer resync; `false`: never). A pass over an unchanged object reads
+   * the cache and writes nothing (ADR 0028), so this costs a pass per object per period.
+   */
+  resyncMs?: number | false;
 }
+
+/** How long a successfully reconciled object waits before its safety-net pass (ADR 0032). */
+export const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
 
 /** The controller owner of an object, if it is of the given kind (version ignored, as the GC does). */
 export function controllerOwnerKey(obj: KubeObject, owner: KindRef): string | undefined {
@@ -527,7 +537,8 @@ export class Controller<T extends KubeObject = KubeObject> {
       }
       this.deps.metrics.reconciled('success', seconds());
       log.debug('reconciled');
-      return 'success';
+      const resync = this.opts.resyncMs ?? DEFAULT_RESYNC_MS;
+      return resync === false ? 'success' : { requeueAfterMs: resync };
     } catch (err) {
       const action = this.opts.errorPolicy?.(err, obj) ?? defaultErrorPolicy(err);
       const message = err instanceof Error ? err.message : String(err);

@@ -10,6 +10,7 @@ export {
   ControllerBuilder,
   type ControllerOptions,
   controllerOwnerKey,
+  DEFAULT_RESYNC_MS,
   type MapFn,
   type ReconcileContext,
   type ReconcileResult,
