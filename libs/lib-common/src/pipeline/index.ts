@@ -1,3 +1,10 @@
+/**
+ * `@stackops/lib-common/pipeline` — a reconciler as a list of steps (`pipeline`, `Step`, `stop`,
+ * `reports`): conditions initialised, the finalizer, the steps, a failure recorded on the
+ * condition its step names, the status written once; and the predicates its watches take.
+ * Imports `client`, `conditions`, `objects` and `runtime`.
+ */
+
 // The predicates of a pipeline's watches: its primary kind (its own status writes do not wake it
 // again) and the Jobs and Deployments its steps wait on.
 export {

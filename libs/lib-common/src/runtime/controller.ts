@@ -156,7 +156,7 @@ const keysOfEvent = (e: InformerEvent, toKeys: (o: KubeObject) => string[]): str
 const sameKind = (a: KindRef, b: KindRef): boolean =>
   a.group === b.group && a.kind === b.kind && a.version === b.version;
 
-/** Builder: `for(kind)`, `owns(kind)`, `watches(kind, map)`, `withPredicates(...)`, then `reconcile(fn)`. */
+/** Builder: `for(kind)`, `forPredicates(...)`, `owns(kind)`, `watches(kind, map)`, then `reconcile(fn)`. */
 export class ControllerBuilder<T extends KubeObject = KubeObject> {
   private primary: KindRef | undefined;
   private primaryPredicates: Predicate[] = [];
@@ -180,8 +180,12 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     return this;
   }
 
-  /** Filters events of the primary kind (e.g. `generationChanged`). */
-  withPredicates(...predicates: Predicate[]): this {
+  /**
+   * Filters events of the primary kind only (e.g. `generationChanged`), as `for(kind, {predicates})`
+   * does; owned and watched kinds take theirs in `owns`/`watches` options. Not controller-runtime's
+   * `WithEventFilter`, which filters every source.
+   */
+  forPredicates(...predicates: Predicate[]): this {
     this.primaryPredicates.push(...predicates);
     return this;
   }

@@ -1,3 +1,12 @@
+/**
+ * `@stackops/lib-common/testing` — the one test harness. Unit tests: `FakeKubeClient` (an in-memory
+ * API server with watches and `failOn`), `reconcileOnce`, `convergeOnFake`, `stepFailure`,
+ * `startFakeManager`, `simulateControllerManager`. Integration tests: kubeconfig, namespaces, CRDs,
+ * `startTestManager`, charts. One vocabulary for both: `conditionOf`/`expectCondition` (upstream's
+ * `ExpectCondition`), `waitFor` (an object until a predicate), `waitForCondition`, `waitUntil` (any
+ * probe), `eventually` (an assertion), `waitForDeletion`; `base64`/`fromBase64` for Secret data.
+ */
+
 export {
   base64,
   type ConditionView,
