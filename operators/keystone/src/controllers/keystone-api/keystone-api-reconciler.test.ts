@@ -1,39 +1,37 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
+  base64,
   conditionOf as conditionIn,
   FakeKubeClient,
-  reconcileOnce,
-  simulateControllerManager,
   stepFailure,
 } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import { defaultsFromEnv } from '../../config/defaults.js';
+import {
+  convergeKeystone,
+  fakeKeystoneAPI,
+  keystoneCondition,
+  reconcileKeystone,
+  seedKeystoneWorld,
+} from '../../testing/keystone-api-fake.js';
 import { memcachedService } from '../../testing/memcached-service.js';
 import { keystoneApiReconciler } from './keystone-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'keystone' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const NOW = new Date('2026-03-01T12:00:00Z');
 
-function keystoneAPI(spec: Partial<KeystoneAPI['spec']> = {}): KeystoneAPI {
-  return {
-    apiVersion: 'keystone.openstack.org/v1beta1',
-    kind: 'KeystoneAPI',
-    metadata: { name: 'keystone', namespace: NS },
-    spec: { secret: 'osp-secret', ...spec },
-  };
-}
+const keystoneAPI = fakeKeystoneAPI;
 
 const ospSecret = (data: Record<string, string> = {}): KubeObject =>
   ({
     metadata: { name: 'osp-secret', namespace: NS },
     data: {
-      AdminPassword: b64('admin-pw'),
-      KeystoneDatabasePassword: b64('db-pw'),
-      DbRootPassword: b64('root-pw'),
+      AdminPassword: base64('admin-pw'),
+      KeystoneDatabasePassword: base64('db-pw'),
+      DbRootPassword: base64('root-pw'),
       ...data,
     },
   }) as KubeObject;
@@ -41,27 +39,9 @@ const ospSecret = (data: Record<string, string> = {}): KubeObject =>
 const databaseService = (): KubeObject =>
   ({ metadata: { name: 'openstack', namespace: NS }, spec: { ports: [{ port: 3306 }] } }) as KubeObject;
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
-
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<KeystoneAPI>(
-    fake,
-    KeystoneKinds.KeystoneAPI,
-    ref,
-    keystoneApiReconciler(defaultsFromEnv({}), { now: () => NOW }),
-  );
-
-/** Reconciles (letting Jobs and Deployments finish in between) until Ready or `passes` ran out. */
-async function converge(fake: FakeKubeClient, passes = 12) {
-  let last: Awaited<ReturnType<typeof reconcile>> | undefined;
-  for (let i = 0; i < passes; i++) {
-    last = await reconcile(fake);
-    if (conditionOf(fake, 'Ready')?.status === 'True') return last;
-    await simulateControllerManager(fake);
-  }
-  throw new Error(`not Ready after ${passes} passes: ${JSON.stringify(conditionOf(fake, 'Ready'))}`);
-}
+const conditionOf = keystoneCondition;
+const reconcile = (fake: FakeKubeClient) => reconcileKeystone(fake, { now: () => NOW });
+const converge = (fake: FakeKubeClient, passes = 12) => convergeKeystone(fake, { now: () => NOW, passes });
 
 describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
   it('without its Secret: finalizer, every condition initialised, InputReady False, checked again in 10 s', async () => {
@@ -84,7 +64,7 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
   it('an invalid password names its key in an Event, never the value', async () => {
     const fake = new FakeKubeClient();
     fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
-    fake.seed(Kinds.Secret, ospSecret({ KeystoneDatabasePassword: b64('$(rm -rf)') }));
+    fake.seed(Kinds.Secret, ospSecret({ KeystoneDatabasePassword: base64('$(rm -rf)') }));
     const { events } = await reconcile(fake);
     expect(conditionOf(fake, 'InputReady')).toMatchObject({
       status: 'False',
@@ -177,15 +157,7 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
   });
 });
 
-/** A KeystoneAPI that converges on the fake: its Secret, the database Service, memcached as a Service. */
-function world(): FakeKubeClient {
-  const fake = new FakeKubeClient();
-  fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
-  fake.seed(Kinds.Secret, ospSecret());
-  fake.seed(Kinds.Service, databaseService());
-  fake.seed(Kinds.Service, memcachedService(NS));
-  return fake;
-}
+const world = () => seedKeystoneWorld(new FakeKubeClient());
 
 describe('KeystoneAPI: an API error lands on the condition of the step that hit it, and nowhere else', () => {
   // Conditions are listed in upstream's order (TLSInputReady second), not in step order: a failure
