@@ -1,6 +1,7 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
+  base64,
   conditionOf as conditionIn,
   FakeKubeClient,
   reconcileOnce,
@@ -15,7 +16,6 @@ import { placementApiReconciler } from './placement-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'placement' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const ready = () => [
   {
     type: 'Ready',
@@ -37,17 +37,17 @@ const ospSecret = (data: Record<string, string>): KubeObject =>
 
 const fullSecret = () =>
   ospSecret({
-    PlacementPassword: b64('placement-pw\n'),
-    PlacementDatabasePassword: b64('db-pw'),
-    DbRootPassword: b64('root-pw'),
+    PlacementPassword: base64('placement-pw\n'),
+    PlacementDatabasePassword: base64('db-pw'),
+    DbRootPassword: base64('root-pw'),
   });
 
 /** install_yamls' osp-secret as it is today: no PlacementDatabasePassword (upstream uses MariaDBAccount). */
 const todaysOspSecret = () =>
   ospSecret({
-    PlacementPassword: b64('placement-pw'),
-    DbRootPassword: b64('root-pw'),
-    AdminPassword: b64('a'),
+    PlacementPassword: base64('placement-pw'),
+    DbRootPassword: base64('root-pw'),
+    AdminPassword: base64('a'),
   });
 
 const secretData = (fake: FakeKubeClient, name: string, key: string) => {
@@ -113,7 +113,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
     const cr = placementAPI();
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDatabasePassword' };
     fake.seed(PlacementAPIKind, cr);
-    fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: b64('pw') }));
+    fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: base64('pw') }));
     const { result, events } = await reconcile(fake);
     const message =
       "Input data error occurred fields 'MyDatabasePassword', 'DbRootPassword' not found in secret/osp-secret";
@@ -258,9 +258,9 @@ describe("upstream's checks with upstream's input", () => {
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDbPw' };
     cr.spec.databaseAccount = 'placement_2';
     const secret = ospSecret({
-      PlacementPassword: b64('p'),
-      MyDbPw: b64('my-db-pw'),
-      DbRootPassword: b64('r'),
+      PlacementPassword: base64('p'),
+      MyDbPw: base64('my-db-pw'),
+      DbRootPassword: base64('r'),
     });
     seedDeployable(fake, cr, secret);
     await converge(fake);
@@ -354,7 +354,7 @@ const TLS_SPEC = {
 const tlsSecret = (name: string, data: Record<string, string>): KubeObject =>
   ({
     metadata: { name, namespace: NS },
-    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)])),
   }) as KubeObject;
 const certSecret = (name: string, cert = `${name}-crt`) =>
   tlsSecret(name, { 'tls.crt': cert, 'tls.key': `${name}-key` });
@@ -451,7 +451,7 @@ describe('pod-level TLS', () => {
     await fake.patch(
       Kinds.Secret,
       { namespace: NS, name: 'cert-public-svc' },
-      { data: { 'tls.crt': b64('renewed') } },
+      { data: { 'tls.crt': base64('renewed') } },
       'merge',
     );
     await converge(fake, 3);
@@ -461,7 +461,7 @@ describe('pod-level TLS', () => {
     await fake.patch(
       Kinds.Secret,
       { namespace: NS, name: 'combined-ca-bundle' },
-      { data: { 'tls-ca-bundle.pem': b64('CA2') } },
+      { data: { 'tls-ca-bundle.pem': base64('CA2') } },
       'merge',
     );
     await reconcile(fake);

@@ -1,6 +1,6 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { base64, FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { samplePlacementAPI } from '../../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
@@ -9,7 +9,6 @@ import { placementApiReconciler } from '../placement-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'placement' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 /** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
 function seedControlPlane(fake: FakeKubeClient) {
@@ -17,7 +16,7 @@ function seedControlPlane(fake: FakeKubeClient) {
   fake.seed(PlacementAPIKind, { ...samplePlacementAPI(), metadata });
   fake.seed(Kinds.Secret, {
     metadata: { name: 'osp-secret', namespace: NS },
-    data: { PlacementPassword: b64('placement-pw'), DbRootPassword: b64('root-pw') },
+    data: { PlacementPassword: base64('placement-pw'), DbRootPassword: base64('root-pw') },
   } as KubeObject);
   fake.seed(ExternalKinds.Galera, {
     apiVersion: 'mariadb.openstack.org/v1beta1',
