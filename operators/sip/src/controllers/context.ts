@@ -7,7 +7,7 @@ import type { HostData } from '../hostdata/host-data.js';
 import type { Host, RoleSchedule } from '../scheduling/schedule.js';
 
 /** The outcome of gathering: every role complete, with what was read from each host. */
-export interface GatheredHosts {
+interface GatheredHosts {
   roles: RoleSchedule[];
   /** Hosts the cluster holds and no longer needs. */
   released: Host[];
@@ -16,7 +16,7 @@ export interface GatheredHosts {
 }
 
 /** What `deployServices` leaves in the pass. */
-export interface DeployedServices {
+interface DeployedServices {
   /** Service instance names (their Deployments), in spec order. */
   instances: string[];
 }
