@@ -17,7 +17,7 @@ export {
   fromBase64,
   waitForCondition,
 } from './conditions.js';
-export { simulateControllerManager } from './controller-manager.js';
+export { seedGalera, simulateControllerManager, simulateMariadbOperator } from './controller-manager.js';
 export {
   type ConvergeOptions,
   convergeOnFake,

@@ -1,6 +1,12 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { FakeKubeClient, fromBase64, simulateControllerManager } from '@stackops/lib-common/testing';
+import {
+  FakeKubeClient,
+  fromBase64,
+  seedGalera,
+  simulateControllerManager,
+  simulateMariadbOperator,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../../api/group.js';
 import type { KeystoneAPI } from '../../../api/keystone-api.js';
@@ -23,34 +29,14 @@ function seedControlPlane(fake: FakeKubeClient) {
     { databaseInstance: 'openstack' },
     { passwords: { AdminPassword: 'admin-pw', KeystoneDatabasePassword: 'osp-db-pw', DbRootPassword: 'r' } },
   );
-  fake.seed(ExternalKinds.Galera, {
-    apiVersion: 'mariadb.openstack.org/v1beta1',
-    kind: 'Galera',
-    metadata: { name: 'openstack', namespace: NS },
-    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
-  } as KubeObject);
-  // The Galera Service, labelled as mariadb-operator labels it.
-  fake.seed(Kinds.Service, {
-    metadata: { name: 'openstack', namespace: NS, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
-    spec: { ports: [{ port: 3306 }] },
-  } as KubeObject);
+  seedGalera(fake, NS);
 }
 
 const reconcile = (fake: FakeKubeClient) => reconcileKeystone(fake);
 const conditionOf = keystoneCondition;
 
-/** Plays mariadb-operator once it has seen both CRs: Ready conditions on their status. */
-function mariadbOperatorReports(fake: FakeKubeClient) {
-  const now = new Date().toISOString();
-  for (const [kind, type] of [
-    [ExternalKinds.MariaDBDatabase, 'MariaDBDatabaseReady'],
-    [ExternalKinds.MariaDBAccount, 'MariaDBAccountReady'],
-  ] as const) {
-    const obj = fake.peek(kind, { namespace: NS, name: 'keystone' });
-    if (!obj) continue;
-    fake.seed(kind, { ...obj, status: { conditions: [{ type, status: 'True', lastTransitionTime: now }] } });
-  }
-}
+const mariadbOperatorReports = (fake: FakeKubeClient) =>
+  simulateMariadbOperator(fake, { namespace: NS, name: 'keystone' });
 
 describe('KeystoneAPI database step, mariadb-operator mode (databaseInstance names a Galera CR)', () => {
   it('asks mariadb-operator through MariaDBAccount/MariaDBDatabase, runs no db-create Job, and connects as the account', async () => {
