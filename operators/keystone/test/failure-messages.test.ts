@@ -59,6 +59,9 @@ describe('KeystoneAPI failures say what they are', () => {
         },
       );
       const condition = failed(cr)!;
+      // The db-create Job is refused: the database step's condition, not the first one listed.
+      expect(condition.type).toBe('DBReady');
+      expect(conditionOf(cr, 'TLSInputReady')?.status).not.toBe('False');
       expect(condition.severity).toBe('Error');
       expect(condition.message).toMatch(expected);
       expect(condition.message).toMatch(/^(Job|Service|Deployment|Secret|ConfigMap) /);
