@@ -59,14 +59,20 @@ describe('KeystoneAPI failures say what they are', () => {
         },
       );
       const condition = failed(cr)!;
+      // The db-create Job is refused: the database step's condition, not the first one listed.
+      expect(condition.type).toBe('DBReady');
+      expect(conditionOf(cr, 'TLSInputReady')?.status).not.toBe('False');
       expect(condition.severity).toBe('Error');
       expect(condition.message).toMatch(expected);
       expect(condition.message).toMatch(/^(Job|Service|Deployment|Secret|ConfigMap) /);
       expect(condition.message).not.toMatch(NO_REQUEST_LINE);
       expect(condition.message?.length).toBeLessThanOrEqual(200);
       expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', severity: 'Error' });
-      const events = await eventsOf(client, ns, name);
-      expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'InvalidObject' }));
+      // Events are sent after the status write, without holding the worker: wait for it.
+      const events = await waitUntil('the Warning Event', async () => {
+        const all = await eventsOf(client, ns, name);
+        return all.some((e) => e.type === 'Warning' && e.reason === 'InvalidObject') && all;
+      });
       for (const e of events) expect(e.message ?? '').not.toMatch(NO_REQUEST_LINE);
     },
   );

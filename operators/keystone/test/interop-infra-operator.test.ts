@@ -2,8 +2,6 @@ import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/cl
 import { ExternalKinds } from '@stackops/lib-common/external';
 import { installCrds, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KeystoneKinds } from '../src/api/group.js';
-import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import { adminClient, getObject, useOperator } from './support/harness.js';
 import {
   conditionOf,
@@ -260,10 +258,13 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
       const text = await keystoneConf(client, ns);
       return text.includes('[database]') && !text.includes('oslo_messaging');
     });
-    const after = await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, {
-      name: 'keystone',
-      namespace: ns,
-    });
+    // The status is written at the end of the pass that wrote keystone.conf: wait for it.
+    const after = await waitForKeystone(
+      client,
+      ns,
+      'the status without notifications',
+      (c) => c.status?.transportURLSecret === undefined,
+    );
     expect(conditionOf(after, 'RabbitMqTransportURLReady')).toBeUndefined();
     expect(after?.status?.transportURLSecret).toBeUndefined();
     await waitUntil('the TransportURL deleted', async () => {

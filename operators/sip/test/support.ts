@@ -10,6 +10,7 @@ import {
 } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import {
+  base64,
   installCrds,
   loadTestKubeConfig,
   readCrds,
@@ -89,7 +90,6 @@ export async function startOperator(
   return { manager, stop: () => manager.stop() };
 }
 
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 export const fromB64 = (s: string | undefined) => Buffer.from(s ?? '', 'base64').toString('utf8');
 
 /** An OpenStack network_data document with one network per interface id. */
@@ -124,7 +124,7 @@ export async function createHost(
   if (h.ips) await putNetworkData(client, namespace, h.name, h.ips);
   await client.create(Kinds.Secret, {
     metadata: { name: `${h.name}-bmc`, namespace },
-    data: { username: b64('admin'), password: b64(`pw-${h.name}`) },
+    data: { username: base64('admin'), password: base64(`pw-${h.name}`) },
   });
   return client.create<BareMetalHost>(BareMetalHostKind, {
     apiVersion: 'metal3.io/v1alpha1',
@@ -154,7 +154,7 @@ export async function putNetworkData(
       apiVersion: 'v1',
       kind: 'Secret',
       metadata: { name: `${host}-networkdata`, namespace },
-      data: { networkData: b64(networkData(ips)) },
+      data: { networkData: base64(networkData(ips)) },
     },
     { force: true },
   );

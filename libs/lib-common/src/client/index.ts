@@ -1,3 +1,9 @@
+/**
+ * `@stackops/lib-common/client` — talking to the API server: `createKubeClient` (REST over HTTP/2,
+ * server-side apply, merge and JSON patches, watches), `ApiError` and its `is*` tests, and the
+ * built-in kinds (`Kinds`). The bottom layer: it imports only `metrics`.
+ */
+
 export {
   createKubeClient,
   type Impersonation,

@@ -1,3 +1,10 @@
+/**
+ * `@stackops/lib-common/conditions` — status conditions as upstream lib-common defines them: the
+ * `Conditions` set (init, mark, mirror, Ready computed from the others), upstream's types, reasons
+ * and messages (`ConditionType`, `Reason`, the catalog), and the failure table that turns an error
+ * into what a user reads (`failureMessage`). Imports only `client`.
+ */
+
 export {
   ConditionCatalog,
   type ConditionMessages,

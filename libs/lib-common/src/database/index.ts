@@ -1,3 +1,10 @@
+/**
+ * `@stackops/lib-common/database` — a service's MariaDB database and account: the db-create Job
+ * mode and mariadb-operator's MariaDBDatabase/MariaDBAccount mode (`ensureMariaDbAccount`,
+ * `ensureMariaDbDatabase`, their finalizers), connection URLs and the TLS CA path. Imports
+ * `client`, `conditions`, `external`, `objects` and `runtime`.
+ */
+
 export {
   type ConnectionUrlParts,
   DATABASE_CA_BUNDLE_PATH,

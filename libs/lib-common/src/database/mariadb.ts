@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Kinds } from '../client/kinds.js';
+import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import { ConditionType } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
 import { ExternalKinds, type Galera, type MariaDBAccount, type MariaDBDatabase } from '../external/index.js';
 import { controllerOf, controllerReference } from '../objects/owner.js';
+import { holdFinalizer, releaseFinalizer } from '../runtime/finalizer.js';
 import { readExternal } from '../runtime/optional-watch.js';
 
 /**
@@ -91,24 +92,21 @@ type Cond = { type: string; status: string };
 const isTrue = (obj: { status?: { conditions?: Cond[] } } | undefined, type: string): boolean =>
   obj?.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
 
-/** A merge patch of `metadata` that adds what is missing (labels, finalizer, controller), or undefined. */
-function metadataPatch(
-  obj: KubeObject,
-  owner: KubeObject,
-  finalizer: string,
-  labels: Record<string, string>,
-) {
+/**
+ * A merge patch of `metadata` that adds what is missing (labels, controller), or undefined. The
+ * finalizer is held apart (`holdFinalizer`): mariadb-operator writes these CRs' status, which a
+ * patch pinned to the resourceVersion would conflict with every time.
+ */
+function metadataPatch(obj: KubeObject, owner: KubeObject, labels: Record<string, string>) {
   const meta: Record<string, unknown> = {};
   const current = obj.metadata.labels ?? {};
   if (Object.entries(labels).some(([k, v]) => current[k] !== v)) meta['labels'] = labels;
-  const finalizers = obj.metadata.finalizers ?? [];
-  if (!finalizers.includes(finalizer)) meta['finalizers'] = [...finalizers, finalizer];
   if (!controllerOf(obj)) {
+    // A list replaces the whole: the resourceVersion makes a concurrent change a conflict, not a lost update.
     meta['ownerReferences'] = [...(obj.metadata.ownerReferences ?? []), controllerReference(owner)];
+    meta['resourceVersion'] = obj.metadata.resourceVersion;
   }
-  if (Object.keys(meta).length === 0) return undefined;
-  // The resourceVersion makes a concurrent change a conflict instead of a lost update (lists replace).
-  return { metadata: { ...meta, resourceVersion: obj.metadata.resourceVersion } };
+  return Object.keys(meta).length === 0 ? undefined : { metadata: meta };
 }
 
 const decode = (v: string | undefined): string | undefined =>
@@ -147,7 +145,8 @@ export async function ensureMariaDbAccount(
     const specPatch: Record<string, unknown> = {};
     if ((spec?.requireTLS ?? false) !== req.requireTLS) specPatch['requireTLS'] = req.requireTLS;
     if (!spec?.secret) specPatch['secret'] = accountSecretName(req.accountName);
-    const meta = metadataPatch(account, req.owner, req.finalizer, {});
+    account = (await holdFinalizer(client, ExternalKinds.MariaDBAccount, account, req.finalizer)) ?? account;
+    const meta = metadataPatch(account, req.owner, {});
     if (meta || Object.keys(specPatch).length > 0) {
       account = await client.patch<MariaDBAccount & KubeObject>(
         ExternalKinds.MariaDBAccount,
@@ -226,11 +225,11 @@ export async function ensureMariaDbDatabase(
     });
     return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
   }
-  const dbPatch = metadataPatch(db, req.owner, req.finalizer, labels);
-  if (dbPatch) {
-    await client.patch(ExternalKinds.MariaDBDatabase, ref, dbPatch, 'merge');
-    return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
-  }
+  const dbHeld = !db.metadata.finalizers?.includes(req.finalizer);
+  const heldDb = dbHeld ? await holdFinalizer(client, ExternalKinds.MariaDBDatabase, db, req.finalizer) : db;
+  const dbPatch = metadataPatch(heldDb ?? db, req.owner, labels);
+  if (dbPatch) await client.patch(ExternalKinds.MariaDBDatabase, ref, dbPatch, 'merge');
+  if (dbPatch || dbHeld) return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
   const services = await client.list(Kinds.Service, {
     namespace: req.namespace,
     labelSelector: Object.entries(galeraServiceLabels(req.instance))
@@ -242,18 +241,16 @@ export async function ensureMariaDbDatabase(
     throw new Error(`more then one DB service found (${services.items.length})`);
   }
   const hostname = `${services.items[0]?.metadata.name}.${req.namespace}.svc`;
-  const accountPatch = metadataPatch(account, req.owner, req.finalizer, {
+  const accountRef = { name: req.accountName, namespace: req.namespace };
+  const accountHeld = !account.metadata.finalizers?.includes(req.finalizer);
+  const heldAccount = accountHeld
+    ? await holdFinalizer(client, ExternalKinds.MariaDBAccount, account, req.finalizer)
+    : account;
+  const accountPatch = metadataPatch(heldAccount ?? account, req.owner, {
     mariaDBDatabaseName: req.databaseCrName,
   });
-  if (accountPatch) {
-    await client.patch(
-      ExternalKinds.MariaDBAccount,
-      { name: req.accountName, namespace: req.namespace },
-      accountPatch,
-      'merge',
-    );
-    return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
-  }
+  if (accountPatch) await client.patch(ExternalKinds.MariaDBAccount, accountRef, accountPatch, 'merge');
+  if (accountPatch || accountHeld) return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
   if (!isTrue(db, DATABASE_READY) || !isTrue(account, ConditionType.MariaDBAccountReady)) {
     return { state: 'waiting', retryAfterMs: MARIADB_RECHECK_MS };
   }
@@ -323,22 +320,8 @@ export async function releaseMariaDbFinalizers(
   client: KubeClient,
   req: Pick<MariaDbRequest, 'namespace' | 'databaseCrName' | 'accountName' | 'finalizer'>,
 ): Promise<void> {
-  const drop = async (kind: typeof Kinds.Secret, name: string) => {
-    const obj = await client.get(kind, { name, namespace: req.namespace });
-    const finalizers = obj?.metadata.finalizers ?? [];
-    if (!obj || !finalizers.includes(req.finalizer)) return;
-    await client.patch(
-      kind,
-      { name, namespace: req.namespace },
-      {
-        metadata: {
-          finalizers: finalizers.filter((f) => f !== req.finalizer),
-          resourceVersion: obj.metadata.resourceVersion,
-        },
-      },
-      'merge',
-    );
-  };
+  const drop = (kind: KindRef, name: string) =>
+    releaseFinalizer(client, kind, { name, namespace: req.namespace }, req.finalizer);
   const account = await client.get<MariaDBAccount & KubeObject>(ExternalKinds.MariaDBAccount, {
     name: req.accountName,
     namespace: req.namespace,

@@ -1,1 +1,6 @@
+/**
+ * `@stackops/lib-common/logging` — the operators' pino logger (`createLogger`) and per-object child
+ * loggers (`forObject`). Imports nothing of lib-common.
+ */
+
 export { createLogger, forObject, type Logger, type LoggerFactoryOptions } from './logger.js';

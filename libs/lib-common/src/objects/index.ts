@@ -1,3 +1,9 @@
+/**
+ * `@stackops/lib-common/objects` — writing owned objects: server-side apply only when different
+ * (`applyOwned`), status patched only when changed, pruning, owner references, stable hashes and
+ * Secret values, writes in waves. Imports `client` and `conditions`.
+ */
+
 export {
   APPLIED_HASH_ANNOTATION,
   type ApplyOwnedOptions,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../client/kinds.js';
+import { base64 } from '../testing/conditions.js';
 import { FakeKubeClient } from '../testing/fake.js';
 import {
   getOrCreateSecret,
@@ -9,10 +10,14 @@ import {
   secretValue,
 } from './secrets.js';
 
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const secret: SecretObject = {
   metadata: { name: 'osp-secret', namespace: 'openstack' },
-  data: { AdminPassword: b64('12345678\n'), Plain: b64('x'), Crlf: b64('y\r\n'), Two: b64('z\n\n') },
+  data: {
+    AdminPassword: base64('12345678\n'),
+    Plain: base64('x'),
+    Crlf: base64('y\r\n'),
+    Two: base64('z\n\n'),
+  },
   stringData: { Pending: 'p' },
 };
 

@@ -1,3 +1,10 @@
+/**
+ * `@stackops/lib-common/openstack` — upstream lib-common's `modules/common` for OpenStack service
+ * operators: hash-gated Jobs, Deployment/Service/RBAC/network builders, TLS inputs, Topology
+ * placement (with its finalizer), templates, labels, the password rule. Imports `client`,
+ * `conditions`, `external`, `objects`, `pipeline` and `runtime`.
+ */
+
 export {
   buildDeployment,
   CONFIG_HASH_ENV,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Conditions } from '../conditions/conditions.js';
 import type { SecretObject } from '../objects/secrets.js';
+import { base64 } from '../testing/conditions.js';
 import {
   caBundleVolumes,
   endpointCertVolumes,
@@ -11,10 +12,9 @@ import {
   verifyTlsInputs,
 } from './tls.js';
 
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const secret = (name: string, data: Record<string, string>): SecretObject => ({
   metadata: { name, namespace: 'ns' },
-  data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+  data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)])),
 });
 const tls: TlsApiSpec = {
   api: { internal: { secretName: 'cert-internal' }, public: { secretName: 'cert-public' } },

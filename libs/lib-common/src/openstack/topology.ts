@@ -4,6 +4,7 @@ import { ExternalKinds } from '../external/kinds.js';
 import type { Topology } from '../external/topology.js';
 import type { Pass } from '../pipeline/pipeline.js';
 import { type Step, type StepResult, stop } from '../pipeline/step.js';
+import { holdFinalizer, releaseFinalizer } from '../runtime/finalizer.js';
 
 type Json = Record<string, unknown>;
 
@@ -89,18 +90,9 @@ async function setFinalizer(
   finalizer: string,
   present: boolean,
 ): Promise<Topology | undefined> {
-  const topology = await pass.client.get<Topology & KubeObject>(ExternalKinds.Topology, ref);
-  if (!topology) return undefined;
-  const finalizers = topology.metadata.finalizers ?? [];
-  if (finalizers.includes(finalizer) === present) return topology;
-  const next = present ? [...finalizers, finalizer] : finalizers.filter((f) => f !== finalizer);
-  // resourceVersion makes it a compare-and-swap: a concurrent finalizer change is a conflict, retried.
-  return pass.client.patch<Topology & KubeObject>(
-    ExternalKinds.Topology,
-    ref,
-    { metadata: { finalizers: next, resourceVersion: topology.metadata.resourceVersion } },
-    'merge',
-  );
+  // Only the finalizer list is tested: infra-operator writing the Topology's status never conflicts.
+  const set = present ? holdFinalizer : releaseFinalizer;
+  return set<Topology & KubeObject>(pass.client, ExternalKinds.Topology, ref, finalizer);
 }
 
 /**

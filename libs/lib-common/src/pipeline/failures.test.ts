@@ -5,6 +5,7 @@ import type { KubeObject } from '../client/types.js';
 import { applyOwned } from '../objects/apply.js';
 import { FakeKubeClient, FakeRecorder, reconcileOnce } from '../testing/fake.js';
 import { type Pass, pipeline } from './pipeline.js';
+import { reports, type Step } from './step.js';
 
 const Widget: KindRef = {
   group: 'example.dev',
@@ -17,6 +18,7 @@ interface Widget extends KubeObject {
   spec: { size: number };
   status?: { conditions?: { type: string; status: string; severity?: string; message?: string }[] };
 }
+type WidgetPass = Pass<Widget, NonNullable<Widget['status']>>;
 const widget = (name: string, created = '2026-01-01T00:00:00Z'): Widget => ({
   apiVersion: 'example.dev/v1',
   kind: 'Widget',
@@ -80,9 +82,9 @@ describe('pipeline: failures on the CR', () => {
         function checkInput(ctx) {
           ctx.conditions.markTrue('InputReady');
         },
-        async function ensureDatabase(ctx) {
+        reports('DBReady', async function ensureDatabase(ctx) {
           await applyOwned(ctx.client, ctx.cr, Kinds.Job, job('x'), { current: null });
-        },
+        }),
       ],
     });
     await expect(reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler)).rejects.toThrow(
@@ -108,6 +110,65 @@ describe('pipeline: failures on the CR', () => {
     expect(recorder.events).toContainEqual(
       expect.objectContaining({ type: 'Warning', reason: 'InvalidObject', message: db?.message }),
     );
+  });
+
+  it.each([
+    ['declares', (step: Step<WidgetPass>) => reports('DBReady', step), 'DBReady'],
+    ['declares nothing', (step: Step<WidgetPass>) => step, 'Ready'],
+  ])(
+    'a step listed after a condition that is not True yet, that %s: never that earlier condition',
+    async (_what, declare, expected) => {
+      const fake = new FakeKubeClient();
+      fake.seed(Widget, widget('w'));
+      fake.failOn({ verb: 'apply', kind: 'Job' }, invalidJob());
+      const reconciler = pipeline<Widget, NonNullable<Widget['status']>, WidgetPass>({
+        kind: Widget,
+        // TLSInputReady is listed first but checked last, as upstream lists KeystoneAPI's.
+        conditions: ['TLSInputReady', 'DBReady'],
+        steps: [
+          declare(async function ensureDatabase(ctx) {
+            await applyOwned(ctx.client, ctx.cr, Kinds.Job, job('x'), { current: null });
+          }),
+          function checkTls(ctx) {
+            ctx.conditions.markTrue('TLSInputReady');
+          },
+        ],
+      });
+      await expect(reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler)).rejects.toThrow(
+        /422/,
+      );
+      expect(condition(fake, 'w', 'TLSInputReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
+      expect(condition(fake, 'w', expected)).toMatchObject({
+        status: 'False',
+        reason: 'Error',
+        severity: 'Error',
+      });
+      expect(condition(fake, 'w', 'Ready')).toMatchObject({ status: 'False' });
+    },
+  );
+
+  it('a step that turned its own condition False and threw: that condition, with its words when the error is not the API server’s', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(Widget, widget('w'));
+    const reconciler = pipeline<Widget, NonNullable<Widget['status']>, WidgetPass>({
+      kind: Widget,
+      conditions: ['InputReady', 'DBReady'],
+      steps: [
+        reports('InputReady', function checkInput(ctx) {
+          ctx.conditions.markFalse('DBReady', 'Error', 'Warning', 'DB create error occurred: refused');
+          throw new Error('refused');
+        }),
+      ],
+    });
+    const { events } = await reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler, {
+      recorder: new FakeRecorder(),
+    }).catch(() => ({ events: [] }));
+    expect(condition(fake, 'w', 'InputReady')).toMatchObject({ status: 'Unknown' });
+    expect(condition(fake, 'w', 'DBReady')).toMatchObject({
+      status: 'False',
+      message: 'DB create error occurred: refused',
+    });
+    expect(events).toEqual([]);
   });
 
   it('a failed JSON Patch test (422 without causes) is a conflict: no condition, no Event, retried in a second', async () => {

@@ -6,7 +6,6 @@ import {
   type ConditionInput,
   Conditions,
   ConditionType,
-  failureMessage,
   parseCondition,
   Reason,
   Severity,
@@ -17,6 +16,7 @@ import type { CacheReader } from '../runtime/cache.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../runtime/finalizer.js';
 import type { EventType } from '../runtime/recorder.js';
+import { type FailedStep, markStepFailed } from './failures.js';
 import {
   namespaceHolder,
   ONE_PER_NAMESPACE_RECHECK_MS,
@@ -80,18 +80,13 @@ export interface PipelineDefinition<T extends KubeObject, S extends object, C ex
   /** Whether a deleting pass writes its status too (default false: nothing to report on an object going away). */
   statusWhileDeleting?: boolean;
   /**
-   * Records a step's error in the pass before the status write. Default: the failing step's
-   * condition (see `stepConditions`) turns False, reason Error, with the severity and the short
-   * message of lib-common's failure table (`failureMessage`), and a Warning Event says the same.
-   * Lost races (a conflict, a failed JSON Patch `test`) are not failures: logged at debug, retried soon.
+   * Records a step's error in the pass before the status write. Default (`markStepFailed`): the
+   * condition the step turned False itself, else the one it declares with `reports`, else Ready,
+   * turns False, reason Error, with the severity and the short message of lib-common's failure table
+   * (`failureMessage`), and a Warning Event says the same. Lost races (a conflict, a failed JSON
+   * Patch `test`) are not failures: logged at debug, retried soon.
    */
   failed?: (ctx: C, err: unknown) => void;
-  /**
-   * The condition each step reports, by step function name, for the default `failed`. A step not
-   * listed fails the first condition (in the order of `conditions`) that is not True yet: steps
-   * run in the order of their conditions, so that is the one of the step that threw.
-   */
-  stepConditions?: Readonly<Record<string, string>>;
   /**
    * At most one object of this kind per namespace (for kinds that create objects with fixed names):
    * the oldest holds the namespace; any other is refused before its finalizer and its steps, with a
@@ -249,8 +244,11 @@ export function pipeline<
       now,
     };
     const ctx = def.context ? await def.context(pass) : (pass as C);
+    // Before the first step (the finalizer's patch): a failure there is Ready's.
+    let failedStep: FailedStep = { name: '', before: ctx.conditions.list() };
 
     let failure: { err: unknown } | undefined;
+    let failedOnReady = false;
     let requeueAfterMs: number | undefined;
     const holder = def.onePerNamespace && !deleting ? namespaceHolder(rc.cache, def.kind, obj) : undefined;
     if (holder) {
@@ -260,8 +258,13 @@ export function pipeline<
       sendEvents(rc, ctx.cr, events);
       return { requeueAfterMs: ONE_PER_NAMESPACE_RECHECK_MS };
     }
-    const onStep = (name: string): void => {
+    const onStep = (name: string, step: Step<C>): void => {
       currentStep = name;
+      failedStep = {
+        name,
+        ...(step.reports ? { reports: step.reports } : {}),
+        before: ctx.conditions.list(),
+      };
     };
     try {
       if (deleting) {
@@ -295,7 +298,7 @@ export function pipeline<
       } else {
         failure = { err };
         if (def.failed) def.failed(ctx, err);
-        else markStepFailed(ctx, currentStep, err);
+        else failedOnReady = markStepFailed(ctx, failedStep, err, init !== undefined) === ConditionType.Ready;
       }
     }
 
@@ -312,20 +315,6 @@ export function pipeline<
     if (failure) throw failure.err;
     const wake = [requeueAfterMs, wakeAfterMs].filter((v): v is number => v !== undefined && v > 0);
     return wake.length > 0 ? { requeueAfterMs: Math.min(...wake) } : {};
-
-    /** The default `failed`: the step's condition False with the failure table's message, and an Event. */
-    function markStepFailed(c: C, step: string, err: unknown): void {
-      const f = failureMessage(err);
-      const type =
-        def.stepConditions?.[step] ??
-        (init ?? [])
-          .map((e) => (typeof e === 'string' ? e : e.type))
-          .find((t) => t !== ConditionType.Ready && !c.conditions.isTrue(t)) ??
-        ConditionType.Ready;
-      c.conditions.markFalse(type, Reason.Error, f.severity, f.message);
-      if (!init) c.conditions.markFalse(ConditionType.Ready, Reason.Error, f.severity, f.message);
-      c.event('Warning', f.eventReason, f.message);
-    }
 
     /** Ready (through the first condition, when there are several) False: another object holds the namespace. */
     function refuseDuplicate(c: C, other: T): void {
@@ -349,7 +338,8 @@ export function pipeline<
       let status: S;
       if (def.finish) status = def.finish(c);
       else {
-        if (init) c.conditions.computeReady();
+        // A failure no other condition tells is Ready's own: computing Ready would drop it.
+        if (init && !failedOnReady) c.conditions.computeReady();
         c.conditions.restoreLastTransitionTimes(Conditions.from(conditionsOf(previousStatus)).list());
         status = { ...c.status, conditions: c.conditions.toJSON() };
       }

@@ -9,10 +9,23 @@ export type StepResult = undefined | { stop: true; requeueAfterMs?: number };
  * either lets the pass go on or ends it. It must be idempotent: a crash may repeat it at any point.
  * Invalid input is a condition (and a `stop`), or a thrown `ReconcileError`/`TerminalError`.
  */
-export type Step<C> = (
+export type Step<C> = ((
   ctx: C,
   // biome-ignore lint/suspicious/noConfusingVoidType: steps written as `async (ctx) => { … }` continue
-) => StepResult | void | Promise<StepResult | void>;
+) => StepResult | void | Promise<StepResult | void>) & {
+  /** The condition this step reports (see `reports`): where the pipeline records its failure. */
+  readonly reports?: string;
+};
+
+/**
+ * Declares the condition a step reports. When the step throws without turning a condition False
+ * itself, the pipeline records the failure on this one (a step that declares none fails Ready), so
+ * where a failure lands never depends on the order conditions are listed in. The step keeps its name.
+ */
+export function reports<C>(condition: string, step: Step<C>): Step<C> {
+  const run = { [step.name]: (ctx: C) => step(ctx) }[step.name] as Step<C>;
+  return Object.assign(run, { reports: condition });
+}
 
 /** Ends the pass; with `requeueAfterMs`, runs it again after that long (sooner on any change). */
 export const stop = (requeueAfterMs?: number): StepResult =>
@@ -28,16 +41,16 @@ export interface StepsOutcome {
 /**
  * Runs the steps in order until one stops (or the signal aborts: the controller is stopping, so
  * the pass ends between two steps). A thrown error ends the run and propagates. `onStep` hears
- * each step's name as it starts (so a failure and the writes can be told with their step).
+ * each step as it starts, with its name (so a failure and the writes can be told with their step).
  */
 export async function runSteps<C>(
   steps: readonly Step<C>[],
   ctx: C,
-  opts: { signal?: AbortSignal; onStep?: (name: string) => void } = {},
+  opts: { signal?: AbortSignal; onStep?: (name: string, step: Step<C>) => void } = {},
 ): Promise<StepsOutcome> {
   for (const step of steps) {
     if (opts.signal?.aborted) return { stoppedAt: 'aborted' };
-    opts.onStep?.(step.name || 'anonymous');
+    opts.onStep?.(step.name || 'anonymous', step);
     const result = await step(ctx);
     if (result?.stop) {
       const stoppedAt = step.name || 'anonymous';

@@ -1,8 +1,9 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
-import type { KindRef } from '../client/kinds.js';
+import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject, WatchEvent, WatchOptions } from '../client/types.js';
+import { FakeKubeClient, startFakeManager } from '../testing/fake.js';
 import { InformerCache } from './cache.js';
 import { ControllerBuilder, controllerOwnerKey } from './controller.js';
 import { controllerMetrics } from './metrics.js';
@@ -134,5 +135,44 @@ describe('Controller restart', () => {
     expect(maxActive).toBe(1);
     await controller.stop(0);
     await cache.stop();
+  });
+});
+
+describe('Controller resync', () => {
+  const cm = { metadata: { name: 'c', namespace: 'ns' } };
+
+  it('reconciles an unchanged object again after resyncMs, with no event; never with false', async () => {
+    for (const [resyncMs, atLeast] of [
+      [40, 3],
+      [false, 1],
+    ] as const) {
+      const fake = new FakeKubeClient();
+      fake.seed(Kinds.ConfigMap, cm);
+      let runs = 0;
+      const manager = await startFakeManager(fake, (m) =>
+        m.controller({ for: Kinds.ConfigMap, resyncMs }).reconcile(async () => {
+          runs += 1;
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      await manager.stop();
+      if (resyncMs === false) expect(runs).toBe(atLeast);
+      else expect(runs).toBeGreaterThanOrEqual(atLeast);
+    }
+  });
+
+  it('a requeue the reconciler asked for wins over the resync', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(Kinds.ConfigMap, cm);
+    const at: number[] = [];
+    const manager = await startFakeManager(fake, (m) =>
+      m.controller({ for: Kinds.ConfigMap, resyncMs: 10_000 }).reconcile(async () => {
+        at.push(Date.now());
+        return { requeueAfterMs: 30 };
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await manager.stop();
+    expect(at.length).toBeGreaterThanOrEqual(3);
   });
 });

@@ -119,7 +119,17 @@ export interface ControllerOptions {
   errorPolicy?: ErrorPolicy;
   /** How often an optional kind's CRD is looked for again (see `SourceOptions.optional`; default 30 s). */
   optionalKindRecheckMs?: number;
+  /**
+   * The safety net for a missed event: an object whose reconcile succeeded without asking to come
+   * back is reconciled again after this long (default `DEFAULT_RESYNC_MS`, 10 h, as
+   * controller-runtime's informer resync; `false`: never). A pass over an unchanged object reads
+   * the cache and writes nothing (ADR 0028), so this costs a pass per object per period.
+   */
+  resyncMs?: number | false;
 }
+
+/** How long a successfully reconciled object waits before its safety-net pass (ADR 0032). */
+export const DEFAULT_RESYNC_MS = 10 * 60 * 60 * 1000;
 
 /** The controller owner of an object, if it is of the given kind (version ignored, as the GC does). */
 export function controllerOwnerKey(obj: KubeObject, owner: KindRef): string | undefined {
@@ -146,7 +156,7 @@ const keysOfEvent = (e: InformerEvent, toKeys: (o: KubeObject) => string[]): str
 const sameKind = (a: KindRef, b: KindRef): boolean =>
   a.group === b.group && a.kind === b.kind && a.version === b.version;
 
-/** Builder: `for(kind)`, `owns(kind)`, `watches(kind, map)`, `withPredicates(...)`, then `reconcile(fn)`. */
+/** Builder: `for(kind)`, `forPredicates(...)`, `owns(kind)`, `watches(kind, map)`, then `reconcile(fn)`. */
 export class ControllerBuilder<T extends KubeObject = KubeObject> {
   private primary: KindRef | undefined;
   private primaryPredicates: Predicate[] = [];
@@ -170,8 +180,12 @@ export class ControllerBuilder<T extends KubeObject = KubeObject> {
     return this;
   }
 
-  /** Filters events of the primary kind (e.g. `generationChanged`). */
-  withPredicates(...predicates: Predicate[]): this {
+  /**
+   * Filters events of the primary kind only (e.g. `generationChanged`), as `for(kind, {predicates})`
+   * does; owned and watched kinds take theirs in `owns`/`watches` options. Not controller-runtime's
+   * `WithEventFilter`, which filters every source.
+   */
+  forPredicates(...predicates: Predicate[]): this {
     this.primaryPredicates.push(...predicates);
     return this;
   }
@@ -527,7 +541,8 @@ export class Controller<T extends KubeObject = KubeObject> {
       }
       this.deps.metrics.reconciled('success', seconds());
       log.debug('reconciled');
-      return 'success';
+      const resync = this.opts.resyncMs ?? DEFAULT_RESYNC_MS;
+      return resync === false ? 'success' : { requeueAfterMs: resync };
     } catch (err) {
       const action = this.opts.errorPolicy?.(err, obj) ?? defaultErrorPolicy(err);
       const message = err instanceof Error ? err.message : String(err);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Kinds } from '../client/kinds.js';
 import type { KubeObject } from '../client/types.js';
-import { addFinalizerPatch, removeFinalizerPatch } from './finalizer.js';
+import { FakeKubeClient } from '../testing/fake.js';
+import { addFinalizerPatch, holdFinalizer, releaseFinalizer, removeFinalizerPatch } from './finalizer.js';
 
 const F = 'example.stackops.dev/cleanup';
 const obj = (finalizers?: string[], deleting = false): KubeObject => ({
@@ -37,5 +39,36 @@ describe('finalizer patches', () => {
       { op: 'test', path: '/metadata/finalizers/1', value: F },
       { op: 'remove', path: '/metadata/finalizers/1' },
     ]);
+  });
+});
+
+describe('holdFinalizer / releaseFinalizer (fake API server)', () => {
+  const ref = { name: 'a', namespace: 'ns' };
+  const kind = Kinds.ConfigMap;
+
+  it('from a copy whose finalizer list moved since: the test fails, the object is read again, the hold succeeds', async () => {
+    const fake = new FakeKubeClient();
+    const [stale] = fake.seed(kind, obj(['other']));
+    await fake.patch(kind, ref, { metadata: { finalizers: ['other', 'third'] } }, 'merge');
+    const held = await holdFinalizer(fake, kind, stale!, F);
+    expect(held?.metadata.finalizers).toEqual(['other', 'third', F]);
+    const released = await releaseFinalizer(fake, kind, stale!, F);
+    expect(released?.metadata.finalizers).toEqual(['other', 'third']);
+  });
+
+  it('a status write since the copy was read changes nothing: one patch, no re-read', async () => {
+    const fake = new FakeKubeClient();
+    const [stale] = fake.seed(kind, obj());
+    await fake.patch(kind, ref, { status: { n: 1 } }, 'merge', { subresource: 'status' });
+    const before = fake.calls.length;
+    await holdFinalizer(fake, kind, stale!, F);
+    expect(fake.calls.slice(before).map((c) => c.verb)).toEqual(['patch']);
+  });
+
+  it('an object that is gone: undefined, and nothing written', async () => {
+    const fake = new FakeKubeClient();
+    expect(await holdFinalizer(fake, kind, ref, F)).toBeUndefined();
+    expect(await releaseFinalizer(fake, kind, ref, F)).toBeUndefined();
+    expect(fake.writes()).toBe(0);
   });
 });

@@ -1,5 +1,6 @@
+import { isNotFound, isPatchTestFailed } from '../client/errors.js';
 import type { KindRef } from '../client/kinds.js';
-import type { KubeClient, KubeObject } from '../client/types.js';
+import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 
 export type JsonPatchOp =
   | { op: 'test'; path: string; value: unknown }
@@ -68,3 +69,65 @@ export async function removeFinalizer<T extends KubeObject>(
   if (!patch) return obj;
   return client.patch<T>(kind, refOf(obj), patch, 'json');
 }
+
+/** How often a hold or release re-reads the object after its `test` failed (the list moved meanwhile). */
+const FINALIZER_ATTEMPTS = 3;
+
+async function onForeignObject<T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  target: ObjectRef | T,
+  name: string,
+  patchOf: (obj: KubeObject, name: string) => JsonPatchOp[] | undefined,
+  recheckNoop: boolean,
+): Promise<T | undefined> {
+  const current = 'metadata' in target ? target : undefined;
+  const ref = current ? refOf(current) : (target as ObjectRef);
+  let obj = current ?? (await client.get<T>(kind, ref));
+  let fresh = current === undefined;
+  for (let attempt = 1; obj; attempt++) {
+    const patch = patchOf(obj, name);
+    if (!patch && recheckNoop && !fresh) {
+      // A copy without our finalizer may predate our hold: only the server can say.
+      obj = await client.get<T>(kind, ref);
+      fresh = true;
+      continue;
+    }
+    if (!patch) return obj;
+    try {
+      return await client.patch<T>(kind, ref, patch, 'json');
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      if (!isPatchTestFailed(err) || attempt >= FINALIZER_ATTEMPTS) throw err;
+      obj = await client.get<T>(kind, ref);
+      fresh = true;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Holds finalizer `name` on an object another controller owns and writes (a Memcached, Topology,
+ * MariaDB CR, a parent): a JSON Patch whose `test` covers the finalizer list only, so the owner
+ * writing its status meanwhile never makes it conflict (a merge patch pinned to the
+ * resourceVersion would, on every such write). A list that moved is read again (3 attempts).
+ * `target`: the object as already read (the cache's copy), or its reference (then it is read).
+ * Resolves with the object as it now is, undefined when it does not exist.
+ */
+export const holdFinalizer = <T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  target: ObjectRef | T,
+  name: string,
+): Promise<T | undefined> => onForeignObject(client, kind, target, name, addFinalizerPatch, false);
+
+/**
+ * Releases finalizer `name` from an object another controller owns, as `holdFinalizer` holds it
+ * (gone: nothing to do). A copy without the finalizer is checked against the server.
+ */
+export const releaseFinalizer = <T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  target: ObjectRef | T,
+  name: string,
+): Promise<T | undefined> => onForeignObject(client, kind, target, name, removeFinalizerPatch, true);

@@ -1,3 +1,11 @@
+/**
+ * `@stackops/lib-common/runtime` — the controller machinery: `Manager`, `controller()` builder
+ * (`for`/`forPredicates`/`owns`/`watches`/`reconcile`), informers and their cache, the work queue
+ * with backoff and the 10 h safety-net resync, error policy, finalizers (`holdFinalizer` on
+ * others' objects), predicates, leader election, Events, health/metrics server. Imports `client`,
+ * `logging` and `metrics`.
+ */
+
 export { Backoff, type BackoffOptions, backoffDelay, sleep } from './backoff.js';
 export {
   type CacheReader,
@@ -10,6 +18,7 @@ export {
   ControllerBuilder,
   type ControllerOptions,
   controllerOwnerKey,
+  DEFAULT_RESYNC_MS,
   type MapFn,
   type ReconcileContext,
   type ReconcileResult,
@@ -28,7 +37,9 @@ export {
   addFinalizerPatch,
   ensureFinalizer,
   hasFinalizer,
+  holdFinalizer,
   type JsonPatchOp,
+  releaseFinalizer,
   removeFinalizer,
   removeFinalizerPatch,
 } from './finalizer.js';

@@ -10,6 +10,7 @@ import type {
   WatchEvent,
   WatchOptions,
 } from '../client/types.js';
+import { waitUntil } from '../testing/wait.js';
 import { Informer, type InformerEvent } from './informer.js';
 
 type WatchScript = (opts: WatchOptions, emit: (e: WatchEvent) => void) => Promise<void>;
@@ -64,13 +65,9 @@ const list =
 const fast = { initialMs: 1, maxMs: 5 };
 const gone = new ApiError({ code: 410, reason: 'Expired', message: 'too old resource version' });
 
-async function until(cond: () => boolean, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+/** The testing vocabulary's `waitUntil`, polled every 2 ms (the informer works on fake time scales). */
+const until = (cond: () => boolean): Promise<true> =>
+  waitUntil('the informer to catch up', () => cond() || undefined, { timeoutMs: 2000, intervalMs: 2 });
 
 describe('Informer, list then watch', () => {
   it('lists, becomes synced, then applies watch events from the list resourceVersion', async () => {

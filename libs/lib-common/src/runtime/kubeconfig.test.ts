@@ -3,17 +3,17 @@ import type { RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { base64 } from '../testing/conditions.js';
 import { loadKubeConfig } from './kubeconfig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubeconfig-test-'));
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const write = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
   return path;
 };
 
-const kubeconfig = (user: string, cluster = '      certificate-authority-data: ' + b64('CA')) =>
+const kubeconfig = (user: string, cluster = '      certificate-authority-data: ' + base64('CA')) =>
   [
     'apiVersion: v1',
     'kind: Config',
@@ -47,7 +47,7 @@ describe('loadKubeConfig', () => {
   it("reads the current context's cluster and client certificate (as kube-env writes it)", async () => {
     const path = write(
       'certs',
-      kubeconfig(`      client-certificate-data: ${b64('CERT')}\n      client-key-data: ${b64('KEY')}`),
+      kubeconfig(`      client-certificate-data: ${base64('CERT')}\n      client-key-data: ${base64('KEY')}`),
     );
     const { kc, opts } = await httpsOptions(path);
     expect(kc.getCurrentCluster()?.server).toBe('https://127.0.0.1:6443');

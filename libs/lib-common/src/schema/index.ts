@@ -1,3 +1,8 @@
+/**
+ * `@stackops/lib-common/schema` — TypeBox building blocks of the operators' CRD schemas (bounded
+ * inputs, CEL rules, upstream's shared types). Imports nothing of lib-common.
+ */
+
 export {
   boundInputSchema,
   CONFIG_TEXT_MAX_LENGTH,

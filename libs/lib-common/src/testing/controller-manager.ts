@@ -1,5 +1,6 @@
 import { Kinds } from '../client/kinds.js';
 import type { KubeObject } from '../client/types.js';
+import { ExternalKinds } from '../external/kinds.js';
 import type { FakeKubeClient } from './fake.js';
 
 type Ref = { namespace?: string; name: string };
@@ -25,5 +26,38 @@ export async function simulateControllerManager(fake: FakeKubeClient): Promise<v
       updatedReplicas: n,
     };
     await fake.patch(Kinds.Deployment, d.metadata as Ref, { status }, 'merge', { subresource: 'status' });
+  }
+}
+
+/**
+ * A Galera `name` as mariadb-operator's namespace has it, on a fake API server: the CR and its
+ * Service, labelled as mariadb-operator labels it (what `databaseInstance` finds).
+ */
+export function seedGalera(fake: FakeKubeClient, namespace: string, name = 'openstack'): void {
+  fake.seed(ExternalKinds.Galera, {
+    apiVersion: 'mariadb.openstack.org/v1beta1',
+    kind: 'Galera',
+    metadata: { name, namespace },
+    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
+  } as KubeObject);
+  fake.seed(Kinds.Service, {
+    metadata: { name, namespace, labels: { app: 'mariadb', cr: `mariadb-${name}` } },
+    spec: { ports: [{ port: 3306 }] },
+  } as KubeObject);
+}
+
+/** Plays mariadb-operator once: the MariaDBDatabase and MariaDBAccount `ref` names report Ready. */
+export function simulateMariadbOperator(fake: FakeKubeClient, ref: Ref): void {
+  const now = new Date().toISOString();
+  for (const [kind, type] of [
+    [ExternalKinds.MariaDBDatabase, 'MariaDBDatabaseReady'],
+    [ExternalKinds.MariaDBAccount, 'MariaDBAccountReady'],
+  ] as const) {
+    const obj = fake.peek(kind, ref);
+    if (obj)
+      fake.seed(kind, {
+        ...obj,
+        status: { conditions: [{ type, status: 'True', lastTransitionTime: now }] },
+      });
   }
 }

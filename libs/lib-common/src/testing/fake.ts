@@ -87,7 +87,13 @@ function jsonPatch(doc: KubeObject, ops: { op: string; path: string; value?: unk
     const invalid = (why: string) =>
       new ApiError({ code: 422, reason: 'Invalid', message: `${op.op} ${op.path}: ${why}` });
     if (op.op === 'test') {
-      if (JSON.stringify(current ?? null) !== JSON.stringify(op.value ?? null)) throw invalid('test failed');
+      // The real server's answer to a failed `test`: a 422 with this message and no causes.
+      if (JSON.stringify(current ?? null) !== JSON.stringify(op.value ?? null))
+        throw new ApiError({
+          code: 422,
+          reason: 'Invalid',
+          message: 'the server rejected our request due to an error in our request',
+        });
       continue;
     }
     if (container === undefined || container === null) throw invalid('path does not exist');

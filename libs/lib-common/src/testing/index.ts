@@ -1,4 +1,31 @@
-export { simulateControllerManager } from './controller-manager.js';
+/**
+ * `@stackops/lib-common/testing` — the one test harness. Unit tests: `FakeKubeClient` (an in-memory
+ * API server with watches and `failOn`), `reconcileOnce`, `convergeOnFake`, `stepFailure`,
+ * `startFakeManager`, `simulateControllerManager`. Integration tests: kubeconfig, namespaces, CRDs,
+ * `startTestManager`, charts. One vocabulary for both: `conditionOf`/`expectCondition` (upstream's
+ * `ExpectCondition`), `waitFor` (an object until a predicate), `waitForCondition`, `waitUntil` (any
+ * probe), `eventually` (an assertion), `waitForDeletion`; `base64`/`fromBase64` for Secret data.
+ */
+
+export {
+  base64,
+  type ConditionView,
+  conditionOf,
+  conditionProblems,
+  type ExpectedCondition,
+  expectCondition,
+  fromBase64,
+  waitForCondition,
+} from './conditions.js';
+export { seedGalera, simulateControllerManager, simulateMariadbOperator } from './controller-manager.js';
+export {
+  type ConvergeOptions,
+  convergeOnFake,
+  type StepFailure,
+  type StepFailureOptions,
+  serverError,
+  stepFailure,
+} from './converge.js';
 export { installCrds, type ReadCrdsOptions, readCrds } from './crds.js';
 export {
   FakeKubeClient,

@@ -8,9 +8,8 @@ export interface ResolvedSpec extends KeystoneAPISpec {
   databaseAccount: string;
   memcachedInstance: string;
   /**
-   * Not a spec field: the memcached step fills it from the Memcached CR (its mTLS client
-   * certificate Secret when `spec.tls.mtls.sslVerifyMode` is Request or Require), so every pod
-   * builder that mounts the certificate sees it.
+   * Not a spec field, never set by `resolveSpec`: the builders' input from `specForPods`, which
+   * adds the mTLS client certificate Secret the memcached step found on the Memcached CR.
    */
   memcachedMtlsSecret?: string;
   region: string;
@@ -75,3 +74,8 @@ export const inputSecretKeys = (s: ResolvedSpec) => ({
 
 /** The SQL user name for `databaseAccount` (a Kubernetes-style name may use dashes; SQL gets underscores). */
 export const databaseUser = (s: ResolvedSpec): string => s.databaseAccount.replaceAll('-', '_');
+
+/** The RabbitMQ cluster notifications go to: `notificationsBus.cluster`, else the deprecated `rabbitMqClusterName`. */
+export function notificationsCluster(spec: ResolvedSpec): string | undefined {
+  return spec.notificationsBus?.cluster || spec.rabbitMqClusterName || undefined;
+}

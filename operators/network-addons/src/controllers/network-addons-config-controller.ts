@@ -57,7 +57,7 @@ export async function registerNetworkAddonsConfigController(
   );
   let builder = manager
     .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
-    .withPredicates(or(generationChanged, labelsChanged));
+    .forPredicates(or(generationChanged, labelsChanged));
   for (const kind of kinds) builder = builder.owns(kind, { labelSelector: MANAGED_SELECTOR });
   return builder.reconcile(reconcile);
 }

@@ -1,6 +1,6 @@
 import { ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ReconcileError } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { FakeKubeClient, reconcileOnce, stepFailure } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../api/kinds.js';
 import type { NetworkAddonsConfigSpec } from '../api/network-addons-config.js';
@@ -39,7 +39,7 @@ function setup(opts: { certManager?: boolean } = {}) {
       (config(name)?.status?.conditions ?? []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]),
     );
   const managed = () => kinds.flatMap((k) => fake.all(k).map((o) => `${k.kind}/${o.metadata.name}`)).sort();
-  return { fake, run, setSpec, config, conditions, managed };
+  return { fake, reconcile, run, setSpec, config, conditions, managed };
 }
 
 describe('NetworkAddonsConfig reconciler (fake API server)', () => {
@@ -138,6 +138,44 @@ describe('NetworkAddonsConfig reconciler (fake API server)', () => {
     );
     expect(t.conditions()).toMatchObject({ Degraded: 'True/FailedToApply' });
   });
+
+  // The other steps validate, fill, render and track from the CR and the cache: no API call of theirs
+  // can fail. A failure is Degraded True with the step's reason, and so Available and Progressing
+  // False (upstream's ClusterOperator-style trio); no other status changes.
+  it.each([
+    ['applyObjects', { verb: 'apply', kind: 'DaemonSet' }, 'FailedToApply', {}],
+    [
+      'pruneStaleObjects',
+      { verb: 'delete', kind: 'DaemonSet' },
+      'FailedToDeleteObjects',
+      { linuxBridge: {} },
+    ],
+  ] as const)(
+    'an API error in %s: Degraded with the step’s reason',
+    async (_step, failOn, reason, before) => {
+      const { conditions, changed } = await stepFailure<NetworkAddonsConfig>({
+        world: async () => {
+          const w = setup();
+          if (Object.keys(before).length > 0) {
+            await w.setSpec({ multus: {}, ...before });
+            await w.run();
+          }
+          await w.setSpec({ multus: {} });
+          return w.fake;
+        },
+        kind: NetworkAddonsConfigKind,
+        ref: { name: 'cluster' },
+        reconciler: () => setup().reconcile,
+        failOn,
+      });
+      expect(changed.sort()).toEqual(['Available', 'Degraded', 'Progressing']);
+      expect(Object.fromEntries(conditions.map((c) => [c.type, `${c.status}/${c.reason}`]))).toEqual({
+        Degraded: `True/${reason}`,
+        Available: 'False/Failing',
+        Progressing: 'False/InvalidConfiguration',
+      });
+    },
+  );
 
   it('leaves a deleted NetworkAddonsConfig to garbage collection', async () => {
     const t = setup();

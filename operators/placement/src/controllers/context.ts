@@ -1,4 +1,5 @@
 import type { SecretObject } from '@stackops/lib-common/objects';
+import type { PodPlacement } from '@stackops/lib-common/openstack';
 import type { Pass } from '@stackops/lib-common/pipeline';
 import type { PlacementAPIStatus } from '../api/index.js';
 import type { PlacementAPI } from '../api/kinds.js';
@@ -31,6 +32,8 @@ export interface PlacementApiPass extends Pass<PlacementAPI, PlacementApiStatus>
   podAnnotations: Record<string, string>;
   /** NetworkAttachmentDefinition names requested by the spec. */
   networkAttachments: string[];
+  /** From the Topology `spec.topologyRef` names (`ensureTopology`): applied to the Deployment and the db-sync Job. */
+  topology?: PodPlacement | undefined;
 }
 
 /** How long to wait before looking again at something that is not there yet and has no watch. */

@@ -2,6 +2,7 @@ import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import {
+  base64,
   FakeKubeClient,
   settledReconcileCount,
   startFakeManager,
@@ -14,7 +15,6 @@ import { registerPlacementApiController } from './placement-api-controller.js';
 
 const NS = 'openstack';
 const fast = { timeoutMs: 5_000, intervalMs: 10 };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 const conditionOf = (fake: FakeKubeClient, type: string) =>
   fake
@@ -47,9 +47,9 @@ describe('PlacementAPI controller registration (a real manager on a fake API ser
     await waitUntil('InputReady False', () => conditionOf(fake, 'InputReady')?.status === 'False', fast);
 
     const data = {
-      PlacementPassword: b64('a'),
-      PlacementDatabasePassword: b64('b'),
-      DbRootPassword: b64('c'),
+      PlacementPassword: base64('a'),
+      PlacementDatabasePassword: base64('b'),
+      DbRootPassword: base64('c'),
     };
     await fake.create(Kinds.Secret, { metadata: { name: 'osp-secret', namespace: NS }, data } as KubeObject);
     await waitUntil(

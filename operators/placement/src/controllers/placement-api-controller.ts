@@ -58,7 +58,7 @@ export function registerPlacementApiController(
   });
   // A pass's own status write does not wake the key again (the pipeline writes status at the end
   // of a pass; nothing waits for that write to come back).
-  builder = builder.withPredicates(specOrMetadataChanged);
+  builder = builder.forPredicates(specOrMetadataChanged);
   // Only its own Secrets (labelled with the owner) are cached; those a spec names are watched by name.
   // Of its Jobs and Deployment, only what decides their outcome or readiness wakes it (not each
   // pod started or counted).

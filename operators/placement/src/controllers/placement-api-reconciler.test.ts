@@ -1,6 +1,13 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import {
+  base64,
+  conditionOf as conditionIn,
+  FakeKubeClient,
+  reconcileOnce,
+  simulateControllerManager,
+  stepFailure,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { samplePlacementAPI } from '../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -9,7 +16,6 @@ import { placementApiReconciler } from './placement-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'placement' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const ready = () => [
   {
     type: 'Ready',
@@ -31,17 +37,17 @@ const ospSecret = (data: Record<string, string>): KubeObject =>
 
 const fullSecret = () =>
   ospSecret({
-    PlacementPassword: b64('placement-pw\n'),
-    PlacementDatabasePassword: b64('db-pw'),
-    DbRootPassword: b64('root-pw'),
+    PlacementPassword: base64('placement-pw\n'),
+    PlacementDatabasePassword: base64('db-pw'),
+    DbRootPassword: base64('root-pw'),
   });
 
 /** install_yamls' osp-secret as it is today: no PlacementDatabasePassword (upstream uses MariaDBAccount). */
 const todaysOspSecret = () =>
   ospSecret({
-    PlacementPassword: b64('placement-pw'),
-    DbRootPassword: b64('root-pw'),
-    AdminPassword: b64('a'),
+    PlacementPassword: base64('placement-pw'),
+    DbRootPassword: base64('root-pw'),
+    AdminPassword: base64('a'),
   });
 
 const secretData = (fake: FakeKubeClient, name: string, key: string) => {
@@ -107,7 +113,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
     const cr = placementAPI();
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDatabasePassword' };
     fake.seed(PlacementAPIKind, cr);
-    fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: b64('pw') }));
+    fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: base64('pw') }));
     const { result, events } = await reconcile(fake);
     const message =
       "Input data error occurred fields 'MyDatabasePassword', 'DbRootPassword' not found in secret/osp-secret";
@@ -252,9 +258,9 @@ describe("upstream's checks with upstream's input", () => {
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDbPw' };
     cr.spec.databaseAccount = 'placement_2';
     const secret = ospSecret({
-      PlacementPassword: b64('p'),
-      MyDbPw: b64('my-db-pw'),
-      DbRootPassword: b64('r'),
+      PlacementPassword: base64('p'),
+      MyDbPw: base64('my-db-pw'),
+      DbRootPassword: base64('r'),
     });
     seedDeployable(fake, cr, secret);
     await converge(fake);
@@ -348,7 +354,7 @@ const TLS_SPEC = {
 const tlsSecret = (name: string, data: Record<string, string>): KubeObject =>
   ({
     metadata: { name, namespace: NS },
-    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
+    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, base64(v)])),
   }) as KubeObject;
 const certSecret = (name: string, cert = `${name}-crt`) =>
   tlsSecret(name, { 'tls.crt': cert, 'tls.key': `${name}-key` });
@@ -445,7 +451,7 @@ describe('pod-level TLS', () => {
     await fake.patch(
       Kinds.Secret,
       { namespace: NS, name: 'cert-public-svc' },
-      { data: { 'tls.crt': b64('renewed') } },
+      { data: { 'tls.crt': base64('renewed') } },
       'merge',
     );
     await converge(fake, 3);
@@ -455,12 +461,50 @@ describe('pod-level TLS', () => {
     await fake.patch(
       Kinds.Secret,
       { namespace: NS, name: 'combined-ca-bundle' },
-      { data: { 'tls-ca-bundle.pem': b64('CA2') } },
+      { data: { 'tls-ca-bundle.pem': base64('CA2') } },
       'merge',
     );
     await reconcile(fake);
     expect(configHash(fake)).not.toBe(afterCert);
     // The Jobs' pod specs did not change: db-sync is not run again.
     expect(fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.hash?.['dbsync']).toBe(dbsyncHash);
+  });
+});
+
+describe('PlacementAPI: an API error lands on the condition of the step that hit it, and nowhere else', () => {
+  // DBReady is listed first but its step runs fourth: RBAC and input failures must not land there.
+  it.each([
+    ['ensureRbac', { verb: 'apply', kind: 'ServiceAccount' }, 'ServiceAccountReady'],
+    ['ensureDatabase', { verb: 'create', kind: 'Job', name: 'placement-db-create' }, 'DBReady'],
+    [
+      'ensureConfigSecret',
+      { verb: 'apply', kind: 'Secret', name: 'placement-scripts' },
+      'ServiceConfigReady',
+    ],
+    ['ensureServices', { verb: 'apply', kind: 'Service', name: 'placement-internal' }, 'CreateServiceReady'],
+    ['runDbSync', { verb: 'create', kind: 'Job', name: 'placement-db-sync' }, 'DBSyncReady'],
+    ['ensureDeployment', { verb: 'apply', kind: 'Deployment' }, 'DeploymentReady'],
+    ['registerInKeystone (service)', { verb: 'apply', kind: 'KeystoneService' }, 'KeystoneServiceReady'],
+    ['registerInKeystone (endpoint)', { verb: 'apply', kind: 'KeystoneEndpoint' }, 'KeystoneEndpointReady'],
+  ] as const)('%s: %j fails → %s False (Error)', async (_step, failOn, expected) => {
+    const { conditions, changed } = await stepFailure<PlacementAPI>({
+      world: () => {
+        const fake = new FakeKubeClient();
+        seedDeployable(fake);
+        return fake;
+      },
+      kind: PlacementAPIKind,
+      ref,
+      reconciler: () => placementApiReconciler(defaultsFromEnv({})),
+      failOn,
+      settle: runOthers,
+    });
+    const cr = { metadata: {}, status: { conditions } } as KubeObject;
+    expect(changed).toEqual([expected]);
+    expect(conditionIn(cr, expected)).toMatchObject({ status: 'False', reason: 'Error' });
+    expect(conditionIn(cr, 'Ready')).toMatchObject({
+      status: 'False',
+      message: conditionIn(cr, expected)?.message,
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { pipeline } from '@stackops/lib-common/pipeline';
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { pipeline, reports } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER } from '../api/constants.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -21,21 +22,25 @@ import { releaseKeystoneChildren } from './steps/release-keystone-children.js';
 import { resolveNetworks } from './steps/resolve-networks.js';
 import { runDbSync } from './steps/run-db-sync.js';
 
-/** The reconcile of a PlacementAPI, in upstream's order; each step may end it. */
+/**
+ * The reconcile of a PlacementAPI, in upstream's order; each step may end it. Each names the
+ * condition a failure it did not report itself lands on (the conditions are listed in upstream's
+ * order, which is not this one).
+ */
 export const PLACEMENT_API_STEPS = [
-  ensureRbac,
-  checkInputSecret,
-  ensureDatabaseAccount,
-  ensureDatabase,
-  ensureConfigSecret,
-  checkTlsInput,
-  recordInputHash,
-  resolveNetworks,
-  ensureServices,
-  ensureTopology,
-  runDbSync,
-  ensureDeployment,
-  registerInKeystone,
+  reports(ConditionType.ServiceAccountReady, ensureRbac),
+  reports(ConditionType.InputReady, checkInputSecret),
+  reports(ConditionType.MariaDBAccountReady, ensureDatabaseAccount),
+  reports(ConditionType.DBReady, ensureDatabase),
+  reports(ConditionType.ServiceConfigReady, ensureConfigSecret),
+  reports(ConditionType.TLSInputReady, checkTlsInput),
+  reports(ConditionType.ServiceConfigReady, recordInputHash),
+  reports(ConditionType.NetworkAttachmentsReady, resolveNetworks),
+  reports(ConditionType.CreateServiceReady, ensureServices),
+  reports(ConditionType.TopologyReady, ensureTopology),
+  reports(ConditionType.DBSyncReady, runDbSync),
+  reports(ConditionType.DeploymentReady, ensureDeployment),
+  reports(ConditionType.KeystoneServiceReady, registerInKeystone),
 ];
 
 /**

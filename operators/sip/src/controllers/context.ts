@@ -3,8 +3,23 @@ import type { ReconcileError } from '@stackops/lib-common/runtime';
 import type { SIPCluster } from '../api/kinds.js';
 import type { SIPClusterStatus } from '../api/sipcluster.js';
 import type { ServiceImages } from '../config/images.js';
-import type { DeployedServices } from './steps/deploy-services.js';
-import type { GatheredHosts } from './steps/gather-hosts.js';
+import type { HostData } from '../hostdata/host-data.js';
+import type { Host, RoleSchedule } from '../scheduling/schedule.js';
+
+/** The outcome of gathering: every role complete, with what was read from each host. */
+interface GatheredHosts {
+  roles: RoleSchedule[];
+  /** Hosts the cluster holds and no longer needs. */
+  released: Host[];
+  /** Each role's hosts with their data, by name. */
+  hostsByRole: Map<string, HostData[]>;
+}
+
+/** What `deployServices` leaves in the pass. */
+interface DeployedServices {
+  /** Service instance names (their Deployments), in spec order. */
+  instances: string[];
+}
 
 /**
  * What the steps of one SIPCluster pass share: lib-common's pass (the object, client, cache, log,

@@ -1,14 +1,13 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
+import { base64, FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
 import { registerSipClusterController } from './sipcluster-controller.js';
 
 const NS = 't';
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const networkData = (ip: string) => ({
-  networkData: b64(JSON.stringify({ networks: [{ id: 'oam', ip_address: ip }] })),
+  networkData: base64(JSON.stringify({ networks: [{ id: 'oam', ip_address: ip }] })),
 });
 
 let fake: FakeKubeClient;

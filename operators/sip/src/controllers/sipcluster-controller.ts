@@ -36,7 +36,7 @@ export function registerSipClusterController(
         waitingRetryMs: opts.waitingRetryMs ?? DEFAULT_RETRY_DELAYS.waitingRetryMs,
       }),
     })
-    .withPredicates(generationChanged);
+    .forPredicates(generationChanged);
   // Only the Secrets it creates (managed-by label) are cached; those it reads are watched by name.
   for (const kind of SERVICE_KINDS)
     builder = builder.owns(

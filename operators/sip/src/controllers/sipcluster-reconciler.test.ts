@@ -1,6 +1,12 @@
 import { ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ReconcileError } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, FakeRecorder, reconcileOnce } from '@stackops/lib-common/testing';
+import {
+  base64,
+  FakeKubeClient,
+  FakeRecorder,
+  reconcileOnce,
+  stepFailure,
+} from '@stackops/lib-common/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LABEL_CLUSTER_NAME, LABEL_NODE_TYPE, SIP_FINALIZER } from '../api/constants.js';
 import { type BareMetalHost, BareMetalHostKind, type SIPCluster, SIPClusterKind } from '../api/kinds.js';
@@ -13,7 +19,6 @@ const ROLE = 'example.org/flavor';
 const images = { loadBalancer: 'haproxy:t', jumpHost: 'jump:t', auth: 'dex:t' };
 const reconcile = sipClusterReconciler({ images });
 const policy = sipClusterErrorPolicy(DEFAULT_RETRY_DELAYS);
-const b64 = (s: string) => Buffer.from(s).toString('base64');
 const ref = { namespace: NS, name: 'c1' };
 
 let fake: FakeKubeClient;
@@ -23,13 +28,13 @@ function seedHost(name: string, flavor: string, ip: string | undefined, labels: 
     fake.seed(Kinds.Secret, {
       metadata: { name: `${name}-nd`, namespace: NS },
       data: {
-        networkData: b64(JSON.stringify({ networks: [{ id: 'oam', ip_address: ip }] })),
+        networkData: base64(JSON.stringify({ networks: [{ id: 'oam', ip_address: ip }] })),
       },
     });
   }
   fake.seed(Kinds.Secret, {
     metadata: { name: `${name}-bmc`, namespace: NS },
-    data: { username: b64('admin'), password: b64('pw') },
+    data: { username: base64('admin'), password: base64('pw') },
   });
   fake.seed(BareMetalHostKind, {
     metadata: { name, namespace: NS, labels: { [ROLE]: flavor, ...labels } },
@@ -172,7 +177,7 @@ describe('SIPCluster reconciler (fake API server)', () => {
     seedCluster(
       spec(1, { jumpHost: [{ nodePort: 30002, nodeInterfaceId: 'oam', nodeSSHPrivateKeys: 'keys' }] }),
     );
-    fake.seed(Kinds.Secret, { metadata: { name: 'keys', namespace: NS }, data: { id: b64('k') } });
+    fake.seed(Kinds.Secret, { metadata: { name: 'keys', namespace: NS }, data: { id: base64('k') } });
     await pass();
     expect(fake.peek(Kinds.Deployment, { namespace: NS, name: 'jumphost-c1' })).toBeDefined();
 
@@ -230,6 +235,39 @@ describe('SIPCluster error policy', () => {
   const obj = { metadata: { name: 'x' } };
   const failure = (severity: 'Error' | 'Warning', cause?: unknown) =>
     new ReconcileError('m', { reason: 'R', severity, cause });
+
+  // gatherHosts and reportReady read only the cache: nothing of theirs can meet an API error.
+  it.each([
+    ['deployServices (its Secret)', { verb: 'apply', kind: 'Secret' }, 'InfraServiceFailure'],
+    ['deployServices (its Service)', { verb: 'apply', kind: 'Service' }, 'InfraServiceFailure'],
+    ['deployServices (its Deployment)', { verb: 'apply', kind: 'Deployment' }, 'InfraServiceFailure'],
+    ['labelHosts', { verb: 'patch', kind: 'BareMetalHost' }, 'UnableToApplyLabels'],
+  ] as const)(
+    'an API error in %s: Ready False (its one condition) with the step’s reason; nothing else',
+    async (_step, failOn, reason) => {
+      const { conditions, changed } = await stepFailure<SIPCluster>({
+        world: () => {
+          fake = new FakeKubeClient();
+          seedHost('cp-a', 'cp', '10.0.0.1');
+          seedCluster(spec());
+          return fake;
+        },
+        kind: SIPClusterKind,
+        ref,
+        reconciler: () => sipClusterReconciler({ images }),
+        failOn,
+      });
+      expect(changed).toEqual([]);
+      expect(conditions).toEqual([
+        expect.objectContaining({
+          type: 'Ready',
+          status: 'False',
+          reason,
+          severity: 'Warning',
+        }),
+      ]);
+    },
+  );
 
   it('invalid input waits the long delay, a wait the short one', () => {
     expect(decide(failure('Error'), obj)).toEqual({ requeueAfterMs: 1000 });

@@ -1,9 +1,8 @@
 import type { KindRef, KubeObject, ObjectRef } from '@stackops/lib-common/client';
 import type { CacheReader } from '@stackops/lib-common/runtime';
+import { base64 } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { readSecretKeyFromCache } from './conditions.js';
-
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 function cacheWith(secret: KubeObject | undefined): CacheReader {
   return {
@@ -22,7 +21,9 @@ const secret = (data: Record<string, string>): KubeObject =>
 
 describe('readSecretKeyFromCache', () => {
   it('drops one trailing newline, as every operator decodes passwords (`echo pw | base64`)', () => {
-    const cache = cacheWith(secret({ AdminPassword: b64('pw\n'), Other: b64('two\n\n'), Plain: b64('pw') }));
+    const cache = cacheWith(
+      secret({ AdminPassword: base64('pw\n'), Other: base64('two\n\n'), Plain: base64('pw') }),
+    );
     expect(readSecretKeyFromCache(cache, 'ns', 'osp-secret', 'AdminPassword')).toEqual({
       state: 'found',
       value: 'pw',
@@ -42,7 +43,7 @@ describe('readSecretKeyFromCache', () => {
       state: 'no-secret',
     });
     const read = readSecretKeyFromCache(
-      cacheWith(secret({ A: b64('secret-value') })),
+      cacheWith(secret({ A: base64('secret-value') })),
       'ns',
       'osp-secret',
       'B',

@@ -1,12 +1,6 @@
 import type { KindRef, KubeObject } from '@stackops/lib-common/client';
-import {
-  type ConditionInput,
-  ConditionType,
-  failureMessage,
-  Reason,
-  unknownCondition,
-} from '@stackops/lib-common/conditions';
-import { pipeline, type Step } from '@stackops/lib-common/pipeline';
+import { type ConditionInput, Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import { pipeline, reports, type Step } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneConditionTypes, KeystoneMessages } from '../../api/conditions.js';
 import { isBeingDeleted } from '../../api/helpers.js';
@@ -16,6 +10,11 @@ import { findKeystoneAPI } from './keystone-api-access.js';
 import { DEFAULT_RESYNC_MS } from './resync.js';
 import { checkKeystoneAPI } from './steps/check-keystone-api.js';
 import { connectAdminClient } from './steps/connect-admin-client.js';
+
+// A failure lands on the condition the step turned False itself (with its words), else the one it
+// declares, else Ready: lib-common's pipeline default, as for every kind.
+const keystoneApiReady = reports(KeystoneConditionTypes.KeystoneAPIReady, checkKeystoneAPI);
+const adminClientReady = reports(KeystoneConditionTypes.AdminServiceClientReady, connectAdminClient);
 
 /** What differs between the two kinds that register things in Keystone for a KeystoneAPI. */
 export interface DependantDefinition<T extends KubeObject, S extends object, P extends DependantPass<T, S>> {
@@ -27,7 +26,10 @@ export interface DependantDefinition<T extends KubeObject, S extends object, P e
   initialStatus(cr: T, previous: S | undefined): S;
   /** Whether anything of this object is registered in Keystone (deletion needs no Keystone otherwise). */
   registered(status: S): boolean;
-  /** The steps of a live object, once Keystone is Ready and an admin client is at hand. */
+  /**
+   * The steps of a live object, once Keystone is Ready and an admin client is at hand, each with the
+   * condition it reports (`reports`).
+   */
   register: readonly Step<P>[];
   /** On deletion, with Keystone Ready and an admin client: remove what was registered. */
   unregister: readonly Step<P>[];
@@ -71,24 +73,6 @@ export function dependantReconciler<T extends KubeObject, S extends object, P ex
       ...def.conditions,
     ],
     initialStatus: def.initialStatus,
-    // A step that throws has already set its condition with upstream's message ("… error occured
-    // <why>"): keep it and say the same in a Warning Event; otherwise lib-common's failure table.
-    failed: (ctx, err) => {
-      const types = [
-        KeystoneConditionTypes.KeystoneAPIReady,
-        KeystoneConditionTypes.AdminServiceClientReady,
-        ...def.conditions.map((c) => c.type),
-      ];
-      const f = failureMessage(err);
-      const marked = types.map((t) => ctx.conditions.get(t)).find((c) => c?.status === 'False');
-      if (marked) {
-        ctx.event('Warning', f.eventReason, marked.message ?? f.message);
-        return;
-      }
-      const type = types.find((t) => !ctx.conditions.isTrue(t)) ?? ConditionType.Ready;
-      ctx.conditions.markFalse(type, Reason.Error, f.severity, '%s', f.message);
-      ctx.event('Warning', f.eventReason, f.message);
-    },
     context: (pass) =>
       Object.assign(pass, {
         pool,
@@ -99,12 +83,12 @@ export function dependantReconciler<T extends KubeObject, S extends object, P ex
           },
         },
       }) as P,
-    steps: [scheduleResync, checkKeystoneAPI, connectAdminClient, ...def.register],
+    steps: [scheduleResync, keystoneApiReady, adminClientReady, ...def.register],
     finalizer: {
       name: def.finalizer,
       cleanup: (ctx) =>
         keystoneNeeded(ctx)
-          ? [checkKeystoneAPI, connectAdminClient, ...def.unregister, def.releaseParents]
+          ? [keystoneApiReady, adminClientReady, ...def.unregister, def.releaseParents]
           : [def.releaseParents],
     },
   });

@@ -1,5 +1,5 @@
-import { isNotFound, type KindRef, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { removeFinalizer } from '@stackops/lib-common/runtime';
+import type { KindRef, KubeClient, KubeObject } from '@stackops/lib-common/client';
+import { releaseFinalizer } from '@stackops/lib-common/runtime';
 
 /** Takes `finalizer` off a parent (a KeystoneAPI, a KeystoneService); a parent already gone needs nothing. */
 export async function releaseParent(
@@ -9,7 +9,5 @@ export async function releaseParent(
   finalizer: string,
 ): Promise<void> {
   if (!parent) return;
-  await removeFinalizer(client, kind, parent, finalizer).catch((err: unknown) => {
-    if (!isNotFound(err)) throw err;
-  });
+  await releaseFinalizer(client, kind, parent, finalizer);
 }

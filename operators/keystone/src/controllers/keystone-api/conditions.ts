@@ -1,6 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
-import type { ResolvedSpec } from '../../config/spec.js';
-import { notificationsCluster } from './steps/ensure-transport-url.js';
+import { notificationsCluster, type ResolvedSpec } from '../../config/spec.js';
 
 /**
  * The conditions a KeystoneAPI reports, initialised (Unknown) at the start of every reconcile so

@@ -1,6 +1,7 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
 import {
+  base64,
   FakeKubeClient,
   settledReconcileCount,
   startFakeManager,
@@ -13,7 +14,6 @@ import { defaultsFromEnv } from '../../config/defaults.js';
 import { registerKeystoneApiController } from './keystone-api-controller.js';
 
 const NS = 'openstack';
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const fast = { timeoutMs: 5_000, intervalMs: 10 };
 
 const conditionOf = (fake: FakeKubeClient, type: string) =>
@@ -39,7 +39,11 @@ describe('KeystoneAPI controller registration (a real manager on a fake API serv
     await fake.create(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
     expect(await settledReconcileCount(manager, 'keystoneapi')).toBe(before);
 
-    const data = { AdminPassword: b64('a'), KeystoneDatabasePassword: b64('b'), DbRootPassword: b64('c') };
+    const data = {
+      AdminPassword: base64('a'),
+      KeystoneDatabasePassword: base64('b'),
+      DbRootPassword: base64('c'),
+    };
     await fake.create(Kinds.Secret, { metadata: { name: 'osp-secret', namespace: NS }, data } as KubeObject);
     await waitUntil('InputReady True', () => conditionOf(fake, 'InputReady')?.status === 'True', fast);
     expect(conditionOf(fake, 'DBReady')?.message).toContain('mariadb');
@@ -54,7 +58,11 @@ describe('KeystoneAPI controller registration (a real manager on a fake API serv
 
   it('is woken by the TLS Secrets it waits for (TLSInputReady recovers without a recheck)', async () => {
     const fake = new FakeKubeClient();
-    const data = { AdminPassword: b64('a'), KeystoneDatabasePassword: b64('b'), DbRootPassword: b64('c') };
+    const data = {
+      AdminPassword: base64('a'),
+      KeystoneDatabasePassword: base64('b'),
+      DbRootPassword: base64('c'),
+    };
     fake.seed(Kinds.Secret, { metadata: { name: 'osp-secret', namespace: NS }, data } as KubeObject);
     fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
     fake.seed(KeystoneKinds.KeystoneAPI, {
@@ -80,7 +88,7 @@ describe('KeystoneAPI controller registration (a real manager on a fake API serv
     );
     await fake.create(Kinds.Secret, {
       metadata: { name: 'combined-ca-bundle', namespace: NS },
-      data: { 'tls-ca-bundle.pem': b64('CA') },
+      data: { 'tls-ca-bundle.pem': base64('CA') },
     } as KubeObject);
     // well before the 10 s recheck: the Secret's watch event brought the reconcile
     await waitUntil('TLSInputReady True', () => conditionOf(fake, 'TLSInputReady')?.status === 'True', {

@@ -54,7 +54,7 @@ export function registerKeystoneApiController(
   });
   // A pass's own status write does not wake the key again (the pipeline writes status at the end
   // of a pass; nothing waits for that write to come back).
-  builder = builder.withPredicates(specOrMetadataChanged);
+  builder = builder.forPredicates(specOrMetadataChanged);
   // Of Secrets, only its own (they all carry keystoneGroupLabels) are cached; those a spec names
   // are watched one by one, by name: the operator never lists every Secret of the cluster.
   // Of its Jobs and Deployment, only what decides their outcome or readiness wakes it (not each

@@ -1,33 +1,37 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import {
+  base64,
+  conditionOf as conditionIn,
+  FakeKubeClient,
+  stepFailure,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import { defaultsFromEnv } from '../../config/defaults.js';
+import {
+  convergeKeystone,
+  fakeKeystoneAPI,
+  keystoneCondition,
+  reconcileKeystone,
+  seedKeystoneWorld,
+} from '../../testing/keystone-api-fake.js';
 import { memcachedService } from '../../testing/memcached-service.js';
 import { keystoneApiReconciler } from './keystone-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'keystone' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const NOW = new Date('2026-03-01T12:00:00Z');
 
-function keystoneAPI(spec: Partial<KeystoneAPI['spec']> = {}): KeystoneAPI {
-  return {
-    apiVersion: 'keystone.openstack.org/v1beta1',
-    kind: 'KeystoneAPI',
-    metadata: { name: 'keystone', namespace: NS },
-    spec: { secret: 'osp-secret', ...spec },
-  };
-}
+const keystoneAPI = fakeKeystoneAPI;
 
 const ospSecret = (data: Record<string, string> = {}): KubeObject =>
   ({
     metadata: { name: 'osp-secret', namespace: NS },
     data: {
-      AdminPassword: b64('admin-pw'),
-      KeystoneDatabasePassword: b64('db-pw'),
-      DbRootPassword: b64('root-pw'),
+      AdminPassword: base64('admin-pw'),
+      KeystoneDatabasePassword: base64('db-pw'),
+      DbRootPassword: base64('root-pw'),
       ...data,
     },
   }) as KubeObject;
@@ -35,27 +39,9 @@ const ospSecret = (data: Record<string, string> = {}): KubeObject =>
 const databaseService = (): KubeObject =>
   ({ metadata: { name: 'openstack', namespace: NS }, spec: { ports: [{ port: 3306 }] } }) as KubeObject;
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
-
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<KeystoneAPI>(
-    fake,
-    KeystoneKinds.KeystoneAPI,
-    ref,
-    keystoneApiReconciler(defaultsFromEnv({}), { now: () => NOW }),
-  );
-
-/** Reconciles (letting Jobs and Deployments finish in between) until Ready or `passes` ran out. */
-async function converge(fake: FakeKubeClient, passes = 12) {
-  let last: Awaited<ReturnType<typeof reconcile>> | undefined;
-  for (let i = 0; i < passes; i++) {
-    last = await reconcile(fake);
-    if (conditionOf(fake, 'Ready')?.status === 'True') return last;
-    await simulateControllerManager(fake);
-  }
-  throw new Error(`not Ready after ${passes} passes: ${JSON.stringify(conditionOf(fake, 'Ready'))}`);
-}
+const conditionOf = keystoneCondition;
+const reconcile = (fake: FakeKubeClient) => reconcileKeystone(fake, { now: () => NOW });
+const converge = (fake: FakeKubeClient, passes = 12) => convergeKeystone(fake, { now: () => NOW, passes });
 
 describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
   it('without its Secret: finalizer, every condition initialised, InputReady False, checked again in 10 s', async () => {
@@ -78,7 +64,7 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
   it('an invalid password names its key in an Event, never the value', async () => {
     const fake = new FakeKubeClient();
     fake.seed(KeystoneKinds.KeystoneAPI, keystoneAPI());
-    fake.seed(Kinds.Secret, ospSecret({ KeystoneDatabasePassword: b64('$(rm -rf)') }));
+    fake.seed(Kinds.Secret, ospSecret({ KeystoneDatabasePassword: base64('$(rm -rf)') }));
     const { events } = await reconcile(fake);
     expect(conditionOf(fake, 'InputReady')).toMatchObject({
       status: 'False',
@@ -168,5 +154,40 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
     );
     await reconcile(fake);
     expect(fake.peek(KeystoneKinds.KeystoneAPI, ref)).toBeUndefined();
+  });
+});
+
+const world = () => seedKeystoneWorld(new FakeKubeClient());
+
+describe('KeystoneAPI: an API error lands on the condition of the step that hit it, and nowhere else', () => {
+  // Conditions are listed in upstream's order (TLSInputReady second), not in step order: a failure
+  // must never be told on the first condition not yet True.
+  it.each([
+    ['ensureDatabase', { verb: 'create', kind: 'Job', name: 'keystone-db-create' }, 'DBReady'],
+    ['checkMemcached', { verb: 'get', kind: 'Memcached' }, 'MemcachedReady'],
+    ['ensureConfigSecret', { verb: 'apply', kind: 'Secret', name: 'keystone-scripts' }, 'ServiceConfigReady'],
+    ['ensureFernetKeys', { verb: 'apply', kind: 'Secret', name: 'keystone' }, 'ServiceConfigReady'],
+    ['ensureRbac', { verb: 'apply', kind: 'Role' }, 'RoleReady'],
+    ['runDbSync', { verb: 'create', kind: 'Job', name: 'keystone-db-sync' }, 'DBSyncReady'],
+    ['ensureServices', { verb: 'apply', kind: 'Service', name: 'keystone-public' }, 'CreateServiceReady'],
+    ['runBootstrap', { verb: 'create', kind: 'Job', name: 'keystone-bootstrap' }, 'BootstrapReady'],
+    ['ensureDeployment', { verb: 'apply', kind: 'Deployment' }, 'DeploymentReady'],
+    ['ensureCronJob', { verb: 'apply', kind: 'CronJob' }, 'CronJobReady'],
+    ['ensureCloudConfig (no condition of its own)', { verb: 'apply', kind: 'ConfigMap' }, 'Ready'],
+  ] as const)('%s: %j fails → %s False (Error)', async (_step, failOn, expected) => {
+    const { conditions, changed } = await stepFailure<KeystoneAPI>({
+      world,
+      kind: KeystoneKinds.KeystoneAPI,
+      ref,
+      reconciler: () => keystoneApiReconciler(defaultsFromEnv({})),
+      failOn,
+    });
+    const cr = { metadata: {}, status: { conditions } } as KubeObject;
+    expect(changed).toEqual(expected === 'Ready' ? [] : [expected]);
+    expect(conditionIn(cr, expected)).toMatchObject({ status: 'False', reason: 'Error' });
+    expect(conditionIn(cr, 'Ready')).toMatchObject({
+      status: 'False',
+      message: conditionIn(cr, expected)?.message,
+    });
   });
 });

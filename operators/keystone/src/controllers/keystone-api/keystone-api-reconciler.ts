@@ -1,4 +1,5 @@
-import { pipeline } from '@stackops/lib-common/pipeline';
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { pipeline, reports } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneFinalizers } from '../../api/finalizers.js';
 import { KeystoneKinds } from '../../api/group.js';
@@ -33,35 +34,38 @@ import { waitForDependants } from './steps/wait-for-dependants.js';
  * Upstream's order: input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
  * the Topology (before the Jobs, which it places too), RBAC,
  * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
- * CronJob, and clients' cloud config. Each step either goes on or ends the pass.
+ * CronJob, and clients' cloud config. Each step either goes on or ends the pass, and names the
+ * condition a failure it did not report itself lands on (the conditions are listed in upstream's
+ * order, which is not this one).
  */
 const KEYSTONE_API_STEPS = [
-  checkInputSecret,
-  ensureDatabaseAccount,
-  ensureDatabase,
-  ensureTransportUrl,
-  checkMemcached,
-  ensureConfigSecret,
-  ensureFernetKeys,
-  ensureFederation,
-  checkTlsInput,
-  recordInputHash,
-  resolveNetworks,
-  ensureTopology,
-  ensureRbac,
-  runDbSync,
-  ensureServices,
-  runBootstrap,
-  ensureDeployment,
-  ensureCronJob,
+  reports(ConditionType.InputReady, checkInputSecret),
+  reports(ConditionType.MariaDBAccountReady, ensureDatabaseAccount),
+  reports(ConditionType.DBReady, ensureDatabase),
+  reports(ConditionType.RabbitMqTransportURLReady, ensureTransportUrl),
+  reports(ConditionType.MemcachedReady, checkMemcached),
+  reports(ConditionType.ServiceConfigReady, ensureConfigSecret),
+  reports(ConditionType.ServiceConfigReady, ensureFernetKeys),
+  reports(ConditionType.ServiceConfigReady, ensureFederation),
+  reports(ConditionType.TLSInputReady, checkTlsInput),
+  reports(ConditionType.ServiceConfigReady, recordInputHash),
+  reports(ConditionType.NetworkAttachmentsReady, resolveNetworks),
+  reports(ConditionType.TopologyReady, ensureTopology),
+  reports(ConditionType.ServiceAccountReady, ensureRbac),
+  reports(ConditionType.DBSyncReady, runDbSync),
+  reports(ConditionType.CreateServiceReady, ensureServices),
+  reports(ConditionType.BootstrapReady, runBootstrap),
+  reports(ConditionType.DeploymentReady, ensureDeployment),
+  reports(ConditionType.CronJobReady, ensureCronJob),
+  // The clients' cloud config has no condition of its own (as upstream): its failure is Ready's.
   ensureCloudConfig,
 ];
 
 /** External mode: Keystone runs elsewhere; only its endpoints and the clients' config are published. */
 const EXTERNAL_KEYSTONE_API_STEPS = [
-  checkInputSecret,
+  reports(ConditionType.InputReady, checkInputSecret),
   publishExternalEndpoints,
-  checkTlsInput,
+  reports(ConditionType.TLSInputReady, checkTlsInput),
   ensureCloudConfig,
 ];
 

@@ -1,23 +1,21 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import { base64, FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
-import { defaultsFromEnv } from '../../config/defaults.js';
-import { memcachedService } from '../../testing/memcached-service.js';
-import { keystoneApiReconciler } from './keystone-api-reconciler.js';
+import {
+  convergeKeystone,
+  FAKE_KEYSTONE,
+  FAKE_NS,
+  fakeSecret,
+  keystoneCondition,
+  reconcileKeystone,
+  seedKeystoneWorld,
+} from '../../testing/keystone-api-fake.js';
 
-const NS = 'openstack';
-const ref = { namespace: NS, name: 'keystone' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-const secret = (name: string, data: Record<string, string>, type?: string): KubeObject =>
-  ({
-    metadata: { name, namespace: NS },
-    ...(type ? { type } : {}),
-    data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, b64(v)])),
-  }) as KubeObject;
+const NS = FAKE_NS;
 const certSecret = (name: string, crt = 'CRT') =>
-  secret(name, { 'tls.crt': crt, 'tls.key': 'KEY' }, 'kubernetes.io/tls');
+  fakeSecret(name, { 'tls.crt': crt, 'tls.key': 'KEY' }, 'kubernetes.io/tls');
 
 const TLS = {
   api: {
@@ -27,42 +25,7 @@ const TLS = {
   caBundleSecretName: 'combined-ca-bundle',
 };
 
-function seed(fake: FakeKubeClient) {
-  fake.seed(KeystoneKinds.KeystoneAPI, {
-    apiVersion: 'keystone.openstack.org/v1beta1',
-    kind: 'KeystoneAPI',
-    metadata: { name: 'keystone', namespace: NS },
-    spec: { secret: 'osp-secret', tls: TLS },
-  });
-  fake.seed(
-    Kinds.Secret,
-    secret('osp-secret', { AdminPassword: 'a', KeystoneDatabasePassword: 'd', DbRootPassword: 'r' }),
-  );
-  fake.seed(Kinds.Service, {
-    metadata: { name: 'openstack', namespace: NS },
-    spec: { ports: [{ port: 3306 }] },
-  } as KubeObject);
-  fake.seed(Kinds.Service, memcachedService(NS));
-}
-
-const cond = (fake: FakeKubeClient, type: string) =>
-  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<KeystoneAPI>(
-    fake,
-    KeystoneKinds.KeystoneAPI,
-    ref,
-    keystoneApiReconciler(defaultsFromEnv({})),
-  );
-
-async function converge(fake: FakeKubeClient, passes = 14) {
-  for (let i = 0; i < passes; i++) {
-    await reconcile(fake);
-    if (cond(fake, 'Ready')?.status === 'True') return;
-    await simulateControllerManager(fake);
-  }
-  throw new Error(`not Ready: ${JSON.stringify(cond(fake, 'Ready'))}`);
-}
+const seed = (fake: FakeKubeClient) => seedKeystoneWorld(fake, { tls: TLS });
 
 const configHash = (fake: FakeKubeClient) => {
   const d = fake.peek<
@@ -78,36 +41,42 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
     const fake = new FakeKubeClient();
     seed(fake);
     for (let i = 0; i < 4; i++) {
-      await reconcile(fake);
+      await reconcileKeystone(fake);
       await simulateControllerManager(fake);
     }
-    expect(cond(fake, 'TLSInputReady')).toMatchObject({
+    expect(keystoneCondition(fake, 'TLSInputReady')).toMatchObject({
       status: 'False',
       severity: 'Warning',
       message: 'TLSInput is missing: combined-ca-bundle',
     });
     expect(fake.peek(Kinds.Deployment, { namespace: NS, name: 'keystone' })).toBeUndefined();
 
-    fake.seed(Kinds.Secret, secret('combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA-1' }));
-    await reconcile(fake);
-    expect(cond(fake, 'TLSInputReady')).toMatchObject({
+    fake.seed(Kinds.Secret, fakeSecret('combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA-1' }));
+    await reconcileKeystone(fake);
+    expect(keystoneCondition(fake, 'TLSInputReady')).toMatchObject({
       status: 'False',
       reason: 'Requested',
       message: 'TLSInput is missing: cert-keystone-internal-svc, cert-keystone-public-svc',
     });
 
-    fake.seed(Kinds.Secret, secret('cert-keystone-internal-svc', { 'tls.crt': 'CRT' }, 'kubernetes.io/tls'));
+    fake.seed(
+      Kinds.Secret,
+      fakeSecret('cert-keystone-internal-svc', { 'tls.crt': 'CRT' }, 'kubernetes.io/tls'),
+    );
     fake.seed(Kinds.Secret, certSecret('cert-keystone-public-svc'));
-    await reconcile(fake);
-    expect(cond(fake, 'TLSInputReady')?.message).toBe(
+    await reconcileKeystone(fake);
+    expect(keystoneCondition(fake, 'TLSInputReady')?.message).toBe(
       'TLSInput is missing: key tls.key in Secret cert-keystone-internal-svc',
     );
 
     await fake.delete(Kinds.Secret, { namespace: NS, name: 'cert-keystone-internal-svc' });
     fake.seed(Kinds.Secret, certSecret('cert-keystone-internal-svc'));
-    await converge(fake);
-    expect(cond(fake, 'TLSInputReady')).toMatchObject({ status: 'True', message: 'Input data complete' });
-    const status = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status;
+    await convergeKeystone(fake);
+    expect(keystoneCondition(fake, 'TLSInputReady')).toMatchObject({
+      status: 'True',
+      message: 'Input data complete',
+    });
+    const status = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, FAKE_KEYSTONE)?.status;
     expect(status?.apiEndpoints).toEqual({
       internal: 'https://keystone-internal.openstack.svc:5000',
       public: 'https://keystone-public.openstack.svc:5000',
@@ -123,10 +92,10 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
   it('a new certificate or CA rolls the API pods (CONFIG_HASH) and re-runs no Job', async () => {
     const fake = new FakeKubeClient();
     seed(fake);
-    fake.seed(Kinds.Secret, secret('combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA-1' }));
+    fake.seed(Kinds.Secret, fakeSecret('combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA-1' }));
     fake.seed(Kinds.Secret, certSecret('cert-keystone-internal-svc'));
     fake.seed(Kinds.Secret, certSecret('cert-keystone-public-svc'));
-    await converge(fake);
+    await convergeKeystone(fake);
     const before = configHash(fake);
     const jobs = () =>
       fake
@@ -134,15 +103,17 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
         .map((j) => `${j.metadata.name}@${j.metadata.uid}`)
         .sort();
     const jobsBefore = jobs();
-    const hashesBefore = { ...fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.hash };
+    const hashesBefore = {
+      ...fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, FAKE_KEYSTONE)?.status?.hash,
+    };
 
     await fake.patch(
       Kinds.Secret,
       { namespace: NS, name: 'cert-keystone-public-svc' },
-      { data: { 'tls.crt': b64('CRT-2') } },
+      { data: { 'tls.crt': base64('CRT-2') } },
       'merge',
     );
-    await converge(fake);
+    await convergeKeystone(fake);
     const afterCert = configHash(fake);
     expect(afterCert).toBeDefined();
     expect(afterCert).not.toBe(before);
@@ -150,14 +121,14 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
     await fake.patch(
       Kinds.Secret,
       { namespace: NS, name: 'combined-ca-bundle' },
-      { data: { 'tls-ca-bundle.pem': b64('CA-2') } },
+      { data: { 'tls-ca-bundle.pem': base64('CA-2') } },
       'merge',
     );
-    await converge(fake);
+    await convergeKeystone(fake);
     expect(configHash(fake)).not.toBe(afterCert);
 
     expect(jobs()).toEqual(jobsBefore);
-    const hashesAfter = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.hash ?? {};
+    const hashesAfter = fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, FAKE_KEYSTONE)?.status?.hash ?? {};
     for (const k of ['dbcreate', 'dbsync', 'bootstrap']) expect(hashesAfter[k]).toBe(hashesBefore[k]);
   });
 });

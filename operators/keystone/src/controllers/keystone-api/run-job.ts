@@ -7,12 +7,12 @@ import {
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import type { JobInput } from '../../resources/jobs.js';
-import type { KeystoneApiPass } from './context.js';
+import { type KeystoneApiPass, specForPods } from './context.js';
 
 /** What keystone's Job builders need from a pass. */
 export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
   cr: ctx.cr,
-  spec: ctx.spec,
+  spec: specForPods(ctx),
   podAnnotations: ctx.podAnnotations ?? {},
 });
 

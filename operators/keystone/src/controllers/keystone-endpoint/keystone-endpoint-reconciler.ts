@@ -1,4 +1,5 @@
 import { ConditionType, Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import { reports } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneMessages as M, KeystoneConditionTypes as T } from '../../api/conditions.js';
 import { KeystoneFinalizers } from '../../api/finalizers.js';
@@ -42,7 +43,11 @@ export function keystoneEndpointReconciler(
         observedGeneration: cr.metadata.generation ?? 0,
       }),
       registered: (status) => Object.keys(status.endpointIDs).length > 0,
-      register: [waitForKeystoneService, holdParents, registerEndpoints],
+      register: [
+        reports(ConditionType.KeystoneServiceReady, waitForKeystoneService),
+        reports(T.KeystoneServiceOSEndpointsReady, holdParents),
+        reports(T.KeystoneServiceOSEndpointsReady, registerEndpoints),
+      ],
       unregister: [unregisterEndpoints],
       releaseParents,
     },

@@ -1,4 +1,5 @@
 import { Reason, unknownCondition } from '@stackops/lib-common/conditions';
+import { reports } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneMessages as M, KeystoneConditionTypes as T } from '../../api/conditions.js';
 import { KeystoneFinalizers } from '../../api/finalizers.js';
@@ -33,7 +34,11 @@ export function keystoneServiceReconciler(
       ],
       initialStatus: (cr, previous) => ({ ...previous, observedGeneration: cr.metadata.generation ?? 0 }),
       registered: (status) => Boolean(status.serviceID || status.userID),
-      register: [holdKeystoneAPI, registerCatalogService, registerServiceUser],
+      register: [
+        reports(T.KeystoneServiceOSServiceReady, holdKeystoneAPI),
+        reports(T.KeystoneServiceOSServiceReady, registerCatalogService),
+        reports(T.KeystoneServiceOSUserReady, registerServiceUser),
+      ],
       unregister: [unregisterService],
       releaseParents: releaseKeystoneAPI,
     },

@@ -6,7 +6,7 @@ import {
 import { Kinds } from '@stackops/lib-common/client';
 import { Conditions, ConditionType, Reason, Severity } from '@stackops/lib-common/conditions';
 import { type SecretObject, secretValue } from '@stackops/lib-common/objects';
-import { ensureFinalizer, removeFinalizer } from '@stackops/lib-common/runtime';
+import { holdFinalizer, releaseFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import type { PlacementApiPass } from '../context.js';
 
@@ -87,18 +87,18 @@ export async function holdApplicationCredential(
     used.state === 'found' &&
     !(used.secretObject.metadata.finalizers ?? []).includes(PLACEMENT_AC_CONSUMER)
   ) {
-    await ensureFinalizer(ctx.client, Kinds.Secret, used.secretObject, PLACEMENT_AC_CONSUMER);
+    await holdFinalizer(ctx.client, Kinds.Secret, used.secretObject, PLACEMENT_AC_CONSUMER);
     changed = true;
   }
   if (!changed) return;
   const keep = used.state === 'found' ? used.secretObject.metadata.name : undefined;
   for (const s of await heldSecrets(ctx))
-    if (s.metadata.name !== keep) await removeFinalizer(ctx.client, Kinds.Secret, s, PLACEMENT_AC_CONSUMER);
+    if (s.metadata.name !== keep) await releaseFinalizer(ctx.client, Kinds.Secret, s, PLACEMENT_AC_CONSUMER);
 }
 
 /** On deletion: placement holds no credential Secret any more. */
 export async function releaseApplicationCredential(ctx: PlacementApiPass) {
   for (const s of await heldSecrets(ctx))
-    await removeFinalizer(ctx.client, Kinds.Secret, s, PLACEMENT_AC_CONSUMER);
+    await releaseFinalizer(ctx.client, Kinds.Secret, s, PLACEMENT_AC_CONSUMER);
   return undefined;
 }

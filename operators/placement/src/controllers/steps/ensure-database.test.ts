@@ -1,6 +1,12 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import {
+  base64,
+  FakeKubeClient,
+  reconcileOnce,
+  seedGalera,
+  simulateMariadbOperator,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { samplePlacementAPI } from '../../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
@@ -9,7 +15,6 @@ import { placementApiReconciler } from '../placement-api-reconciler.js';
 
 const NS = 'openstack';
 const ref = { namespace: NS, name: 'placement' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
 /** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
 function seedControlPlane(fake: FakeKubeClient) {
@@ -17,18 +22,9 @@ function seedControlPlane(fake: FakeKubeClient) {
   fake.seed(PlacementAPIKind, { ...samplePlacementAPI(), metadata });
   fake.seed(Kinds.Secret, {
     metadata: { name: 'osp-secret', namespace: NS },
-    data: { PlacementPassword: b64('placement-pw'), DbRootPassword: b64('root-pw') },
+    data: { PlacementPassword: base64('placement-pw'), DbRootPassword: base64('root-pw') },
   } as KubeObject);
-  fake.seed(ExternalKinds.Galera, {
-    apiVersion: 'mariadb.openstack.org/v1beta1',
-    kind: 'Galera',
-    metadata: { name: 'openstack', namespace: NS },
-    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
-  } as KubeObject);
-  fake.seed(Kinds.Service, {
-    metadata: { name: 'openstack', namespace: NS, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
-    spec: { ports: [{ port: 3306 }] },
-  } as KubeObject);
+  seedGalera(fake, NS);
 }
 
 const reconcile = (fake: FakeKubeClient) =>
@@ -36,21 +32,8 @@ const reconcile = (fake: FakeKubeClient) =>
 const conditionOf = (fake: FakeKubeClient, type: string) =>
   fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions?.find((c) => c.type === type);
 
-/** Plays mariadb-operator: Ready conditions on the status of the CRs placement created. */
-function mariadbOperatorReports(fake: FakeKubeClient) {
-  const now = new Date().toISOString();
-  for (const [kind, type] of [
-    [ExternalKinds.MariaDBDatabase, 'MariaDBDatabaseReady'],
-    [ExternalKinds.MariaDBAccount, 'MariaDBAccountReady'],
-  ] as const) {
-    const obj = fake.peek(kind, { namespace: NS, name: 'placement' });
-    if (obj)
-      fake.seed(kind, {
-        ...obj,
-        status: { conditions: [{ type, status: 'True', lastTransitionTime: now }] },
-      });
-  }
-}
+const mariadbOperatorReports = (fake: FakeKubeClient) =>
+  simulateMariadbOperator(fake, { namespace: NS, name: 'placement' });
 
 describe('PlacementAPI database step, mariadb-operator mode (databaseInstance names a Galera CR)', () => {
   it('creates MariaDBAccount/MariaDBDatabase as upstream, waits for their readiness and runs no db-create Job', async () => {

@@ -1,14 +1,7 @@
-import { type PodPlacement, serviceTopologySteps } from '@stackops/lib-common/openstack';
+import { serviceTopologySteps } from '@stackops/lib-common/openstack';
 import { PLACEMENT_API_FINALIZER } from '../../api/constants.js';
 import { placementServiceLabels } from '../../resources/names.js';
 import type { PlacementApiPass } from '../context.js';
-
-declare module '../context.js' {
-  interface PlacementApiPass {
-    /** From the Topology `spec.topologyRef` names: applied to the Deployment and the db-sync Job. */
-    topology?: PodPlacement | undefined;
-  }
-}
 
 /**
  * `spec.topologyRef` (infra-operator's Topology), as upstream: the finalizer

@@ -9,7 +9,7 @@ import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import { Conditions, ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
 import type { StepResult } from '@stackops/lib-common/pipeline';
-import { ensureFinalizer } from '@stackops/lib-common/runtime';
+import { holdFinalizer } from '@stackops/lib-common/runtime';
 import {
   PLACEMENT_API_FINALIZER,
   PLACEMENT_SERVICE_DESCRIPTION,
@@ -46,10 +46,9 @@ async function applyAndMirror(
     ctx.conditions.markError(condition, err instanceof Error ? err.message : String(err));
     throw err;
   }
-  // keystone-operator edits the same finalizer list: a lost race fails the patch's `test` and the
-  // reconcile is simply retried, which is no error worth a condition.
+  // keystone-operator edits the same finalizer list and writes the status: only the list is tested.
   if (!live.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) {
-    live = await ensureFinalizer(ctx.client, kind, live, PLACEMENT_API_FINALIZER);
+    live = (await holdFinalizer(ctx.client, kind, live, PLACEMENT_API_FINALIZER)) ?? live;
   }
   const sub = Conditions.from(live.status?.conditions);
   if (sub.size === 0) return; // not reconciled by keystone-operator yet: stays Unknown/Init

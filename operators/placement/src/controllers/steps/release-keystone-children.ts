@@ -1,6 +1,6 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
-import { isNotFound, type KubeObject } from '@stackops/lib-common/client';
-import { removeFinalizer } from '@stackops/lib-common/runtime';
+import type { KubeObject } from '@stackops/lib-common/client';
+import { releaseFinalizer } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import type { PlacementApiPass } from '../context.js';
 
@@ -15,10 +15,7 @@ export async function releaseKeystoneChildren(ctx: PlacementApiPass) {
   for (const kind of [KeystoneKinds.KeystoneEndpoint, KeystoneKinds.KeystoneService]) {
     const child = ctx.cache.get<KubeObject>(kind, { name: PLACEMENT_SERVICE_NAME, namespace });
     if (!child?.metadata.finalizers?.includes(PLACEMENT_API_FINALIZER)) continue;
-    await removeFinalizer(ctx.client, kind, child, PLACEMENT_API_FINALIZER).catch((err: unknown) => {
-      // Already gone: nothing holds it any more.
-      if (!isNotFound(err)) throw err;
-    });
+    await releaseFinalizer(ctx.client, kind, child, PLACEMENT_API_FINALIZER);
   }
   return undefined;
 }

@@ -27,12 +27,6 @@ export const SERVICE_KINDS: readonly KindRef[] = [
   Kinds.Deployment,
 ];
 
-/** What `deployServices` leaves in the pass. */
-export interface DeployedServices {
-  /** Service instance names (their Deployments), in spec order. */
-  instances: string[];
-}
-
 /** Invalid input in the services (fixed by the user): an Error, retried slowly and on every change. */
 const serviceFailure = (message: string, cause?: unknown) =>
   new ReconcileError(message, { reason: ReadyReason.InfraServiceFailure, severity: 'Error', cause });

@@ -11,20 +11,11 @@ import {
   type SecretLike,
 } from '../../hostdata/host-data.js';
 import { clusterRefOf } from '../../scheduling/claims.js';
-import { type Host, hostKey, type RoleSchedule, schedule } from '../../scheduling/schedule.js';
+import { type Host, hostKey, schedule } from '../../scheduling/schedule.js';
 import { roleNeeds } from '../../services/render.js';
 import type { SIPClusterPass } from '../context.js';
 
 type SecretObject = KubeObject & SecretLike;
-
-/** The outcome of gathering: every role complete, with what was read from each host. */
-export interface GatheredHosts {
-  roles: RoleSchedule[];
-  /** Hosts the cluster holds and no longer needs. */
-  released: Host[];
-  /** Each role's hosts with their data, by name. */
-  hostsByRole: Map<string, HostData[]>;
-}
 
 /**
  * Schedules the hosts of every role from the cached BareMetalHosts, skipping free hosts whose

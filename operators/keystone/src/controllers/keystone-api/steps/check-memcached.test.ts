@@ -1,34 +1,23 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import { FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
-import { KeystoneKinds } from '../../../api/group.js';
-import type { KeystoneAPI } from '../../../api/keystone-api.js';
-import { defaultsFromEnv } from '../../../config/defaults.js';
+import {
+  FAKE_KEYSTONE,
+  FAKE_NS,
+  keystoneCondition,
+  reconcileKeystone,
+  seedKeystoneWorld,
+} from '../../../testing/keystone-api-fake.js';
 import type { KeystoneApiPass } from '../context.js';
-import { keystoneApiReconciler } from '../keystone-api-reconciler.js';
 import { releaseMemcached } from './check-memcached.js';
 
-const NS = 'openstack';
-const ref = { namespace: NS, name: 'keystone' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+const NS = FAKE_NS;
+const _ref = FAKE_KEYSTONE;
 const memcachedRef = { namespace: NS, name: 'memcached' };
 
 function seed(fake: FakeKubeClient, withMemcachedCR = true) {
-  fake.seed(KeystoneKinds.KeystoneAPI, {
-    apiVersion: 'keystone.openstack.org/v1beta1',
-    kind: 'KeystoneAPI',
-    metadata: { name: 'keystone', namespace: NS },
-    spec: { secret: 'osp-secret', memcachedInstance: 'memcached' },
-  } as KeystoneAPI);
-  fake.seed(Kinds.Secret, {
-    metadata: { name: 'osp-secret', namespace: NS },
-    data: { AdminPassword: b64('a'), KeystoneDatabasePassword: b64('d'), DbRootPassword: b64('r') },
-  } as KubeObject);
-  fake.seed(Kinds.Service, {
-    metadata: { name: 'openstack', namespace: NS },
-    spec: { ports: [{ port: 3306 }] },
-  } as KubeObject);
+  seedKeystoneWorld(fake, { memcachedInstance: 'memcached' }, { memcached: false });
   if (!withMemcachedCR) return;
   fake.seed(ExternalKinds.Memcached, {
     apiVersion: 'memcached.openstack.org/v1beta1',
@@ -38,15 +27,8 @@ function seed(fake: FakeKubeClient, withMemcachedCR = true) {
   } as KubeObject);
 }
 
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<KeystoneAPI>(
-    fake,
-    KeystoneKinds.KeystoneAPI,
-    ref,
-    keystoneApiReconciler(defaultsFromEnv({})),
-  );
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
+const reconcile = (fake: FakeKubeClient) => reconcileKeystone(fake);
+const conditionOf = keystoneCondition;
 
 /** Passes (Jobs finishing in between) until the memcached step has spoken. */
 async function untilMemcachedChecked(fake: FakeKubeClient) {

@@ -3,20 +3,9 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import { ExternalKinds, type Memcached } from '@stackops/lib-common/external';
 import { serviceHostname } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { readExternal } from '@stackops/lib-common/runtime';
+import { holdFinalizer, readExternal, releaseFinalizer } from '@stackops/lib-common/runtime';
 import { KeystoneFinalizers } from '../../../api/finalizers.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
-
-declare module '../context.js' {
-  interface KeystoneApiPass {
-    /**
-     * From infra-operator's Memcached CR: whether it serves TLS (keystone then uses
-     * oslo_cache.memcache_pool) and its per-pod servers with the `inet6:`/`inet:` prefix
-     * (dogpile.cache.memcached's form). `memcachedServers` holds the plain per-pod list.
-     */
-    memcached?: { tls: boolean; serversWithInet: string };
-  }
-}
 
 const MEMCACHED_PORT = 11211;
 type MemcachedCR = Memcached & KubeObject;
@@ -41,19 +30,7 @@ function mtlsClientSecret(m: MemcachedCR): string | undefined {
 
 /** Adds keystone's finalizer to the Memcached CR (upstream: it outlives the KeystoneAPI using it). */
 async function holdMemcached(ctx: KeystoneApiPass, m: MemcachedCR): Promise<void> {
-  const finalizers = m.metadata.finalizers ?? [];
-  if (finalizers.includes(KeystoneFinalizers.KeystoneAPI)) return;
-  await ctx.client.patch(
-    ExternalKinds.Memcached,
-    { name: m.metadata.name ?? '', namespace: m.metadata.namespace ?? '' },
-    {
-      metadata: {
-        finalizers: [...finalizers, KeystoneFinalizers.KeystoneAPI],
-        resourceVersion: m.metadata.resourceVersion,
-      },
-    },
-    'merge',
-  );
+  await holdFinalizer(ctx.client, ExternalKinds.Memcached, m, KeystoneFinalizers.KeystoneAPI);
 }
 
 /**
@@ -86,10 +63,10 @@ export async function checkMemcached(ctx: KeystoneApiPass): Promise<StepResult> 
     const servers = memcached.status?.serverList ?? [];
     ctx.memcachedServers = servers.join(',');
     const mtlsSecret = mtlsClientSecret(memcached);
-    if (mtlsSecret) ctx.spec = { ...ctx.spec, memcachedMtlsSecret: mtlsSecret };
     ctx.memcached = {
       tls: memcached.status?.tlsSupport ?? false,
       serversWithInet: (memcached.status?.serverListWithInet ?? servers).join(','),
+      ...(mtlsSecret ? { mtlsSecret } : {}),
     };
     ctx.conditions.markTrue(ConditionType.MemcachedReady);
     return undefined;
@@ -115,19 +92,6 @@ export async function releaseMemcached(ctx: KeystoneApiPass): Promise<StepResult
   const name = ctx.spec.memcachedInstance;
   if (!name) return undefined;
   const ref = { name, namespace: ctx.cr.metadata.namespace ?? '' };
-  const memcached = await ctx.client.get<MemcachedCR>(ExternalKinds.Memcached, ref);
-  const finalizers = memcached?.metadata.finalizers ?? [];
-  if (!memcached || !finalizers.includes(KeystoneFinalizers.KeystoneAPI)) return undefined;
-  await ctx.client.patch(
-    ExternalKinds.Memcached,
-    ref,
-    {
-      metadata: {
-        finalizers: finalizers.filter((f) => f !== KeystoneFinalizers.KeystoneAPI),
-        resourceVersion: memcached.metadata.resourceVersion,
-      },
-    },
-    'merge',
-  );
+  await releaseFinalizer(ctx.client, ExternalKinds.Memcached, ref, KeystoneFinalizers.KeystoneAPI);
   return undefined;
 }

@@ -5,7 +5,7 @@ import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { buildConfigDataSecret, buildScriptsSecret } from '../../../resources/config-data-secret.js';
 import { keystoneConfigData } from '../../../templates/config-files.js';
 import { applyChild } from '../apply.js';
-import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
+import { type KeystoneApiPass, RECHECK_AFTER_MS, specForPods } from '../context.js';
 
 /**
  * The `<cr>-scripts` (empty, as upstream's) and `<cr>-config-data` Secrets (keystone.conf, httpd.conf, custom.conf, my.cnf, kolla config,
@@ -32,7 +32,7 @@ export async function ensureConfigSecret(ctx: KeystoneApiPass): Promise<StepResu
       Object.keys({ ...found.data, ...found.stringData }).map((k) => [k, secretValue(found, k) ?? '']),
     );
   }
-  const data = keystoneConfigData(ctx.cr, ctx.spec, {
+  const data = keystoneConfigData(ctx.cr, specForPods(ctx), {
     httpdCustomFiles,
     databaseHostname: ctx.status.databaseHostname ?? '',
     databasePassword: ctx.passwords?.database ?? '',

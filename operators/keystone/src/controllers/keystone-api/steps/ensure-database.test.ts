@@ -1,69 +1,42 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { FakeKubeClient, reconcileOnce, simulateControllerManager } from '@stackops/lib-common/testing';
+import {
+  FakeKubeClient,
+  fromBase64,
+  seedGalera,
+  simulateControllerManager,
+  simulateMariadbOperator,
+} from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../../api/group.js';
 import type { KeystoneAPI } from '../../../api/keystone-api.js';
-import { defaultsFromEnv } from '../../../config/defaults.js';
-import { memcachedService } from '../../../testing/memcached-service.js';
-import { keystoneApiReconciler } from '../keystone-api-reconciler.js';
+import {
+  FAKE_KEYSTONE,
+  FAKE_NS,
+  keystoneCondition,
+  reconcileKeystone,
+  seedKeystoneWorld,
+} from '../../../testing/keystone-api-fake.js';
 
-const NS = 'openstack';
-const ref = { namespace: NS, name: 'keystone' };
-const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-const unb64 = (s = '') => Buffer.from(s, 'base64').toString('utf8');
+const NS = FAKE_NS;
+const ref = FAKE_KEYSTONE;
+const unb64 = (s = '') => fromBase64(s);
 
 /** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
 function seedControlPlane(fake: FakeKubeClient) {
-  fake.seed(KeystoneKinds.KeystoneAPI, {
-    apiVersion: 'keystone.openstack.org/v1beta1',
-    kind: 'KeystoneAPI',
-    metadata: { name: 'keystone', namespace: NS },
-    spec: { secret: 'osp-secret', databaseInstance: 'openstack' },
-  } as KeystoneAPI);
-  fake.seed(Kinds.Secret, {
-    metadata: { name: 'osp-secret', namespace: NS },
-    data: {
-      AdminPassword: b64('admin-pw'),
-      KeystoneDatabasePassword: b64('osp-db-pw'),
-      DbRootPassword: b64('r'),
-    },
-  } as KubeObject);
-  fake.seed(ExternalKinds.Galera, {
-    apiVersion: 'mariadb.openstack.org/v1beta1',
-    kind: 'Galera',
-    metadata: { name: 'openstack', namespace: NS },
-    spec: { containerImage: 'mariadb', replicas: 1, secret: 'osp-secret', storageRequest: '1G' },
-  } as KubeObject);
-  fake.seed(Kinds.Service, {
-    metadata: { name: 'openstack', namespace: NS, labels: { app: 'mariadb', cr: 'mariadb-openstack' } },
-    spec: { ports: [{ port: 3306 }] },
-  } as KubeObject);
-  fake.seed(Kinds.Service, memcachedService(NS));
-}
-
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<KeystoneAPI>(
+  seedKeystoneWorld(
     fake,
-    KeystoneKinds.KeystoneAPI,
-    ref,
-    keystoneApiReconciler(defaultsFromEnv({})),
+    { databaseInstance: 'openstack' },
+    { passwords: { AdminPassword: 'admin-pw', KeystoneDatabasePassword: 'osp-db-pw', DbRootPassword: 'r' } },
   );
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, ref)?.status?.conditions?.find((c) => c.type === type);
-
-/** Plays mariadb-operator once it has seen both CRs: Ready conditions on their status. */
-function mariadbOperatorReports(fake: FakeKubeClient) {
-  const now = new Date().toISOString();
-  for (const [kind, type] of [
-    [ExternalKinds.MariaDBDatabase, 'MariaDBDatabaseReady'],
-    [ExternalKinds.MariaDBAccount, 'MariaDBAccountReady'],
-  ] as const) {
-    const obj = fake.peek(kind, { namespace: NS, name: 'keystone' });
-    if (!obj) continue;
-    fake.seed(kind, { ...obj, status: { conditions: [{ type, status: 'True', lastTransitionTime: now }] } });
-  }
+  seedGalera(fake, NS);
 }
+
+const reconcile = (fake: FakeKubeClient) => reconcileKeystone(fake);
+const conditionOf = keystoneCondition;
+
+const mariadbOperatorReports = (fake: FakeKubeClient) =>
+  simulateMariadbOperator(fake, { namespace: NS, name: 'keystone' });
 
 describe('KeystoneAPI database step, mariadb-operator mode (databaseInstance names a Galera CR)', () => {
   it('asks mariadb-operator through MariaDBAccount/MariaDBDatabase, runs no db-create Job, and connects as the account', async () => {

@@ -4,7 +4,7 @@ import { isDeploymentReady, observedReadyReplicas, withPodPlacement } from '@sta
 import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildKeystoneDeployment } from '../../../resources/deployment.js';
 import { applyChild } from '../apply.js';
-import type { KeystoneApiPass } from '../context.js';
+import { type KeystoneApiPass, specForPods } from '../context.js';
 import { verifyNetworks } from './resolve-networks.js';
 
 /**
@@ -16,7 +16,7 @@ export async function ensureDeployment(ctx: KeystoneApiPass): Promise<StepResult
   const desired = withPodPlacement(
     buildKeystoneDeployment(
       ctx.cr,
-      ctx.spec,
+      specForPods(ctx),
       ctx.configHash ?? '',
       ctx.podAnnotations ?? {},
       ctx.federationFilenames ?? [],

@@ -1,14 +1,7 @@
-import { type PodPlacement, serviceTopologySteps } from '@stackops/lib-common/openstack';
+import { serviceTopologySteps } from '@stackops/lib-common/openstack';
 import { KeystoneFinalizers } from '../../../api/finalizers.js';
 import { keystoneServiceLabels } from '../../../resources/names.js';
 import type { KeystoneApiPass } from '../context.js';
-
-declare module '../context.js' {
-  interface KeystoneApiPass {
-    /** From the Topology `spec.topologyRef` names: applied to the Deployment and the Jobs. */
-    topology?: PodPlacement | undefined;
-  }
-}
 
 /**
  * `spec.topologyRef` (infra-operator's Topology), as upstream: the finalizer

@@ -3,26 +3,15 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import { ExternalKinds, type TransportURL } from '@stackops/lib-common/external';
 import { applyOwned, type SecretObject, secretValue } from '@stackops/lib-common/objects';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import { notificationsCluster } from '../../../config/spec.js';
 import { KeystoneNames, keystoneServiceLabels } from '../../../resources/names.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
-
-declare module '../context.js' {
-  interface KeystoneApiPass {
-    /** From the TransportURL's Secret: where notifications go (never logged). */
-    notifications?: { transportUrl: string; quorumQueues: boolean } | undefined;
-  }
-}
 
 type TransportURLObject = TransportURL & KubeObject;
 
 /** The TransportURL Secret's keys (infra-operator's). */
 const TRANSPORT_URL_KEY = 'transport_url';
 const QUORUM_QUEUES_KEY = 'quorumqueues';
-
-/** The RabbitMQ cluster notifications go to: `notificationsBus.cluster`, else the deprecated `rabbitMqClusterName`. */
-export function notificationsCluster(spec: KeystoneApiPass['spec']): string | undefined {
-  return spec.notificationsBus?.cluster || spec.rabbitMqClusterName || undefined;
-}
 
 function desiredTransportUrl(ctx: KeystoneApiPass, cluster: string): TransportURLObject {
   const bus = ctx.spec.notificationsBus;

@@ -1,4 +1,4 @@
-import { ensureFinalizer } from '@stackops/lib-common/runtime';
+import { holdFinalizer } from '@stackops/lib-common/runtime';
 import { KeystoneKinds } from '../../../api/group.js';
 import { apiFinalizer, type KeystoneServicePass } from '../context.js';
 
@@ -9,6 +9,6 @@ import { apiFinalizer, type KeystoneServicePass } from '../context.js';
  */
 export async function holdKeystoneAPI(ctx: KeystoneServicePass) {
   if (!ctx.api) throw new Error('holdKeystoneAPI runs after checkKeystoneAPI');
-  await ensureFinalizer(ctx.client, KeystoneKinds.KeystoneAPI, ctx.api, apiFinalizer(ctx));
+  await holdFinalizer(ctx.client, KeystoneKinds.KeystoneAPI, ctx.api, apiFinalizer(ctx));
   return undefined;
 }
