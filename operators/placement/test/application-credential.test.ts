@@ -47,6 +47,24 @@ const heldInStatus = async (ns: string) =>
       | undefined
   )?.status?.applicationCredentialSecret;
 
+const setSecret = (ns: string, name: string) =>
+  suite.client.patch(
+    PlacementAPIKind,
+    { namespace: ns, name: 'placement' },
+    { spec: { auth: { applicationCredentialSecret: name } } },
+    'merge',
+  );
+
+const deletePlacement = async (ns: string) => {
+  await suite.client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
+  await waitForDeletion(
+    suite.client,
+    PlacementAPIKind,
+    { namespace: ns, name: 'placement' },
+    { timeoutMs: 30_000 },
+  );
+};
+
 const configHash = async (ns: string) =>
   (
     await suite.client.get<Deployment>(Kinds.Deployment, { namespace: ns, name: 'placement' })
@@ -89,12 +107,7 @@ describe('spec.auth.applicationCredentialSecret', () => {
 
     // Rotation: openstack-operator names the new Secret; the pods roll, the finalizer moves.
     await createAcSecret(ns, 'ac-placement-bbbbb-secret', { AC_ID: 'id-bbbbb', AC_SECRET: 'secret-bbbbb' });
-    await client.patch(
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { spec: { auth: { applicationCredentialSecret: 'ac-placement-bbbbb-secret' } } },
-      'merge',
-    );
+    await setSecret(ns, 'ac-placement-bbbbb-secret');
     await waitUntil('a new CONFIG_HASH', async () => {
       const h = await configHash(ns);
       return h && h !== firstHash ? h : undefined;
@@ -109,12 +122,7 @@ describe('spec.auth.applicationCredentialSecret', () => {
 
     // A Secret without AC_SECRET is an error naming the field, with an Event; the config stays.
     await createAcSecret(ns, 'ac-placement-ccccc-secret', { AC_ID: 'id-ccccc' });
-    await client.patch(
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { spec: { auth: { applicationCredentialSecret: 'ac-placement-ccccc-secret' } } },
-      'merge',
-    );
+    await setSecret(ns, 'ac-placement-ccccc-secret');
     const bad = await waitForCondition(client, ns, 'ServiceConfigReady', 'False', { message: /ccccc/ });
     expect(conditionOf(bad, 'ServiceConfigReady')).toMatchObject({
       severity: 'Error',
@@ -130,14 +138,7 @@ describe('spec.auth.applicationCredentialSecret', () => {
 
     // Back to the password: placement.conf logs in as the service user and the Secret is let go;
     // naming it again holds it again.
-    const setSecret = (name: string) =>
-      client.patch(
-        PlacementAPIKind,
-        { namespace: ns, name: 'placement' },
-        { spec: { auth: { applicationCredentialSecret: name } } },
-        'merge',
-      );
-    await setSecret('');
+    await setSecret(ns, '');
     await waitUntil('placement.conf with the password', async () =>
       (await configFile(client, ns, 'placement.conf'))?.includes('auth_type = password') ? true : undefined,
     );
@@ -145,19 +146,13 @@ describe('spec.auth.applicationCredentialSecret', () => {
       (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).length === 0 ? true : undefined,
     );
     expect(await heldInStatus(ns)).toBeUndefined();
-    await setSecret('ac-placement-bbbbb-secret');
+    await setSecret(ns, 'ac-placement-bbbbb-secret');
     await waitUntil('consumer finalizer held again', async () =>
       (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).includes(CONSUMER) ? true : undefined,
     );
 
     // Deletion lets go of the Secret placement held.
-    await client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
-    await waitForDeletion(
-      client,
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { timeoutMs: 30_000 },
-    );
+    await deletePlacement(ns);
     expect(await finalizersOf(ns, 'ac-placement-bbbbb-secret')).toEqual([]);
   });
 
@@ -181,24 +176,13 @@ describe('spec.auth.applicationCredentialSecret', () => {
       (await heldInStatus(ns)) === 'ac-placement-ddddd-secret' ? true : undefined,
     );
     // A Secret held under the Go operators' name (a switch) is the same hold: named next, it keeps it.
-    await client.patch(
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { spec: { auth: { applicationCredentialSecret: 'ac-placement-eeeee-secret' } } },
-      'merge',
-    );
+    await setSecret(ns, 'ac-placement-eeeee-secret');
     await waitUntil('status moved to the Go-held Secret', async () =>
       (await heldInStatus(ns)) === 'ac-placement-eeeee-secret' ? true : undefined,
     );
     expect(await finalizersOf(ns, 'ac-placement-eeeee-secret')).toEqual([CONSUMER]);
     expect(await finalizersOf(ns, 'ac-placement-ddddd-secret')).toEqual([]);
-    await client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
-    await waitForDeletion(
-      client,
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { timeoutMs: 30_000 },
-    );
+    await deletePlacement(ns);
     expect(await finalizersOf(ns, 'ac-placement-eeeee-secret')).toEqual([]);
   });
 });
