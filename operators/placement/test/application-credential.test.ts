@@ -16,17 +16,21 @@ type Deployment = KubeObject & {
 };
 type Event = KubeObject & { reason: string; message: string };
 
-const CONSUMER = 'openstack.org/placement-ac-consumer';
+/** The Go operators' name, so that a switch either way keeps the Secret held. */
+const CONSUMER = 'openstack.org/placementapi-ac-consumer';
+/** The name earlier stackops releases held Secrets under. */
+const EARLIER_CONSUMER = 'openstack.org/placement-ac-consumer';
 const suite = useOperator({ beforeAll, afterAll }, 1);
 
 /** A Secret as keystone-operator's KeystoneApplicationCredential writes it. */
-const createAcSecret = (ns: string, name: string, data: Record<string, string>) =>
+const createAcSecret = (ns: string, name: string, data: Record<string, string>, finalizers?: string[]) =>
   suite.client.create(Kinds.Secret, {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: {
       name,
       namespace: ns,
+      ...(finalizers ? { finalizers } : {}),
       labels: { 'application-credentials': 'true', 'application-credential-service': 'placement' },
     },
     immutable: true,
@@ -35,6 +39,31 @@ const createAcSecret = (ns: string, name: string, data: Record<string, string>) 
 
 const finalizersOf = async (ns: string, name: string) =>
   (await suite.client.get(Kinds.Secret, { namespace: ns, name }))?.metadata.finalizers ?? [];
+
+const heldInStatus = async (ns: string) =>
+  (
+    (await suite.client.get(PlacementAPIKind, { namespace: ns, name: 'placement' })) as
+      | (KubeObject & { status?: { applicationCredentialSecret?: string } })
+      | undefined
+  )?.status?.applicationCredentialSecret;
+
+const setSecret = (ns: string, name: string) =>
+  suite.client.patch(
+    PlacementAPIKind,
+    { namespace: ns, name: 'placement' },
+    { spec: { auth: { applicationCredentialSecret: name } } },
+    'merge',
+  );
+
+const deletePlacement = async (ns: string) => {
+  await suite.client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
+  await waitForDeletion(
+    suite.client,
+    PlacementAPIKind,
+    { namespace: ns, name: 'placement' },
+    { timeoutMs: 30_000 },
+  );
+};
 
 const configHash = async (ns: string) =>
   (
@@ -66,35 +95,34 @@ describe('spec.auth.applicationCredentialSecret', () => {
     expect(conf).toContain('application_credential_secret = secret-aaaaa\n');
     expect(conf).not.toContain('auth_type = password');
     expect(conf).not.toContain('password = placement-pw');
+    expect(conf).toContain('service_type = placement\n');
     expect(await finalizersOf(ns, 'ac-placement-aaaaa-secret')).toEqual([CONSUMER]);
     const firstHash = await waitUntil('Deployment with CONFIG_HASH', () => configHash(ns), {
       timeoutMs: 90_000,
     });
+    // The status names the Secret once the pods run with it.
+    await waitUntil('status.applicationCredentialSecret', async () =>
+      (await heldInStatus(ns)) === 'ac-placement-aaaaa-secret' ? true : undefined,
+    );
 
     // Rotation: openstack-operator names the new Secret; the pods roll, the finalizer moves.
     await createAcSecret(ns, 'ac-placement-bbbbb-secret', { AC_ID: 'id-bbbbb', AC_SECRET: 'secret-bbbbb' });
-    await client.patch(
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { spec: { auth: { applicationCredentialSecret: 'ac-placement-bbbbb-secret' } } },
-      'merge',
-    );
+    await setSecret(ns, 'ac-placement-bbbbb-secret');
     await waitUntil('a new CONFIG_HASH', async () => {
       const h = await configHash(ns);
       return h && h !== firstHash ? h : undefined;
     });
     expect(await configFile(client, ns, 'placement.conf')).toContain('application_credential_id = id-bbbbb');
     expect(await finalizersOf(ns, 'ac-placement-bbbbb-secret')).toEqual([CONSUMER]);
+    // The old Secret is let go of, and the status moves, once the rolled pods are ready.
+    await waitUntil('status.applicationCredentialSecret moved to the new Secret', async () =>
+      (await heldInStatus(ns)) === 'ac-placement-bbbbb-secret' ? true : undefined,
+    );
     expect(await finalizersOf(ns, 'ac-placement-aaaaa-secret')).toEqual([]);
 
     // A Secret without AC_SECRET is an error naming the field, with an Event; the config stays.
     await createAcSecret(ns, 'ac-placement-ccccc-secret', { AC_ID: 'id-ccccc' });
-    await client.patch(
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { spec: { auth: { applicationCredentialSecret: 'ac-placement-ccccc-secret' } } },
-      'merge',
-    );
+    await setSecret(ns, 'ac-placement-ccccc-secret');
     const bad = await waitForCondition(client, ns, 'ServiceConfigReady', 'False', { message: /ccccc/ });
     expect(conditionOf(bad, 'ServiceConfigReady')).toMatchObject({
       severity: 'Error',
@@ -110,33 +138,51 @@ describe('spec.auth.applicationCredentialSecret', () => {
 
     // Back to the password: placement.conf logs in as the service user and the Secret is let go;
     // naming it again holds it again.
-    const setSecret = (name: string) =>
-      client.patch(
-        PlacementAPIKind,
-        { namespace: ns, name: 'placement' },
-        { spec: { auth: { applicationCredentialSecret: name } } },
-        'merge',
-      );
-    await setSecret('');
+    await setSecret(ns, '');
     await waitUntil('placement.conf with the password', async () =>
       (await configFile(client, ns, 'placement.conf'))?.includes('auth_type = password') ? true : undefined,
     );
     await waitUntil('consumer finalizer released', async () =>
       (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).length === 0 ? true : undefined,
     );
-    await setSecret('ac-placement-bbbbb-secret');
+    expect(await heldInStatus(ns)).toBeUndefined();
+    await setSecret(ns, 'ac-placement-bbbbb-secret');
     await waitUntil('consumer finalizer held again', async () =>
       (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).includes(CONSUMER) ? true : undefined,
     );
 
     // Deletion lets go of the Secret placement held.
-    await client.delete(PlacementAPIKind, { namespace: ns, name: 'placement' });
-    await waitForDeletion(
-      client,
-      PlacementAPIKind,
-      { namespace: ns, name: 'placement' },
-      { timeoutMs: 30_000 },
-    );
+    await deletePlacement(ns);
     expect(await finalizersOf(ns, 'ac-placement-bbbbb-secret')).toEqual([]);
+  });
+
+  it('takes over a Secret an earlier stackops release held under the old finalizer name, and keeps one the Go operators held', async () => {
+    const { client } = suite;
+    const ns = suite.namespaces[0]!;
+    await createAcSecret(ns, 'ac-placement-ddddd-secret', { AC_ID: 'id-ddddd', AC_SECRET: 'secret-ddddd' }, [
+      EARLIER_CONSUMER,
+    ]);
+    await createAcSecret(ns, 'ac-placement-eeeee-secret', { AC_ID: 'id-eeeee', AC_SECRET: 'secret-eeeee' }, [
+      CONSUMER,
+    ]);
+    await createPlacementAPI(client, ns, {
+      auth: { applicationCredentialSecret: 'ac-placement-ddddd-secret' },
+    });
+    await waitUntil('held under the new name only', async () => {
+      const f = await finalizersOf(ns, 'ac-placement-ddddd-secret');
+      return f.length === 1 && f[0] === CONSUMER ? true : undefined;
+    });
+    await waitUntil('status names it', async () =>
+      (await heldInStatus(ns)) === 'ac-placement-ddddd-secret' ? true : undefined,
+    );
+    // A Secret held under the Go operators' name (a switch) is the same hold: named next, it keeps it.
+    await setSecret(ns, 'ac-placement-eeeee-secret');
+    await waitUntil('status moved to the Go-held Secret', async () =>
+      (await heldInStatus(ns)) === 'ac-placement-eeeee-secret' ? true : undefined,
+    );
+    expect(await finalizersOf(ns, 'ac-placement-eeeee-secret')).toEqual([CONSUMER]);
+    expect(await finalizersOf(ns, 'ac-placement-ddddd-secret')).toEqual([]);
+    await deletePlacement(ns);
+    expect(await finalizersOf(ns, 'ac-placement-eeeee-secret')).toEqual([]);
   });
 });

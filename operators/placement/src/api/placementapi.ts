@@ -230,6 +230,12 @@ export const placementApiStatusSchema = Type.Object(
       }),
     ),
     observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
+    applicationCredentialSecret: Type.Optional(
+      Type.String({
+        description:
+          'The application credential Secret placement holds (its consumer finalizer) for the running pods: the one in spec once they run with it, the previous one until then.',
+      }),
+    ),
     lastAppliedTopology: Type.Optional(
       Type.Object(topoRefSchema.properties, { description: 'The Topology the pods were last placed by.' }),
     ),

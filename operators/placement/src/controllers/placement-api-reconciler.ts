@@ -6,7 +6,10 @@ import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
 import { placementConditions } from './conditions.js';
 import type { PlacementApiPass, PlacementApiStatus } from './context.js';
-import { releaseApplicationCredential } from './steps/application-credential.js';
+import {
+  handOverApplicationCredential,
+  releaseApplicationCredential,
+} from './steps/application-credential.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
@@ -40,6 +43,7 @@ export const PLACEMENT_API_STEPS = [
   reports(ConditionType.TopologyReady, ensureTopology),
   reports(ConditionType.DBSyncReady, runDbSync),
   reports(ConditionType.DeploymentReady, ensureDeployment),
+  reports(ConditionType.ServiceConfigReady, handOverApplicationCredential),
   reports(ConditionType.KeystoneServiceReady, registerInKeystone),
 ];
 

@@ -31,7 +31,7 @@ describe('renderConfigFiles', () => {
     expect(section(conf, 'placement_database')).toEqual([`connection = ${inputs.databaseConnection}`]);
   });
 
-  it('fills [keystone_authtoken] from the KeystoneAPI endpoints, region and service user', () => {
+  it('fills [keystone_authtoken] from the KeystoneAPI endpoints, region and service user, with the service type access rules are checked against', () => {
     const conf = renderConfigFiles(inputs)[ConfigFiles.placementConf]!;
     expect(section(conf, 'keystone_authtoken')).toEqual([
       'www_authenticate_uri = http://keystone-public.openstack.svc:5000',
@@ -43,6 +43,7 @@ describe('renderConfigFiles', () => {
       'project_domain_name = Default',
       'project_name = service',
       'interface = internal',
+      'service_type = placement',
       'region_name = regionOne',
     ]);
   });
@@ -59,6 +60,7 @@ describe('renderConfigFiles', () => {
       'application_credential_id = ac-id-1',
       'application_credential_secret = ac-s3cret',
       'interface = internal',
+      'service_type = placement',
       'region_name = regionOne',
     ]);
   });

@@ -32,6 +32,7 @@ project_domain_name = Default
 project_name = service
 <% } -%>
 interface = internal
+service_type = placement
 <% if (it.region) { -%>
 region_name = <%= it.region %>
 <% } -%>

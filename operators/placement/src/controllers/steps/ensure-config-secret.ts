@@ -8,7 +8,7 @@ import {
 import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { databaseClientConfig, databaseConnectionUrl } from '@stackops/lib-common/database';
-import { applyOwned, type SecretObject, secretHash, secretValue } from '@stackops/lib-common/objects';
+import { applyOwned, secretHash } from '@stackops/lib-common/objects';
 import {
   buildConfigSecret,
   groupLabel,
@@ -20,7 +20,7 @@ import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import { PLACEMENT_DATABASE_NAME, PLACEMENT_SERVICE_NAME } from '../../api/constants.js';
 import { DEFAULT_API_TIMEOUT } from '../../api/placementapi.js';
 import { childNames } from '../../resources/names.js';
-import { ConfigFiles, renderConfigFiles } from '../../templates/config-files.js';
+import { renderConfigFiles } from '../../templates/config-files.js';
 import type { PlacementApiPass } from '../context.js';
 import { holdApplicationCredential, readApplicationCredential } from './application-credential.js';
 
@@ -95,9 +95,6 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
   const secret = buildConfigSecret({ name, namespace, labels, data: files });
   // Upstream's `<name>-scripts`: placement has no scripts, but the pods mount it (kept for parity).
   const scripts = buildConfigSecret({ name: names.scriptsSecret, namespace, labels, data: {} });
-  const usedCredential = usesApplicationCredential(
-    ctx.cache.get<SecretObject>(Kinds.Secret, { name, namespace }),
-  );
   try {
     for (const s of [scripts, secret]) {
       await applyOwned(ctx.client, cr, Kinds.Secret, s, {
@@ -112,12 +109,6 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
     throw err;
   }
   ctx.inputs[name] = secretHash(secret as { data?: Record<string, string>; type?: string });
-  await holdApplicationCredential(ctx, credential, usedCredential && credential.state === 'unused');
+  await holdApplicationCredential(ctx, credential);
   return undefined;
-}
-
-/** Whether a rendered config Secret logs in with an application credential. */
-function usesApplicationCredential(configSecret: SecretObject | undefined): boolean {
-  const conf = configSecret ? secretValue(configSecret, ConfigFiles.placementConf) : undefined;
-  return conf?.includes('auth_type = v3applicationcredential') ?? false;
 }
