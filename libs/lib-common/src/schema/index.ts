@@ -11,8 +11,11 @@ export {
   type CelRule,
   type CrdDefinition,
   type CrdVersion,
+  crdFreeFormObjects,
+  freeFormObjects,
   type PrinterColumn,
   toOpenApiSchema,
+  UNKNOWN_FIELD_RULE,
 } from './crd.js';
 export {
   type CrdFileOptions,
