@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { runOperator } from '@stackops/lib-common/runtime';
 import { IMAGE_ENV_VARS } from './config/images.js';
-import { FIELD_MANAGER, OPERATOR_NAME, readOperatorEnv } from './config/operator-env.js';
+import { cnaoLogLevel, FIELD_MANAGER, OPERATOR_NAME, readOperatorEnv } from './config/operator-env.js';
 import { registerNetworkAddonsConfigController } from './controllers/network-addons-config-controller.js';
 
 function packageVersion(): string {
@@ -26,9 +26,11 @@ NMState, OVS, macvtap, KubeSecondaryDNS, kubevirt-ipam-controller.`,
   OPERATOR_NAMESPACE   (required) holds the applied-configuration ConfigMap
   OPERAND_NAMESPACE    namespace of the components (default OPERATOR_NAMESPACE)
   OPERATOR_VERSION     reported in status and labels (default the package version)
+  CNAO_LOG_LEVEL       upstream's log level, wins over --log-level: -1 debug, 0 info, 1 warn, 2 error
   Component images: ${Object.values(IMAGE_ENV_VARS).join(', ')}
 `,
   fieldManager: FIELD_MANAGER,
+  logLevel: cnaoLogLevel,
   readConfig: (env) => readOperatorEnv(env, packageVersion()),
   register: async (manager, { config: env }) => {
     await registerNetworkAddonsConfigController(manager, { env });

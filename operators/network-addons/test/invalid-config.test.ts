@@ -105,6 +105,21 @@ describe('invalid configurations', () => {
       { multus: {}, multusDynamicNetworks: { hostCRISocketPath: '/run/x.sock' as never } },
       /hostCRISocketPath: Unsupported value/,
     ],
+    [
+      'a field in a component that takes none (not stored and ignored)',
+      { linuxBridge: { bridgeMarkerHealthPort: 9090 } as never },
+      /spec.linuxBridge\[bridgeMarkerHealthPort\]: Invalid value: "": unknown field: this object takes no fields/,
+    ],
+    [
+      'fields in a preset TLS profile, every one named',
+      { tlsSecurityProfile: { type: 'Old', old: { minTLSVersion: 'VersionTLS13', extra: 1 } as never } },
+      /^(?=.*spec.tlsSecurityProfile.old\[extra\]: Invalid value: "": unknown field)(?=.*spec.tlsSecurityProfile.old\[minTLSVersion\]: Invalid value: "": unknown field)/s,
+    ],
+    [
+      'a list or object where a component takes no fields, by its name',
+      { ovs: { bridges: ['br1'] } as never },
+      /spec.ovs.bridges: Invalid value: "array"/,
+    ],
   ])('the API server itself refuses %s', async (_name, spec, message) => {
     const err = await client.create(NetworkAddonsConfigKind, { metadata: { name: 'cluster' }, spec }).then(
       () => undefined,

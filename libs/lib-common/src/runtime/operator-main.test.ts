@@ -1,5 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { type OperatorIo, type OperatorMainOptions, operatorUsage, runOperator } from './operator-main.js';
+import type { Manager } from './manager.js';
+import {
+  type OperatorContext,
+  type OperatorIo,
+  type OperatorMainOptions,
+  operatorUsage,
+  runOperator,
+} from './operator-main.js';
 
 function captureIo(
   argv: string[],
@@ -123,5 +133,43 @@ describe('runOperator', () => {
     expect(io.err).toMatch(/^demo-operator: ENOENT.*\/nonexistent\/kubeconfig/);
     expect(io.codes).toEqual([1]);
     expect(register).not.toHaveBeenCalled();
+  });
+
+  it("lets the operator's own variable set the log level over --log-level, and refuses a bad one before connecting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'operator-main-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(
+      kubeconfig,
+      'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+    );
+    const levels: string[] = [];
+    const options = (register: OperatorMainOptions['register']): OperatorMainOptions => ({
+      name: 'demo-operator',
+      summary: 'Runs demos.',
+      register,
+      logLevel: (env) => {
+        if (env['DEMO_LEVEL'] === 'bad') throw new Error('DEMO_LEVEL is bad');
+        return env['DEMO_LEVEL'];
+      },
+    });
+    const run = async (env: NodeJS.ProcessEnv) => {
+      const io = captureIo(['--log-level=warn', `--kubeconfig=${kubeconfig}`], env);
+      const register = vi.fn((manager: Manager, ctx: OperatorContext<undefined>) => {
+        levels.push(ctx.logger.level);
+        return { start: () => manager.stop() };
+      });
+      await runOperator(options(register), io);
+      return io;
+    };
+    try {
+      await run({ DEMO_LEVEL: 'debug' });
+      await run({});
+      const bad = await run({ DEMO_LEVEL: 'bad' });
+      expect(levels).toEqual(['debug', 'warn']);
+      expect(bad.err).toBe('demo-operator: DEMO_LEVEL is bad\n');
+      expect(bad.codes).toEqual([1]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -72,6 +72,12 @@ export interface OperatorMainOptions<C = undefined> {
   epilog?: string;
   /** Field manager of the manager's client; default the manager's own. */
   fieldManager?: string;
+  /**
+   * The log level an operator-specific variable asks for (e.g. upstream's `CNAO_LOG_LEVEL`), or
+   * undefined. It wins over `--log-level`: users of the upstream operator change the level with
+   * `kubectl set env`, while the chart always passes the flag. Throws on a value it cannot map.
+   */
+  logLevel?: (env: NodeJS.ProcessEnv) => string | undefined;
   /** Reads the operator's own settings right after flag parsing, so bad settings fail before anything connects. */
   readConfig?: (env: NodeJS.ProcessEnv) => C;
   /** Registers the controllers on the manager. */
@@ -134,9 +140,10 @@ async function start<C>(opts: OperatorMainOptions<C>, io: OperatorIo): Promise<v
   }
   const flags = parseManagerOptions(io.argv, io.env);
   const config = (opts.readConfig ? opts.readConfig(io.env) : undefined) as C;
+  const level = opts.logLevel?.(io.env) ?? flags.logLevel;
   // The client uses nothing of a KubeConfig but what KubeConfigSource has (see kubeconfig.ts).
   const kubeConfig = (await loadKubeConfig(flags.kubeconfig, io.env)) as KubeConfig;
-  const logger = createLogger({ name: opts.name, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const logger = createLogger({ name: opts.name, ...(level ? { level } : {}) });
   const manager = new Manager(
     managerOptionsFromFlags(flags, {
       name: opts.name,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { buildCrd, toOpenApiSchema } from './crd.js';
+import { buildCrd, freeFormObjects, toOpenApiSchema, UNKNOWN_FIELD_RULE } from './crd.js';
 
 describe('toOpenApiSchema', () => {
   it('turns a union of string literals into an enum, keeping description and default', () => {
@@ -37,15 +37,33 @@ describe('toOpenApiSchema', () => {
     expect(JSON.stringify(out)).not.toContain('$id');
   });
 
-  it('maps Type.Record to additionalProperties and marks empty objects as preserving unknown fields', () => {
+  it('maps Type.Record to additionalProperties and closes empty objects with a rule naming unknown keys', () => {
     expect(toOpenApiSchema(Type.Record(Type.String(), Type.String()))).toEqual({
       type: 'object',
       additionalProperties: { type: 'string' },
     });
     expect(toOpenApiSchema(Type.Object({}))).toEqual({
       type: 'object',
-      'x-kubernetes-preserve-unknown-fields': true,
+      additionalProperties: {
+        'x-kubernetes-int-or-string': true,
+        'x-kubernetes-validations': [UNKNOWN_FIELD_RULE],
+      },
+      maxProperties: 8,
     });
+  });
+
+  it('leaves an object free-form only when its schema says so, and finds every such object', () => {
+    const free = Type.Object({}, { 'x-kubernetes-preserve-unknown-fields': true });
+    const schema = toOpenApiSchema(
+      Type.Object({
+        toggle: Type.Object({}),
+        config: free,
+        list: Type.Array(free),
+        map: Type.Record(Type.String(), free),
+        nested: Type.Object({ inner: free }),
+      }),
+    );
+    expect(freeFormObjects(schema)).toEqual(['config', 'list[]', 'map.*', 'nested.inner']);
   });
 
   it('refuses a union a structural schema cannot express', () => {

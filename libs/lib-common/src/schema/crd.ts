@@ -92,7 +92,6 @@ export function toOpenApiSchema(schema: unknown): Json {
     }
   }
   if (out['additionalProperties'] === false) delete out['additionalProperties'];
-  // An object with no declared fields is free-form; without this the API server would prune it empty.
   if (out['properties'] && Object.keys(out['properties'] as Json).length === 0) delete out['properties'];
   if (
     out['type'] === 'object' &&
@@ -100,10 +99,62 @@ export function toOpenApiSchema(schema: unknown): Json {
     !out['additionalProperties'] &&
     !out['x-kubernetes-preserve-unknown-fields']
   ) {
-    out['x-kubernetes-preserve-unknown-fields'] = true;
+    closeEmptyObject(out);
   }
   if (Array.isArray(out['required']) && out['required'].length === 0) delete out['required'];
   return out;
+}
+
+/**
+ * The CEL rule that refuses every key of an object declared with no fields (a component switched
+ * on by `{}`). It sits on the map's values, so the API server's message names each key in its path
+ * (`spec.linuxBridge[bridgeMarkerHealthPort]`), for every client: pruning would drop an unknown key
+ * with only a warning, or silently for a client that does not ask for strict validation.
+ */
+export const UNKNOWN_FIELD_RULE: CelRule = {
+  rule: 'false',
+  message: 'unknown field: this object takes no fields ({} switches it on)',
+};
+
+/**
+ * An object with no declared fields is closed: a map (so its keys are kept and checked, not pruned)
+ * whose every value {@link UNKNOWN_FIELD_RULE} refuses. A deliberately free-form object says so in
+ * its own schema (`x-kubernetes-preserve-unknown-fields: true`) and is left open.
+ */
+function closeEmptyObject(out: Json): void {
+  out['additionalProperties'] = {
+    'x-kubernetes-int-or-string': true,
+    'x-kubernetes-validations': [UNKNOWN_FIELD_RULE],
+  };
+  out['maxProperties'] = 8;
+}
+
+const isClosed = (schema: Json): boolean =>
+  (
+    ((schema['additionalProperties'] as Json | undefined)?.['x-kubernetes-validations'] as
+      | CelRule[]
+      | undefined) ?? []
+  ).some((r) => r === UNKNOWN_FIELD_RULE || r.rule === UNKNOWN_FIELD_RULE.rule);
+
+/**
+ * The paths (`spec.a.b`, `spec.list[]`, `spec.map.*`) of every object that keeps unknown fields
+ * without a closing rule: what a CRD stores and the operator may never read. Tests compare it with
+ * the free-form objects the operator documents on purpose.
+ */
+export function freeFormObjects(schema: Json, path = ''): string[] {
+  if (isClosed(schema)) return [];
+  const found = schema['x-kubernetes-preserve-unknown-fields'] === true ? [path] : [];
+  const children: [unknown, string][] = [
+    ...Object.entries((schema['properties'] as Json | undefined) ?? {}).map(
+      ([name, sub]): [unknown, string] => [sub, path === '' ? name : `${path}.${name}`],
+    ),
+    [schema['items'], `${path}[]`],
+    [schema['additionalProperties'], `${path}.*`],
+  ];
+  for (const [sub, next] of children) {
+    if (sub && typeof sub === 'object') found.push(...freeFormObjects(sub as Json, next));
+  }
+  return found;
 }
 
 function copyAnnotations(src: Json, out: Json): void {
@@ -155,4 +206,17 @@ export function buildCrd(def: CrdDefinition): Json {
       })),
     },
   };
+}
+
+/**
+ * Every free-form object of the CRDs' served schemas as `Kind path`, each once whatever the number
+ * of versions: what an operator's test compares with the objects it documents as free-form.
+ */
+export function crdFreeFormObjects(defs: readonly CrdDefinition[]): string[] {
+  const found = defs.flatMap((def) =>
+    def.versions.flatMap((v) =>
+      freeFormObjects(withBoundedSpec(toOpenApiSchema(v.schema))).map((path) => `${def.kind} ${path}`),
+    ),
+  );
+  return [...new Set(found)];
 }

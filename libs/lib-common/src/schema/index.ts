@@ -16,8 +16,11 @@ export {
   type CelRule,
   type CrdDefinition,
   type CrdVersion,
+  crdFreeFormObjects,
+  freeFormObjects,
   type PrinterColumn,
   toOpenApiSchema,
+  UNKNOWN_FIELD_RULE,
 } from './crd.js';
 export {
   type CrdFileOptions,

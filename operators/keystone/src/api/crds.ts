@@ -81,3 +81,13 @@ export const keystoneCrds: readonly CrdDefinition[] = [
   keystoneEndpointCrd,
   keystoneApplicationCredentialCrd,
 ];
+
+/**
+ * The only objects of keystone's CRDs that keep fields the schema does not declare, and why: the
+ * extra mounts' volumes and mounts are core/v1 Volume and VolumeMount objects copied into the API
+ * pods, where the API server checks them. Every other object refuses unknown fields.
+ */
+export const FREE_FORM_OBJECTS: Readonly<Record<string, string>> = {
+  'KeystoneAPI spec.extraMounts[].extraVol[].volumes[]': 'core/v1 Volume, checked on the pods',
+  'KeystoneAPI spec.extraMounts[].extraVol[].mounts[]': 'core/v1 VolumeMount, checked on the pods',
+};

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_IMAGES, IMAGE_ENV_VARS, imagesFromEnv } from './images.js';
-import { readOperatorEnv } from './operator-env.js';
+import { cnaoLogLevel, readOperatorEnv } from './operator-env.js';
 
 describe('operator environment', () => {
   it('takes each image from its variable, else the default', () => {
@@ -26,5 +26,22 @@ describe('operator environment', () => {
       operandNamespace: 'cnao',
       operatorVersion: '2.0',
     });
+  });
+
+  it("maps upstream's CNAO_LOG_LEVEL to our levels, and refuses what it cannot map", () => {
+    expect(['-1', '0', '1', '2', '-3', ' 0 '].map((v) => cnaoLogLevel({ CNAO_LOG_LEVEL: v }))).toEqual([
+      'debug',
+      'info',
+      'warn',
+      'error',
+      'trace',
+      'info',
+    ]);
+    expect(cnaoLogLevel({})).toBeUndefined();
+    expect(cnaoLogLevel({ CNAO_LOG_LEVEL: '' })).toBeUndefined();
+    expect(() => cnaoLogLevel({ CNAO_LOG_LEVEL: 'debug' })).toThrow(
+      /CNAO_LOG_LEVEL must be an integer.*"debug"/,
+    );
+    expect(() => cnaoLogLevel({ CNAO_LOG_LEVEL: '3' })).toThrow(/CNAO_LOG_LEVEL/);
   });
 });

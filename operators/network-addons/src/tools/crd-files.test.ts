@@ -1,4 +1,4 @@
-import { checkCrdFiles, renderCrdFile } from '@stackops/lib-common/schema';
+import { checkCrdFiles, crdFreeFormObjects, renderCrdFile } from '@stackops/lib-common/schema';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { crdDefinitions } from '../api/crds.js';
@@ -12,6 +12,10 @@ const crd = () => parse(renderCrdFile(crdDefinitions[0]!, crdFileOptions));
 describe('chart CRDs', () => {
   it('crds/ is what the schema generates (run `npm run gen:crds` after changing the API)', async () => {
     expect(await checkCrdFiles(crdDefinitions, chartCrdDir, crdFileOptions)).toEqual([]);
+  });
+
+  it('keeps no unknown field anywhere: every object is closed', () => {
+    expect(crdFreeFormObjects(crdDefinitions)).toEqual([]);
   });
 
   it('is cluster scoped, serves v1 (storage) and v1alpha1 (deprecated) with one schema', () => {

@@ -1,4 +1,4 @@
-import { checkCrdFiles, renderCrdFile } from '@stackops/lib-common/schema';
+import { checkCrdFiles, crdFreeFormObjects, renderCrdFile } from '@stackops/lib-common/schema';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { crdDefinitions } from '../api/crds.js';
@@ -7,6 +7,10 @@ import { chartCrdDir, crdFileOptions } from './crd-files.js';
 describe('chart CRDs', () => {
   it('crds/ is what the schema generates (run `npm run gen:crds` after changing the API)', async () => {
     expect(await checkCrdFiles(crdDefinitions, chartCrdDir, crdFileOptions)).toEqual([]);
+  });
+
+  it('keeps no unknown field anywhere: every object is closed', () => {
+    expect(crdFreeFormObjects(crdDefinitions)).toEqual([]);
   });
 
   it('carries upstream defaults, the policy.yaml-only rule and the printer columns', () => {

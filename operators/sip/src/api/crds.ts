@@ -83,3 +83,12 @@ export const bareMetalHostCrd: CrdDefinition = {
 export const crdDefinitions: CrdDefinition[] = [sipClusterCrd];
 /** The BareMetalHost CRD, a guarded template in the chart (installBareMetalHostCRD). */
 export const optionalCrdDefinitions: CrdDefinition[] = [bareMetalHostCrd];
+
+/**
+ * The only objects of SIPCluster that keep fields the schema does not declare, and why: a Dex
+ * connector's configuration is Dex's own, passed through as is. Every other object refuses unknown
+ * fields.
+ */
+export const FREE_FORM_OBJECTS: Readonly<Record<string, string>> = {
+  'SIPCluster spec.services.auth[].connectors[].config': "Dex's connector configuration, passed to Dex as is",
+};

@@ -1,13 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkCrdFiles } from '@stackops/lib-common/schema';
+import { checkCrdFiles, crdFreeFormObjects } from '@stackops/lib-common/schema';
 import { describe, expect, it } from 'vitest';
-import { crdDefinitions } from '../api/crds.js';
+import { crdDefinitions, FREE_FORM_OBJECTS } from '../api/crds.js';
 import { chartDir, crdFileOptions, renderOptionalCrdTemplates } from './crd-files.js';
 
 describe('generated chart files', () => {
   it('crds/ matches the TypeBox schema (run `npm run gen:crds` after changing the API)', async () => {
     expect(await checkCrdFiles(crdDefinitions, join(chartDir, 'crds'), crdFileOptions)).toEqual([]);
+  });
+
+  it('keeps unknown fields only in the objects documented as free-form, with why', () => {
+    expect(crdFreeFormObjects(crdDefinitions)).toEqual(Object.keys(FREE_FORM_OBJECTS));
   });
 
   it.each(renderOptionalCrdTemplates().map((f) => [f.path, f.content]))(
