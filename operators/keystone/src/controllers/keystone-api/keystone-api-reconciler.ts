@@ -1,10 +1,12 @@
-import { pipeline } from '@stackops/lib-common/pipeline';
+import { ConditionType } from '@stackops/lib-common/conditions';
+import { checkSpecFirst, pipeline } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneFinalizers } from '../../api/finalizers.js';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneDefaults } from '../../config/defaults.js';
 import { resolveSpec } from '../../config/spec.js';
+import { keystoneSpecProblems } from '../../config/validate.js';
 import { initialConditionTypes } from './conditions.js';
 import type { KeystoneApiPass, KeystoneApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
@@ -30,12 +32,23 @@ import { runDbSync } from './steps/run-db-sync.js';
 import { waitForDependants } from './steps/wait-for-dependants.js';
 
 /**
- * Upstream's order: input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
+ * The spec's own errors first, all at once, with what the input Secret and the cache instance lack
+ * beside them (InputReady, MemcachedReady): a user fixes everything in one go.
+ */
+const checkSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
+  problems: (ctx) => keystoneSpecProblems(ctx.spec),
+  condition: ConditionType.InputReady,
+  dependencies: [checkInputSecret, checkMemcached],
+});
+
+/**
+ * Upstream's order (after the spec check): input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
  * the Topology (before the Jobs, which it places too), RBAC,
  * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
  * CronJob, and clients' cloud config. Each step either goes on or ends the pass.
  */
 const KEYSTONE_API_STEPS = [
+  checkSpec,
   checkInputSecret,
   ensureDatabaseAccount,
   ensureDatabase,
@@ -59,6 +72,7 @@ const KEYSTONE_API_STEPS = [
 
 /** External mode: Keystone runs elsewhere; only its endpoints and the clients' config are published. */
 const EXTERNAL_KEYSTONE_API_STEPS = [
+  checkSpec,
   checkInputSecret,
   publishExternalEndpoints,
   checkTlsInput,
