@@ -52,3 +52,14 @@ export function checkSpecFirst<T extends KubeObject, C extends Pass<T, object>>(
     return stop();
   };
 }
+
+/**
+ * What is wrong with a Secret's key or a mounted file's name (the API server's rule for both):
+ * letters, digits, `-`, `_` and `.`, at most 253, not `.` and not `..`-led; or undefined.
+ */
+export function secretKeyProblem(name: string): string | undefined {
+  if (name.length > 253 || !/^[-._a-zA-Z0-9]+$/.test(name))
+    return `"${name}" may hold only letters, digits, -, _ and . (at most 253)`;
+  if (name === '.' || name.startsWith('..')) return `"${name}" may not be . or start with ..`;
+  return undefined;
+}

@@ -1,3 +1,4 @@
+import { secretKeyProblem } from '@stackops/lib-common/pipeline';
 import type { ResolvedSpec } from './spec.js';
 
 /** Minute, hour, day of month, month, day of week: the five fields of a CronJob's schedule, with their ranges. */
@@ -60,13 +61,6 @@ export function cronScheduleProblem(schedule: string): string | undefined {
   return undefined;
 }
 
-/** A Secret's key and a mounted file's name: letters, digits, `-`, `_`, `.`; not `.`, `..` or `..`-led. */
-export function fileNameProblem(name: string): string | undefined {
-  if (!/^[-._a-zA-Z0-9]+$/.test(name)) return `"${name}" may hold only letters, digits, -, _ and .`;
-  if (name === '.' || name.startsWith('..')) return `"${name}" may not be . or start with ..`;
-  return undefined;
-}
-
 /**
  * Every error of a KeystoneAPI's spec that needs no other object, each naming its field. The CRD
  * refuses most of them already; this also covers what CEL cannot say (a cron value's range) and
@@ -79,11 +73,11 @@ export function keystoneSpecProblems(spec: ResolvedSpec): string[] {
     if (cron) problems.push(`spec.trustFlushSchedule: ${cron}`);
   }
   for (const key of Object.keys(spec.defaultConfigOverwrite ?? {})) {
-    const problem = fileNameProblem(key);
+    const problem = secretKeyProblem(key);
     if (problem) problems.push(`spec.defaultConfigOverwrite: key ${problem}`);
   }
   for (const [selector, key] of Object.entries(spec.passwordSelectors)) {
-    const problem = fileNameProblem(key);
+    const problem = secretKeyProblem(key);
     if (problem) problems.push(`spec.passwordSelectors.${selector}: Secret key ${problem}`);
   }
   return problems;

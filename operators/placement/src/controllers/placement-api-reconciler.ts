@@ -7,6 +7,7 @@ import { placementConditions } from './conditions.js';
 import type { PlacementApiPass, PlacementApiStatus } from './context.js';
 import { releaseApplicationCredential } from './steps/application-credential.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
+import { checkSpec } from './steps/check-spec.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureDatabase, releaseDatabase } from './steps/ensure-database.js';
@@ -23,6 +24,7 @@ import { runDbSync } from './steps/run-db-sync.js';
 
 /** The reconcile of a PlacementAPI, in upstream's order; each step may end it. */
 export const PLACEMENT_API_STEPS = [
+  checkSpec,
   ensureRbac,
   checkInputSecret,
   ensureDatabaseAccount,
