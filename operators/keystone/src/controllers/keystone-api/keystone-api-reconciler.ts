@@ -41,6 +41,13 @@ const checkSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
   dependencies: [checkInputSecret, checkMemcached],
 });
 
+/** External mode has no cache of its own: only the input Secret beside the spec's errors. */
+const checkExternalSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
+  problems: (ctx) => keystoneSpecProblems(ctx.spec),
+  condition: ConditionType.InputReady,
+  dependencies: [checkInputSecret],
+});
+
 /**
  * Upstream's order (after the spec check): input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
  * the Topology (before the Jobs, which it places too), RBAC,
@@ -72,7 +79,7 @@ const KEYSTONE_API_STEPS = [
 
 /** External mode: Keystone runs elsewhere; only its endpoints and the clients' config are published. */
 const EXTERNAL_KEYSTONE_API_STEPS = [
-  checkSpec,
+  checkExternalSpec,
   checkInputSecret,
   publishExternalEndpoints,
   checkTlsInput,
