@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { clusterLayout, clusterStatus, startControlPlane, stopCluster } from '@stackops/kube-env';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoTargets } from '../src/targets.js';
+import { RELEASE, RELEASE_NAMESPACE } from '../src/umbrella.js';
 
 const execFileP = promisify(execFile);
 const main = resolve(import.meta.dirname, '../dist/main.js');
@@ -88,7 +89,17 @@ async function lookLater(out: string): Promise<LaterLook> {
   const k = (...a: string[]) => execFileP(kubectl, ['--kubeconfig', kubeconfig, ...a]).then((r) => r.stdout);
   const readyz = await k('get', '--raw', '/readyz').catch((err: Error) => err.message);
   const pods = JSON.parse(
-    await k('-n', 'stackops-system', 'get', 'pods', '-o', 'json').catch(() => '{}'),
+    // The umbrella release's pods, the operators: what network-addons deploys shares the namespace.
+    await k(
+      '-n',
+      RELEASE_NAMESPACE,
+      'get',
+      'pods',
+      '-l',
+      `app.kubernetes.io/instance=${RELEASE}`,
+      '-o',
+      'json',
+    ).catch(() => '{}'),
   ) as {
     items?: Array<{
       metadata: { name: string };
