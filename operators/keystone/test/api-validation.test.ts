@@ -136,6 +136,26 @@ describe('schema and CEL rules', () => {
       /spec.rabbitMqClusterName \(deprecated\) and spec.notificationsBus.cluster must not differ/,
     ],
     [
+      'a trustFlushSchedule that is no cron expression',
+      { trustFlushSchedule: 'every hour' },
+      /spec.trustFlushSchedule: Invalid value: .*spec.trustFlushSchedule must be a cron expression/,
+    ],
+    [
+      'a trustFlushSchedule with four fields',
+      { trustFlushSchedule: '1 * * *' },
+      /spec.trustFlushSchedule must be a cron expression/,
+    ],
+    [
+      'a defaultConfigOverwrite key ..',
+      { defaultConfigOverwrite: { '..': 'x' } },
+      /spec.defaultConfigOverwrite: Invalid value: .*keys must be file names.*not \. and not starting with \.\./,
+    ],
+    [
+      'a passwordSelectors.database that is no Secret key',
+      { passwordSelectors: { database: '..' } },
+      /spec.passwordSelectors.database: Invalid value: "\.\.": .*should match/,
+    ],
+    [
       'a defaultConfigOverwrite key that is no file name',
       { defaultConfigOverwrite: { '../etc/passwd': 'x' } },
       /spec.defaultConfigOverwrite keys must be file names/,

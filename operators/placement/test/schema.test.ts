@@ -58,6 +58,16 @@ describe('PlacementAPI schema', () => {
       'spec.containerImage: Invalid value: "quay.io/x/placement :latest"',
     ],
     ['replicas above 32', { ...valid, replicas: 33 }, 'spec.replicas: Invalid value: 33'],
+    [
+      'a passwordSelectors.service that is no Secret key',
+      { ...valid, passwordSelectors: { service: '..' } },
+      'spec.passwordSelectors.service: Invalid value: "..": spec.passwordSelectors.service in body should match',
+    ],
+    [
+      'a networkAttachments name that is no object name',
+      { ...valid, networkAttachments: ['Internal_API'] },
+      'spec.networkAttachments[0]: Invalid value: "Internal_API"',
+    ],
     ['negative replicas', { ...valid, replicas: -1 }, 'spec.replicas: Invalid value: -1'],
     ['apiTimeout below 10', { ...valid, apiTimeout: 5 }, 'apiTimeout must be at least 10 (or 0 for 60)'],
     ['negative apiTimeout', { ...valid, apiTimeout: -1 }, 'spec.apiTimeout: Invalid value: -1'],

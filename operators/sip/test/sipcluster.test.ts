@@ -536,6 +536,28 @@ describe('SIPCluster bad input', () => {
     expect(await hostOwners(client, ns)).toStrictEqual({ 'cp-k': undefined });
   });
 
+  it('spec errors are reported at once, all of them, with the missing hosts beside them; nothing is deployed', async () => {
+    // No BareMetalHost at all: gathering the hosts would wait; the keys' blobs name another type.
+    const mismatched = 'ssh-rsa AAAAC3NzaC1lZDI1NTE5AAAAIGb8 x';
+    const spec = cpOnly(portBase);
+    spec.services.jumpHost = [
+      {
+        nodePort: portBase + 1,
+        nodeInterfaceId: 'oam-ipv4',
+        nodeSSHPrivateKeys: 'keys',
+        sshAuthorizedKeys: [mismatched, ED25519, mismatched],
+      },
+    ];
+    await createSipCluster(client, ns, 'tenant', spec);
+    const ready = await waitForReady(client, ns, 'tenant', 'False', 'InfraServiceFailure');
+    expect(ready.severity).toBe('Error');
+    expect(ready.message).toMatch(
+      /^Invalid spec: spec\.services\.jumpHost\[0\]\.sshAuthorizedKeys\[0\] is not a valid authorized key: .*; spec\.services\.jumpHost\[0\]\.sshAuthorizedKeys\[2\] is not a valid authorized key: .*; ControlPlane: 1 of 1 hosts missing/,
+    );
+    expect((await warningEvents()).map((e) => e.reason)).toContain('InfraServiceFailure');
+    expect((await client.list(Kinds.Deployment, { namespace: ns })).items).toEqual([]);
+  });
+
   it('not enough hosts is Unschedulable (Warning) with the count and constraint', async () => {
     await createHost(client, ns, {
       name: 'cp-1',

@@ -111,6 +111,23 @@ function realNodeValuesFile(dir: string, workloads: Record<WorkloadImageName, st
   return file;
 }
 
+/** What stops the keep-running demo: Ctrl-C, `kill`, or the terminal going away. */
+const stopSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type StopSignal = (typeof stopSignals)[number];
+/** Ctrl-C ends as shells report an interrupted command (128 + SIGINT); a requested stop is a success. */
+const exitCodeOnSignal: Readonly<Record<StopSignal, number>> = { SIGINT: 130, SIGTERM: 0, SIGHUP: 0 };
+
+/**
+ * Waits for ever; the signal handler ends the process. With the operators as pods nothing else of
+ * ours keeps Node's event loop alive, and a top-level await on a promise with nothing behind it ends
+ * the process with code 13 (unsettled top-level await): a referenced timer keeps it alive.
+ */
+function untilSignalled(): Promise<never> {
+  return new Promise<never>(() => {
+    setInterval(() => {}, 2 ** 31 - 1);
+  });
+}
+
 /** The examples' Namespace, Secrets and MariaDB Service, which the OpenStack examples expect. */
 const isPrerequisites = (file: string) => file.startsWith('00-');
 
@@ -168,10 +185,12 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     })();
     return stopping;
   };
-  const onSignal = () => {
-    say('\nstopping everything the demo started…');
+  const onSignal = (signal: StopSignal) => {
+    // A closed terminal (SIGHUP) makes writes to it fail: that must not end the clean-up.
+    process.stdout.on('error', () => {});
+    say(`\n${signal}: stopping everything the demo started…`);
     void stopAll().then(
-      () => process.exit(130),
+      () => process.exit(exitCodeOnSignal[signal]),
       (err: unknown) => {
         say(`stopping failed: ${err instanceof Error ? err.message : String(err)}`);
         process.exit(1);
@@ -179,8 +198,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     );
   };
   // Persistent, not once: kube-env re-raises a signal nobody else listens to, which would kill us mid-cleanup.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of stopSignals) process.on(signal, onSignal);
 
   try {
     let images: { archives: string[]; byName: Map<string, string> } | undefined;
@@ -403,7 +421,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     }
     say(`running pids: ${pids.join(' ')}`);
     say('Press Ctrl-C to stop everything.');
-    await new Promise<never>(() => {});
+    await untilSignalled();
     return { allDone, pids };
   } catch (err) {
     await stopAll();

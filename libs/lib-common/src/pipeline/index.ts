@@ -20,4 +20,5 @@ export {
   onePerNamespaceMessage,
 } from './one-per-namespace.js';
 export { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
+export { checkSpecFirst, type SpecCheck, secretKeyProblem } from './spec-check.js';
 export { reports, runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';

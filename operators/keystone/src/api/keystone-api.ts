@@ -34,12 +34,21 @@ const externalRules = (ep: string) => [
   },
 ];
 
+/** A Secret's key: letters, digits, -, _ and ., not . or ..-led (the API server's rule for Secret keys; RE2, no lookahead). */
+const SECRET_KEY_PATTERN = '^\\.?[-_a-zA-Z0-9][-._a-zA-Z0-9]*$';
+
+/** A cron schedule's shape (five fields or a shorthand), as far as CEL can check it. */
+const CRON_SHAPE_RULE =
+  "self.matches('^@(yearly|annually|monthly|weekly|daily|midnight|hourly)$') || self.matches('^\\\\s*[0-9A-Za-z*?/,-]+(\\\\s+[0-9A-Za-z*?/,-]+){4}\\\\s*$')";
+
 export const passwordSelectorsSchema = Type.Object(
   {
     admin: Type.Optional(
       Type.String({
         default: 'AdminPassword',
         minLength: 1,
+        maxLength: 253,
+        pattern: SECRET_KEY_PATTERN,
         description: 'Key of the admin password in spec.secret.',
       }),
     ),
@@ -47,6 +56,8 @@ export const passwordSelectorsSchema = Type.Object(
       Type.String({
         default: 'KeystoneDatabasePassword',
         minLength: 1,
+        maxLength: 253,
+        pattern: SECRET_KEY_PATTERN,
         description: 'Key of the keystone database account password in spec.secret.',
       }),
     ),
@@ -116,7 +127,23 @@ export const keystoneApiSpecSchema = Type.Object(
     secret: Type.String({ minLength: 1, description: 'Secret holding the admin and database passwords.' }),
     enableSecureRBAC: Type.Optional(Type.Boolean({ default: true })),
     trustFlushArgs: Type.Optional(Type.String({ default: '', pattern: '^[A-Za-z0-9 =._/-]*$' })),
-    trustFlushSchedule: Type.Optional(Type.String({ default: '1 * * * *', minLength: 1 })),
+    trustFlushSchedule: Type.Optional(
+      Type.String({
+        default: '1 * * * *',
+        minLength: 1,
+        maxLength: 128,
+        description:
+          "The trust_flush CronJob's schedule: five cron fields (minute hour day-of-month month day-of-week) or @hourly, @daily, …",
+        // The shape only; the operator checks each field's range (InputReady).
+        'x-kubernetes-validations': [
+          {
+            rule: CRON_SHAPE_RULE,
+            message:
+              'spec.trustFlushSchedule must be a cron expression: five fields (minute hour day-of-month month day-of-week) of digits, names, *, ?, -, / and , or one of @yearly, @annually, @monthly, @weekly, @daily, @midnight, @hourly',
+          },
+        ],
+      }),
+    ),
     trustFlushSuspend: Type.Optional(Type.Boolean({ default: false })),
     fernetRotationDays: Type.Optional(
       Type.Integer({ default: 1, minimum: 1, maximum: 365, format: 'int32' }),
@@ -142,8 +169,9 @@ export const keystoneApiSpecSchema = Type.Object(
         maxProperties: 16,
         'x-kubernetes-validations': [
           {
-            rule: "self.all(k, k.size() <= 253 && k.matches('^[-._a-zA-Z0-9]+$'))",
-            message: 'spec.defaultConfigOverwrite keys must be file names (letters, digits, -, _ and .)',
+            rule: "self.all(k, k.size() <= 253 && k.matches('^[-._a-zA-Z0-9]+$') && k != '.' && !k.startsWith('..'))",
+            message:
+              'spec.defaultConfigOverwrite keys must be file names (letters, digits, -, _ and .), not . and not starting with ..',
           },
         ],
       }),

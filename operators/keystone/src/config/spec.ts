@@ -32,6 +32,9 @@ export interface ResolvedSpec extends KeystoneAPISpec {
   nodeSelector: Record<string, string>;
 }
 
+/** `passwordSelectors.database`'s default: the one key of spec.secret that may be absent (the password is then generated). */
+export const DEFAULT_DATABASE_KEY = 'KeystoneDatabasePassword';
+
 /** The spec with the defaults filled in; an empty `containerImage` takes the operator's default image. */
 export function resolveSpec(cr: KeystoneAPI, defaults: Pick<KeystoneDefaults, 'apiImage'>): ResolvedSpec {
   const s = cr.spec;
@@ -54,7 +57,7 @@ export function resolveSpec(cr: KeystoneAPI, defaults: Pick<KeystoneDefaults, 'a
     fernetMaxActiveKeys: s.fernetMaxActiveKeys ?? 5,
     passwordSelectors: {
       admin: s.passwordSelectors?.admin || 'AdminPassword',
-      database: s.passwordSelectors?.database || 'KeystoneDatabasePassword',
+      database: s.passwordSelectors?.database || DEFAULT_DATABASE_KEY,
     },
     preserveJobs: s.preserveJobs ?? false,
     apiTimeout: s.apiTimeout || 60,

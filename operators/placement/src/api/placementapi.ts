@@ -23,16 +23,28 @@ export const serviceOverrideMapSchema = Type.Record(Type.String(), routedOverrid
   ],
 });
 
+/** A Secret's key: letters, digits, -, _ and ., not . or ..-led (the API server's rule for Secret keys; RE2, no lookahead). */
+const SECRET_KEY_PATTERN = '^\\.?[-_a-zA-Z0-9][-._a-zA-Z0-9]*$';
+/** A NetworkAttachmentDefinition's name: a DNS-1123 subdomain. */
+const NAD_NAME = {
+  maxLength: 253,
+  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+};
+
 export const passwordSelectorsSchema = Type.Object(
   {
     service: Type.String({
       default: 'PlacementPassword',
       minLength: 1,
+      maxLength: 253,
+      pattern: SECRET_KEY_PATTERN,
       description: 'Key in `secret` holding the placement service user password.',
     }),
     database: Type.Optional(
       Type.String({
         minLength: 1,
+        maxLength: 253,
+        pattern: SECRET_KEY_PATTERN,
         description:
           'Key in `secret` holding the database account password. Unset: `PlacementDatabasePassword` when `secret` has it, else a generated password kept in Secret `<databaseAccount>-db-secret`.',
       }),
@@ -170,12 +182,12 @@ export const placementApiSpecSchema = Type.Object(
     ),
     resources: Type.Optional(resourceRequirementsSchema),
     networkAttachments: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), {
+      Type.Array(Type.String({ minLength: 1, ...NAD_NAME }), {
         description: 'NetworkAttachmentDefinition names (in this namespace) the API pods attach to.',
       }),
     ),
     networkAttachents: Type.Optional(
-      Type.Array(Type.String({ minLength: 1 }), {
+      Type.Array(Type.String({ minLength: 1, ...NAD_NAME }), {
         description:
           'Misspelling of networkAttachments used by the upstream README example; accepted and merged into networkAttachments.',
       }),

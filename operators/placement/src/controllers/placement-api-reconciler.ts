@@ -11,6 +11,7 @@ import {
   releaseApplicationCredential,
 } from './steps/application-credential.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
+import { checkSpec } from './steps/check-spec.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
 import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureDatabase, releaseDatabase } from './steps/ensure-database.js';
@@ -31,6 +32,7 @@ import { runDbSync } from './steps/run-db-sync.js';
  * order, which is not this one).
  */
 export const PLACEMENT_API_STEPS = [
+  checkSpec,
   reports(ConditionType.ServiceAccountReady, ensureRbac),
   reports(ConditionType.InputReady, checkInputSecret),
   reports(ConditionType.MariaDBAccountReady, ensureDatabaseAccount),

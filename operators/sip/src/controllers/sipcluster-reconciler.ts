@@ -7,6 +7,7 @@ import type { SIPClusterStatus } from '../api/sipcluster.js';
 import type { ServiceImages } from '../config/images.js';
 import type { SIPClusterPass } from './context.js';
 import { setReady, sipClusterStatus } from './status.js';
+import { checkSpec } from './steps/check-spec.js';
 import { deployServices } from './steps/deploy-services.js';
 import { gatherHosts } from './steps/gather-hosts.js';
 import { labelHosts } from './steps/label-hosts.js';
@@ -47,7 +48,8 @@ export function sipClusterReconciler(opts: { images: ServiceImages }): Reconcile
   return pipeline<SIPCluster, SIPClusterStatus, SIPClusterPass>({
     kind: SIPClusterKind,
     context: (pass) => Object.assign(pass, { images: opts.images }),
-    steps: [gatherHosts, deployServices, labelHosts, reportReady],
+    // The spec's own errors first: gathering the hosts waits for BareMetalHosts.
+    steps: [checkSpec, gatherHosts, deployServices, labelHosts, reportReady],
     finalizer: { name: SIP_FINALIZER, cleanup: [releaseHosts] },
     // A failed release (UnableToDecommission) is reported; a completed one writes nothing.
     statusWhileDeleting: true,

@@ -1,11 +1,12 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { pipeline, reports } from '@stackops/lib-common/pipeline';
+import { checkSpecFirst, pipeline, reports } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { KeystoneFinalizers } from '../../api/finalizers.js';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
 import type { KeystoneDefaults } from '../../config/defaults.js';
 import { resolveSpec } from '../../config/spec.js';
+import { keystoneSpecProblems } from '../../config/validate.js';
 import { initialConditionTypes } from './conditions.js';
 import type { KeystoneApiPass, KeystoneApiStatus } from './context.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
@@ -31,7 +32,24 @@ import { runDbSync } from './steps/run-db-sync.js';
 import { waitForDependants } from './steps/wait-for-dependants.js';
 
 /**
- * Upstream's order: input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
+ * The spec's own errors first, all at once, with what the input Secret and the cache instance lack
+ * beside them (InputReady, MemcachedReady): a user fixes everything in one go.
+ */
+const checkSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
+  problems: (ctx) => keystoneSpecProblems(ctx.spec),
+  condition: ConditionType.InputReady,
+  dependencies: [checkInputSecret, checkMemcached],
+});
+
+/** External mode has no cache of its own: only the input Secret beside the spec's errors. */
+const checkExternalSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
+  problems: (ctx) => keystoneSpecProblems(ctx.spec),
+  condition: ConditionType.InputReady,
+  dependencies: [checkInputSecret],
+});
+
+/**
+ * Upstream's order (after the spec check): input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
  * the Topology (before the Jobs, which it places too), RBAC,
  * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
  * CronJob, and clients' cloud config. Each step either goes on or ends the pass, and names the
@@ -39,6 +57,7 @@ import { waitForDependants } from './steps/wait-for-dependants.js';
  * order, which is not this one).
  */
 const KEYSTONE_API_STEPS = [
+  checkSpec,
   reports(ConditionType.InputReady, checkInputSecret),
   reports(ConditionType.MariaDBAccountReady, ensureDatabaseAccount),
   reports(ConditionType.DBReady, ensureDatabase),
@@ -63,6 +82,7 @@ const KEYSTONE_API_STEPS = [
 
 /** External mode: Keystone runs elsewhere; only its endpoints and the clients' config are published. */
 const EXTERNAL_KEYSTONE_API_STEPS = [
+  checkExternalSpec,
   reports(ConditionType.InputReady, checkInputSecret),
   publishExternalEndpoints,
   reports(ConditionType.TLSInputReady, checkTlsInput),

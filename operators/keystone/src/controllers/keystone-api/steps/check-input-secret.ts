@@ -1,5 +1,5 @@
 import { Kinds } from '@stackops/lib-common/client';
-import { ConditionType } from '@stackops/lib-common/conditions';
+import { ConditionType, Reason, Severity } from '@stackops/lib-common/conditions';
 import {
   MissingSecretKeyError,
   type SecretObject,
@@ -9,7 +9,7 @@ import {
 } from '@stackops/lib-common/objects';
 import { passwordProblem } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
-import { inputSecretKeys } from '../../../config/spec.js';
+import { DEFAULT_DATABASE_KEY, inputSecretKeys } from '../../../config/spec.js';
 import { type KeystoneApiPass, RECHECK_AFTER_MS } from '../context.js';
 
 /** How long to wait before looking at a broken input Secret again (its watch usually comes first). */
@@ -48,6 +48,24 @@ export async function checkInputSecret(ctx: KeystoneApiPass): Promise<StepResult
   const databasePassword = ctx.spec.externalKeystoneAPI
     ? undefined
     : secretValue(verified.secret, keys.database);
+  // Only the default key may be absent (then the password is generated): a key the user chose and
+  // the Secret lacks is a mistake, not a request for a generated password.
+  if (
+    databasePassword === undefined &&
+    !ctx.spec.externalKeystoneAPI &&
+    keys.database !== DEFAULT_DATABASE_KEY
+  ) {
+    const detail = `spec.passwordSelectors.database: Secret ${ref.name} has no key ${keys.database}`;
+    ctx.conditions.markFalse(
+      ConditionType.InputReady,
+      Reason.Error,
+      Severity.Error,
+      'Input data error occurred %s',
+      detail,
+    );
+    ctx.event('Warning', 'MissingSecretKey', detail);
+    return stop(BROKEN_INPUT_RETRY_MS);
+  }
   const checked: [string, string][] = [
     [keys.admin, verified.values[keys.admin] ?? ''],
     ...(databasePassword !== undefined ? [[keys.database, databasePassword] as [string, string]] : []),
