@@ -152,7 +152,10 @@ function plan(dir: string, mmdebstrapVersion: string): Plan {
             base: keys.base,
             pip: PIP_VERSION,
             script: treeDigest(join(dir, 'build-wheelhouse.sh')),
-            [name]: treeDigest(join(dir, 'layers', name)),
+            // only what pip resolves: a recipe change does not download the wheels again
+            requirements: ['requirements.txt', 'constraints.txt'].map((f) =>
+              treeDigest(join(dir, 'layers', name, f)),
+            ),
           }),
         )
       : undefined;

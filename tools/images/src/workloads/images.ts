@@ -154,7 +154,8 @@ export const workloadImages: Record<WorkloadImageName, WorkloadImageDefinition> 
     version: (l) => upstreamVersion(l.jumphost.debs['openssh-server'], 'openssh-server'),
     config: {
       cmd: ['/usr/local/bin/jump-host-start'],
-      env: { PATH, LANG: 'C.UTF-8' },
+      // SIP mounts its `host` utility in /opt/sip/bin
+      env: { PATH: `${PATH}:/opt/sip/bin`, LANG: 'C.UTF-8' },
       exposedPorts: ['22/tcp'],
       labels: labels(
         'jump-host',

@@ -2,6 +2,9 @@
 # mounts files into it, and the runtime keeps an existing directory's owner (a missing one would be
 # created root's, and ssh could not write known_hosts).
 chmod 755 /usr/local/bin/jump-host-start
+# SIP mounts its `host` utility in /opt/sip/bin: on the PATH of ssh sessions too (pam_env reads
+# /etc/environment; the image's own PATH covers kubectl exec).
+echo 'PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/opt/sip/bin"' >/etc/environment
 useradd --no-log-init --uid 1000 --user-group --create-home --shell /bin/bash ubuntu
 install -d -m 0700 -o ubuntu -g ubuntu /home/ubuntu/.ssh
 # openssh-server's postinst generated host keys: they go (jump-host-start makes them per pod).
