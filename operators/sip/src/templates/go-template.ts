@@ -176,7 +176,7 @@ class Parser {
         this.scopes.push(new Set());
         const tail = this.list();
         this.scopes.pop();
-        if (!tail.end || tail.end.body !== 'end')
+        if (tail.end?.body !== 'end')
           throw new TemplateError(a.line, `unexpected EOF: {{${word}}} has no {{end}}`);
         elseNodes = tail.nodes;
       }
