@@ -29,9 +29,10 @@ import { type OperatorPod, operatorPods } from './operator-pods.js';
 import { type RunningOperator, startOperator } from './operators.js';
 import { countOwned } from './owned.js';
 import { keepWorkloadsOnKwok, operatorOnRealNodeValues } from './real-node.js';
+import { runSipOnRealNode, sipTraffic } from './sip-real-node.js';
 import { StepPrinter } from './steps.js';
 import { catalogueTable, podsTable, summaryTable, workloadPodsTable } from './summary.js';
-import { demoTargets, OPENSTACK_NAMESPACE } from './targets.js';
+import { demoTargets, OPENSTACK_NAMESPACE, SIP_NAMESPACE } from './targets.js';
 import {
   chartAliases,
   installUmbrella,
@@ -93,6 +94,7 @@ function realNodeValuesFile(dir: string, workloads: Record<WorkloadImageName, st
   const relatedImages: Partial<Record<string, Record<string, string>>> = {
     [chartAliases.keystone]: { keystoneAPI: workloads.keystone, mariadb: workloads.mariadb },
     [chartAliases.placement]: { placementAPI: workloads.placement, mariadb: workloads.mariadb },
+    [chartAliases.sip]: { haproxy: workloads.haproxy, jumpHost: workloads.jumphost },
   };
   writeFileSync(
     file,
@@ -214,7 +216,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     }
     if (real) {
       workloads = await steps.run(
-        'Build the stand-in OpenStack images (Keystone, Placement, MariaDB, openstackclient)',
+        'Build the stand-in images (Keystone, Placement, MariaDB, openstackclient; HAProxy, jump host, Redfish BMC)',
         async (note) => {
           const built = await buildWorkloadImages();
           const all = Object.values(built.images);
@@ -339,6 +341,17 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
       waitForTargets(admin, demoTargets, opts.timeoutMs),
     );
     let allDone = results.every((r) => r.done);
+    const sip = real
+      ? await steps.run(
+          "Run SIP's load balancers and jump host on the real node, in front of fake workers",
+          (note) =>
+            runSipOnRealNode(admin, cp!, workloads!.jumphost, note).catch((err: unknown) => {
+              say(`SIP on the real node failed: ${errorText(err)}`);
+              allDone = false;
+              return undefined;
+            }),
+        )
+      : undefined;
     let pods: OperatorPod[] = [];
     await steps.run('Summary', async () => {
       const owned = await countOwned(
@@ -389,6 +402,12 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         catalogue = await readCatalogueFromPod(cp!.kubectl, kubeconfig);
       }
       say(catalogueTable(catalogue));
+      if (sip) {
+        say(`SIP service pods (namespace ${SIP_NAMESPACE}, real node, stand-in images)`);
+        say(workloadPodsTable(await openstackPods(admin, SIP_NAMESPACE)));
+        for (const line of await sipTraffic(cp!, sip).catch((err: unknown) => [`failed: ${errorText(err)}`]))
+          say(line);
+      }
     });
     const pids = [
       ...operators.map((o) => o.pid),

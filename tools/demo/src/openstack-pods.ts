@@ -173,8 +173,11 @@ export interface WorkloadPod {
 }
 
 /** What the operators deployed (and the demo's MariaDB), as pods: API pods Ready, Job pods Succeeded. */
-export async function openstackPods(client: KubeClient): Promise<WorkloadPod[]> {
-  const { items } = await client.list<PodShape>(Kinds.Pod, { namespace: OPENSTACK_NAMESPACE });
+export async function openstackPods(
+  client: KubeClient,
+  namespace: string = OPENSTACK_NAMESPACE,
+): Promise<WorkloadPod[]> {
+  const { items } = await client.list<PodShape>(Kinds.Pod, { namespace });
   return items
     .filter((p) => !p.metadata.deletionTimestamp)
     .map((p) => ({

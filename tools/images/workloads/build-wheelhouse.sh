@@ -1,24 +1,26 @@
 #!/usr/bin/env bash
-# Fills <out> with the wheels of layers/python (requirements.txt pinned by constraints.txt) for the
+# Fills <out> with the wheels of a layer (layers/<layer>/requirements.txt pinned by its
+# constraints.txt; default layer: python) for the
 # base layer's own python3.11: pip runs in a chroot of <base-tree> (on a throwaway overlay), from its
 # wheel <pip.whl>, with the host's network, downloading from PyPI and building the pure-Python sdists
 # that have no wheel. Copies pip's wheel, requirements.txt and constraints.txt beside the wheels.
 # pip trusts the host's CA bundle (PIP_CERT, else SSL_CERT_FILE, else Debian's default path): the
 # machine's network may need a CA the image does not carry.
 #
-#   build-wheelhouse.sh <out> <base-tree> <pip.whl>      (needs root)
+#   build-wheelhouse.sh <out> <base-tree> <pip.whl> [<layer>]      (needs root)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 out=${1:?usage: build-wheelhouse.sh <out> <base-tree> <pip.whl>}
 base=$(cd "${2:?usage: build-wheelhouse.sh <out> <base-tree> <pip.whl>}" && pwd)
 pip_wheel=${3:?usage: build-wheelhouse.sh <out> <base-tree> <pip.whl>}
+layer=${4:-python}
 [[ $(id -u) -eq 0 ]] || { echo "build-wheelhouse.sh: must run as root (chroot, mounts)" >&2; exit 2; }
 
 rm -rf "$out"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-cp "$pip_wheel" "$here/layers/python/requirements.txt" "$here/layers/python/constraints.txt" "$out/"
+cp "$pip_wheel" "$here/layers/$layer/requirements.txt" "$here/layers/$layer/constraints.txt" "$out/"
 ca=${PIP_CERT:-${SSL_CERT_FILE:-/etc/ssl/certs/ca-certificates.crt}}
 [[ -f $ca ]] || { echo "build-wheelhouse.sh: no CA bundle at $ca (set PIP_CERT)" >&2; exit 2; }
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/stackops-wheelhouse.XXXXXX")

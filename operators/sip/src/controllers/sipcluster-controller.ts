@@ -11,7 +11,7 @@ import type { OperatorConfig } from '../config/operator-config.js';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../resources/labels.js';
 import { DEFAULT_RETRY_DELAYS, type RetryDelays, sipClusterErrorPolicy } from './error-policy.js';
 import { sipClusterReconciler } from './sipcluster-reconciler.js';
-import { SERVICE_KINDS } from './steps/deploy-services.js';
+import { LOAD_BALANCER_TEMPLATES, SERVICE_KINDS } from './steps/deploy-services.js';
 import { clustersForHost, secretRefsOfHosts, serviceSecretNames } from './watch-mappers.js';
 
 /**
@@ -43,13 +43,17 @@ export function registerSipClusterController(
       kind,
       kind === Kinds.Secret ? { labelSelector: `${MANAGED_BY_LABEL}=${MANAGED_BY}` } : {},
     );
-  return builder
-    .watches(BareMetalHostKind, (bmh) => clustersForHost(bmh as BareMetalHost, clusters()), {
-      predicates: [or(labelsChanged, generationChanged)],
-    })
-    .watchesNamed(Kinds.Secret, (sip) => [
-      ...serviceSecretNames(sip),
-      ...secretRefsOfHosts(sip, manager.cache.list<BareMetalHost>(BareMetalHostKind)),
-    ])
-    .reconcile(sipClusterReconciler({ images: opts.images }));
+  return (
+    builder
+      .watches(BareMetalHostKind, (bmh) => clustersForHost(bmh as BareMetalHost, clusters()), {
+        predicates: [or(labelsChanged, generationChanged)],
+      })
+      // The site's HAProxy templates (ConfigMaps are cached whole: the services own some).
+      .referencedBy(Kinds.ConfigMap, () => LOAD_BALANCER_TEMPLATES.map((t) => t.configMap))
+      .watchesNamed(Kinds.Secret, (sip) => [
+        ...serviceSecretNames(sip),
+        ...secretRefsOfHosts(sip, manager.cache.list<BareMetalHost>(BareMetalHostKind)),
+      ])
+      .reconcile(sipClusterReconciler({ images: opts.images }))
+  );
 }

@@ -75,5 +75,17 @@ describe('watch mappers', () => {
     expect(refs(clusters[0]!)).toEqual(['m/h1-nd', 'm/h1-bmc']);
     expect(refs(clusters[2]!)).toEqual(['m/h1-nd', 'm/h1-bmc', 'm/h2-nd', 'm/h2-bmc']);
     expect(refs(withKeys)).toEqual([]);
+    // A Ready cluster whose role selects a free host watches that host's Secrets (a scale-up takes it);
+    // a host another cluster holds stays out.
+    const growing = {
+      ...clusters[0]!,
+      spec: { ...clusters[0]!.spec, nodes: { Worker: { count: { active: 2, standby: 0 } } } },
+    } as SIPCluster;
+    expect(secretRefsOfHosts(growing, [...hosts, host('h3', 'other')]).map((r) => r.name)).toEqual([
+      'h1-nd',
+      'h1-bmc',
+      'h2-nd',
+      'h2-bmc',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { CONDITION_READY } from '../api/constants.js';
 import type { BareMetalHost, SIPCluster } from '../api/kinds.js';
 import { networkDataSecretRef } from '../hostdata/host-data.js';
 import { claimOf } from '../scheduling/claims.js';
+import { selectorMatches } from '../scheduling/selector.js';
 
 const refOf = (sip: SIPCluster): ObjectRef => ({
   namespace: sip.metadata.namespace ?? '',
@@ -48,15 +49,22 @@ export function serviceSecretNames(sip: SIPCluster): Set<string> {
   return names;
 }
 
+/** A free host (no cluster's) that one of the cluster's roles selects: what a scale-up may take. */
+const mayTake = (sip: SIPCluster, h: BareMetalHost) =>
+  !claimOf(h.metadata.labels) &&
+  Object.values(sip.spec.nodes ?? {}).some((role) => selectorMatches(role.labelSelector, h.metadata.labels));
+
 /**
  * The Secrets of the hosts a SIPCluster concerns (the networkData and BMC credentials Secrets of
- * each host it holds, or of every host while it is not Ready: fixing a host's Secret may make it
- * schedulable). The controller watches them by name, so no other Secret is listed or cached.
+ * each host it holds or its roles may take, or of every host while it is not Ready: fixing a host's
+ * Secret may make it schedulable). The controller watches them by name, so no other Secret is listed
+ * or cached; a free candidate's are watched already when a Ready cluster grows (its first pass after
+ * the change reads them, not a cache that does not hold them yet).
  */
 export function secretRefsOfHosts(sip: SIPCluster, hosts: readonly BareMetalHost[]): ObjectRef[] {
   const refs: ObjectRef[] = [];
   for (const h of hosts) {
-    if (clustersForHost(h, [sip]).length === 0) continue;
+    if (clustersForHost(h, [sip]).length === 0 && !mayTake(sip, h)) continue;
     const nd = networkDataSecretRef(h);
     if (nd) refs.push(nd);
     const bmc = h.spec?.bmc?.credentialsName;

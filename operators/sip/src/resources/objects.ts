@@ -27,6 +27,9 @@ export const controlPlaneTolerations = [
 export const nodeSelectorOf = (nodeLabels: Record<string, string> | undefined) =>
   nodeLabels && Object.keys(nodeLabels).length > 0 ? { nodeSelector: nodeLabels } : {};
 
+/** How long a rolled-out service pod may finish its established connections (load balancers, ssh sessions). */
+export const DRAIN_SECONDS = 60;
+
 export const tcpPort = (name: string, port: number) => ({ name, containerPort: port, protocol: 'TCP' });
 export const nodePort = (name: string, port: number, node: number) => ({
   name,

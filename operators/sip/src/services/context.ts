@@ -2,11 +2,20 @@ import type { ServiceImages } from '../config/images.js';
 import type { HostData } from '../hostdata/host-data.js';
 import type { ClusterRef } from '../scheduling/claims.js';
 
+/** A site's HAProxy template: where it came from (for error messages) and its text. */
+export interface SiteTemplate {
+  /** `ConfigMap <namespace>/<name>, key <key>`. */
+  source: string;
+  text: string;
+}
+
 /** What every service renderer reads: the cluster, its hosts per role (sorted by name) and default images. */
 export interface RenderContext {
   cluster: ClusterRef;
   hostsByRole: ReadonlyMap<string, readonly HostData[]>;
   images: ServiceImages;
+  /** The site's load balancer templates by role, when its namespace has them. */
+  loadBalancerTemplates?: ReadonlyMap<string, SiteTemplate>;
 }
 
 /** Every host of every role, in role order then by name. */

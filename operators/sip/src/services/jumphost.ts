@@ -8,6 +8,7 @@ import {
   configMap,
   configSecret,
   type DesiredObject,
+  DRAIN_SECONDS,
   nodePort,
   nodePortService,
   nodeSelectorOf,
@@ -116,6 +117,7 @@ export function renderJumpHost(
         ...nodeSelectorOf(service.nodeLabels),
         securityContext: { fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
         hostAliases: sshHosts.map((h) => ({ ip: h.ip, hostnames: [h.name] })),
+        terminationGracePeriodSeconds: DRAIN_SECONDS,
         initContainers: [
           {
             name: 'ssh-perms',
@@ -133,6 +135,14 @@ export function renderJumpHost(
             env: noProxy,
             livenessProbe: { tcpSocket: { port: 'ssh' }, initialDelaySeconds: 15, periodSeconds: 10 },
             readinessProbe: { tcpSocket: { port: 'ssh' }, initialDelaySeconds: 5, periodSeconds: 20 },
+            // a rollout (hosts changed) lets open ssh sessions finish, up to the grace period
+            lifecycle: {
+              preStop: {
+                exec: {
+                  command: ['/bin/sh', '-c', 'while [ "$(pgrep -c -x sshd)" -gt 1 ]; do sleep 1; done'],
+                },
+              },
+            },
             volumeMounts: [
               { name: 'data', mountPath: HOSTS_FILE, subPath: 'hosts' },
               { name: 'scripts', mountPath: SCRIPTS_DIR },

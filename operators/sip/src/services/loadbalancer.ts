@@ -8,14 +8,17 @@ import {
   configSecret,
   controlPlaneTolerations,
   type DesiredObject,
+  DRAIN_SECONDS,
   nodePort,
   nodePortService,
   nodeSelectorOf,
   serviceDeployment,
   tcpPort,
 } from '../resources/objects.js';
+import { renderGoTemplate, TemplateError } from '../templates/go-template.js';
 import { type Backend, type HealthCheck, renderHaproxyConfig } from '../templates/haproxy.js';
-import type { RenderContext } from './context.js';
+import type { RenderContext, SiteTemplate } from './context.js';
+import { ServiceInputError } from './errors.js';
 
 const HAPROXY_CONFIG_DIR = '/usr/local/etc/haproxy';
 
@@ -39,16 +42,55 @@ function backendsOf(ctx: RenderContext, role: string, iface: string | undefined)
   });
 }
 
+/**
+ * A rollout (a host added or removed changes the config) must not cut the tenant's established
+ * connections: the old pod first leaves the Service's endpoints, then HAProxy stops listening and
+ * finishes the connections it holds (soft stop), up to the grace period.
+ */
+const HAPROXY_DRAIN = 'sleep 2; kill -USR1 1; while kill -0 1 2>/dev/null; do sleep 1; done';
+
+/**
+ * A site template run with the data upstream gives it: `ContainerPorts` (the pod's ports as
+ * Kubernetes ContainerPorts: Name, HostPort, ContainerPort, Protocol, HostIP; only Name and
+ * ContainerPort set) and `Servers` (IP, Name of each backend host).
+ */
+function renderSiteTemplate(
+  template: SiteTemplate,
+  ports: LoadBalancerInput['ports'],
+  backends: Backend[],
+): string {
+  const data = {
+    ContainerPorts: ports.map((p) => ({
+      Name: p.name,
+      HostPort: 0,
+      ContainerPort: p.port,
+      Protocol: '',
+      HostIP: '',
+    })),
+    Servers: backends.map((b) => ({ IP: b.ip, Name: b.name })),
+  };
+  try {
+    return renderGoTemplate(template.text, data);
+  } catch (e) {
+    if (e instanceof TemplateError) throw new ServiceInputError(`${template.source}: ${e.message}`);
+    throw e;
+  }
+}
+
 function renderLoadBalancer(ctx: RenderContext, input: LoadBalancerInput): DesiredObject[] {
   const name = loadBalancerName(input.role, ctx.cluster.name);
   const { namespace } = ctx.cluster;
   const labels = instanceLabels('loadbalancer', 'haproxy', name);
-  const config = renderHaproxyConfig({
-    owner: `${namespace}/${ctx.cluster.name}`,
-    ports: input.ports.map(({ name: portName, port }) => ({ name: portName, port })),
-    backends: backendsOf(ctx, input.role, input.service.nodeInterfaceId),
-    check: input.check,
-  });
+  const backends = backendsOf(ctx, input.role, input.service.nodeInterfaceId);
+  const template = ctx.loadBalancerTemplates?.get(input.role);
+  const config = template
+    ? renderSiteTemplate(template, input.ports, backends)
+    : renderHaproxyConfig({
+        owner: `${namespace}/${ctx.cluster.name}`,
+        ports: input.ports.map(({ name: portName, port }) => ({ name: portName, port })),
+        backends,
+        check: input.check,
+      });
   const secret = configSecret(name, namespace, labels, { 'haproxy.cfg': config });
   const deployment = serviceDeployment(name, namespace, labels, configHash(config), {
     ...nodeSelectorOf(input.service.nodeLabels),
@@ -60,11 +102,13 @@ function renderLoadBalancer(ctx: RenderContext, input: LoadBalancerInput): Desir
         imagePullPolicy: 'IfNotPresent',
         ports: input.ports.map((p) => tcpPort(p.name, p.port)),
         readinessProbe: { tcpSocket: { port: input.ports[0]!.port }, periodSeconds: 10 },
+        lifecycle: { preStop: { exec: { command: ['/bin/sh', '-c', HAPROXY_DRAIN] } } },
         securityContext: { allowPrivilegeEscalation: false },
         volumeMounts: [{ name: 'haproxy-config', mountPath: HAPROXY_CONFIG_DIR, readOnly: true }],
       },
     ],
     volumes: [{ name: 'haproxy-config', secret: { secretName: name } }],
+    terminationGracePeriodSeconds: DRAIN_SECONDS,
   });
   const service = nodePortService(
     name,

@@ -117,6 +117,53 @@ describe('load balancers', () => {
     expect(podTemplate(deployment).spec['containers']).toMatchObject([{ image: 'default/haproxy' }]);
   });
 
+  it("a site's template (ConfigMap) is rendered with upstream's data: ContainerPorts and Servers", () => {
+    const template = [
+      'defaults',
+      '  mode tcp',
+      '{{- $servers := .Servers }}{{ range .ContainerPorts }}',
+      'listen {{ .Name }} # {{ .Protocol }}{{ .HostPort }}',
+      '  bind *:{{ .ContainerPort }}',
+      '{{- $port := .ContainerPort }}{{ range $servers }}',
+      '  server {{ .Name }} {{ .IP }}:{{ $port }}{{ end }}',
+      '{{ end }}',
+    ].join('\n');
+    const ctx = {
+      ...context(),
+      loadBalancerTemplates: new Map([
+        ['Worker', { source: 'ConfigMap tenant/loadbalancerworker', text: template }],
+      ]),
+    };
+    const rendered = renderServices(ctx, services, ['id_rsa']);
+    expect(secretText(find(rendered, 'Secret', 'loadbalancer-worker-c1'), 'haproxy.cfg')).toBe(
+      [30002, 30003, 30004]
+        .map((p) => `\nlisten port-${p} # 0\n  bind *:${p}\n  server w-1 10.0.1.1:${p}\n`)
+        .join('')
+        .replace(/^/, 'defaults\n  mode tcp'),
+    );
+    // the control plane, without a template of its own, keeps the built-in config
+    expect(secretText(find(rendered, 'Secret', 'loadbalancer-controlplane-c1'), 'haproxy.cfg')).toContain(
+      'option httpchk GET /readyz',
+    );
+  });
+
+  it("a site's template that does not parse is an input error naming the ConfigMap and the line", () => {
+    const ctx = {
+      ...context(),
+      loadBalancerTemplates: new Map([
+        [
+          'ControlPlane',
+          { source: 'ConfigMap tenant/loadbalancercontrolplane, key k', text: 'a\n{{ range .Servers }}' },
+        ],
+      ]),
+    };
+    expect(() => renderServices(ctx, services, ['id_rsa'])).toThrow(
+      new ServiceInputError(
+        'ConfigMap tenant/loadbalancercontrolplane, key k: line 2: unexpected EOF: {{range}} has no {{end}}',
+      ),
+    );
+  });
+
   it("a service's image from the spec wins over the operator's default", () => {
     const deployment = find(objects, 'Deployment', 'loadbalancer-controlplane-c1');
     expect(podTemplate(deployment).spec['containers']).toMatchObject([{ image: 'haproxy:2.3.2' }]);

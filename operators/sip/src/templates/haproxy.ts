@@ -27,7 +27,10 @@ defaults
   log global
   option tcplog
   option dontlognull
-  retries 1
+  # a server that refuses or drops a new connection is retried on another one (every retry goes
+  # elsewhere), so a host that just went down costs no request before its health check fails
+  retries 3
+  option redispatch 1
   timeout queue 30s
   timeout connect 30s
   # long client/server timeouts keep kubectl exec, logs -f and watches open while idle

@@ -134,27 +134,32 @@ async function pipWheel(cacheDir: string, progress: (line: string) => void): Pro
 
 interface Plan {
   keys: Record<LayerName, string>;
-  wheelhouseKey: string;
+  /** The wheelhouse key of each layer that installs wheels (its own requirements). */
+  wheelhouseKeys: Partial<Record<LayerName, string>>;
 }
 
 /** Every layer's key: its recipe, the scripts, the keys of the layers below, the tools' versions. */
 function plan(dir: string, mmdebstrapVersion: string): Plan {
   const tooling = toolingDigest(dir);
   const keys = {} as Record<LayerName, string>;
-  let wheelhouseKey = '';
+  const wheelhouseKeys: Partial<Record<LayerName, string>> = {};
   for (const name of layerNames) {
     const def = layers[name];
     const below = def.below.map((b) => keys[b]);
-    if (def.wheels) {
-      wheelhouseKey = sha256Hex(
-        JSON.stringify({
-          base: keys.base,
-          pip: PIP_VERSION,
-          script: treeDigest(join(dir, 'build-wheelhouse.sh')),
-          python: treeDigest(join(dir, 'layers', 'python')),
-        }),
-      );
-    }
+    const wheelhouseKey = def.wheels
+      ? sha256Hex(
+          JSON.stringify({
+            base: keys.base,
+            pip: PIP_VERSION,
+            script: treeDigest(join(dir, 'build-wheelhouse.sh')),
+            // only what pip resolves: a recipe change does not download the wheels again
+            requirements: ['requirements.txt', 'constraints.txt'].map((f) =>
+              treeDigest(join(dir, 'layers', name, f)),
+            ),
+          }),
+        )
+      : undefined;
+    if (wheelhouseKey) wheelhouseKeys[name] = wheelhouseKey;
     keys[name] = sha256Hex(
       JSON.stringify({
         name,
@@ -163,11 +168,11 @@ function plan(dir: string, mmdebstrapVersion: string): Plan {
         epoch: WORKLOADS_EPOCH,
         below,
         ...(name === 'base' ? { mmdebstrap: mmdebstrapVersion } : {}),
-        ...(def.wheels ? { wheelhouse: wheelhouseKey } : {}),
+        ...(wheelhouseKey ? { wheelhouse: wheelhouseKey } : {}),
       }),
     );
   }
-  return { keys, wheelhouseKey };
+  return { keys, wheelhouseKeys };
 }
 
 function loadLayer(name: LayerName, key: string, dir: string): BuiltLayer | undefined {
@@ -197,7 +202,7 @@ export async function buildWorkloadLayers(
     async () => {
       const dir = workloadsDir();
       const mm = await mmdebstrap(cacheDir, progress);
-      const { keys, wheelhouseKey } = plan(dir, mm.version);
+      const { keys, wheelhouseKeys } = plan(dir, mm.version);
       const built = {} as Record<LayerName, BuiltLayer>;
       const env = { ...process.env, SOURCE_DATE_EPOCH: String(WORKLOADS_EPOCH), LC_ALL: 'C' };
       for (const name of layerNames) {
@@ -218,13 +223,14 @@ export async function buildWorkloadLayers(
         const args = ['bash', join(dir, 'build-layer.sh'), name, join(tmp, 'out')];
         if (name === 'base') args.push(mm.dir);
         else args.push(...below);
-        if (layers[name].wheels) {
-          const wheelhouse = join(cacheDir, `wheelhouse-${wheelhouseKey.slice(0, 16)}`);
+        const wheelhouseKey = wheelhouseKeys[name];
+        if (wheelhouseKey) {
+          const wheelhouse = join(cacheDir, `wheelhouse-${name}-${wheelhouseKey.slice(0, 16)}`);
           if (!existsSync(join(wheelhouse, '.complete'))) {
-            progress('images: building the Python wheelhouse');
+            progress(`images: building the Python wheelhouse of ${name}`);
             const pip = await pipWheel(cacheDir, progress);
             await run(
-              ['bash', join(dir, 'build-wheelhouse.sh'), `${wheelhouse}.tmp`, built.base.tree, pip],
+              ['bash', join(dir, 'build-wheelhouse.sh'), `${wheelhouse}.tmp`, built.base.tree, pip, name],
               log,
               env,
             );

@@ -9,11 +9,19 @@ import { type BuildOptions, type BuiltLayer, buildWorkloadLayers } from './build
 import { type LayerName, WORKLOADS_EPOCH } from './layers.js';
 
 /** The stand-in workload images: what each one replaces, and how it is stacked. */
-export const workloadImageNames = ['keystone', 'placement', 'mariadb', 'openstackclient'] as const;
+export const workloadImageNames = [
+  'keystone',
+  'placement',
+  'mariadb',
+  'openstackclient',
+  'haproxy',
+  'jumphost',
+  'sushy',
+] as const;
 export type WorkloadImageName = (typeof workloadImageNames)[number];
 
 export interface WorkloadImageDefinition {
-  /** The TCIB image the operators (or upstream tooling) name by default, which this one stands in for. */
+  /** The image the operators (or upstream tooling) name by default, which this one stands in for. */
   replaces: string;
   /** The operators' variable that picks the image (none for openstackclient: tests and the demo use it). */
   env: readonly string[];
@@ -26,13 +34,13 @@ export interface WorkloadImageDefinition {
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 const REPOSITORY = 'localhost/stackops';
 
-function wheel(layers: Record<LayerName, BuiltLayer>, name: string): string {
-  const found = Object.entries(layers.python.wheels).find(
-    ([n]) => n.toLowerCase().replaceAll('_', '-') === name,
-  );
-  if (!found) throw new Error(`the python layer has no ${name}`);
+function wheelOf(layer: BuiltLayer, name: string): string {
+  const found = Object.entries(layer.wheels).find(([n]) => n.toLowerCase().replaceAll('_', '-') === name);
+  if (!found) throw new Error(`the ${layer.name} layer has no ${name}`);
   return found[1];
 }
+
+const wheel = (layers: Record<LayerName, BuiltLayer>, name: string): string => wheelOf(layers.python, name);
 
 /** Debian's version without epoch and Debian revision: `1:10.11.19-0+deb12u1` → `10.11.19`. */
 function upstreamVersion(debian: string | undefined, what: string): string {
@@ -122,6 +130,52 @@ export const workloadImages: Record<WorkloadImageName, WorkloadImageDefinition> 
       ),
     },
   },
+  // The official image runs `haproxy -W -db -f /usr/local/etc/haproxy/haproxy.cfg` as root; SIP sets no command.
+  haproxy: {
+    replaces: 'haproxy:2.3.2',
+    env: ['RELATED_IMAGE_HAPROXY'],
+    layers: ['base', 'haproxy'],
+    version: (l) => upstreamVersion(l.haproxy.debs['haproxy'], 'haproxy'),
+    config: {
+      entrypoint: ['haproxy', '-W', '-db'],
+      cmd: ['-f', '/usr/local/etc/haproxy/haproxy.cfg'],
+      env: { PATH, LANG: 'C.UTF-8' },
+      labels: labels(
+        'haproxy',
+        'haproxy:2.3.2',
+        'HAProxy reading /usr/local/etc/haproxy/haproxy.cfg, as the official image',
+      ),
+    },
+  },
+  jumphost: {
+    replaces: 'quay.io/airshipit/jump-host:latest',
+    env: ['RELATED_IMAGE_JUMP_HOST'],
+    layers: ['base', 'jumphost'],
+    version: (l) => upstreamVersion(l.jumphost.debs['openssh-server'], 'openssh-server'),
+    config: {
+      cmd: ['/usr/local/bin/jump-host-start'],
+      // SIP mounts its `host` utility in /opt/sip/bin
+      env: { PATH: `${PATH}:/opt/sip/bin`, LANG: 'C.UTF-8' },
+      exposedPorts: ['22/tcp'],
+      labels: labels(
+        'jump-host',
+        'quay.io/airshipit/jump-host',
+        'sshd (host keys made at start) for user ubuntu (1000), ssh, jq, ipmitool, redfishtool',
+      ),
+    },
+  },
+  // Not an image SIP names: the tests' Redfish BMC (sushy-tools' emulator).
+  sushy: {
+    replaces: 'a Redfish BMC',
+    env: [],
+    layers: ['base', 'sushy'],
+    version: (l) => wheelOf(l.sushy, 'sushy-tools'),
+    config: {
+      entrypoint: ['sushy-emulator'],
+      env: { PATH, LANG: 'C.UTF-8' },
+      labels: labels('sushy-tools', 'a Redfish BMC', "sushy-tools' Redfish emulator (sushy-emulator)"),
+    },
+  },
 };
 
 export interface WorkloadImage {
@@ -163,6 +217,18 @@ function versions(image: WorkloadImageName, l: Record<LayerName, BuiltLayer>): R
         'python-openstackclient': workloadImages.openstackclient.version(l),
         'osc-placement': wheel(l, 'osc-placement'),
       };
+    case 'haproxy':
+      return { ...common, haproxy: workloadImages.haproxy.version(l) };
+    case 'jumphost':
+      return {
+        ...common,
+        openssh: workloadImages.jumphost.version(l),
+        redfishtool: wheelOf(l.jumphost, 'redfishtool'),
+        ipmitool: upstreamVersion(l.jumphost.debs['ipmitool'], 'ipmitool'),
+        jq: upstreamVersion(l.jumphost.debs['jq'], 'jq'),
+      };
+    case 'sushy':
+      return { ...common, 'sushy-tools': workloadImages.sushy.version(l) };
   }
 }
 

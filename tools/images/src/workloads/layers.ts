@@ -13,6 +13,9 @@ export const layerNames = [
   'keystone',
   'placement',
   'openstackclient',
+  'haproxy',
+  'jumphost',
+  'sushy',
 ] as const;
 export type LayerName = (typeof layerNames)[number];
 
@@ -37,6 +40,10 @@ export const layers: Record<LayerName, LayerDefinition> = {
   keystone: { name: 'keystone', below: ['base', 'httpd', 'python'] },
   placement: { name: 'placement', below: ['base', 'httpd', 'python'] },
   openstackclient: { name: 'openstackclient', below: ['base', 'python'] },
+  // SIP's services (haproxy, the jump host) and the Redfish BMC emulator its tests talk to
+  haproxy: { name: 'haproxy', below: ['base'] },
+  jumphost: { name: 'jumphost', below: ['base'], wheels: true },
+  sushy: { name: 'sushy', below: ['base'], wheels: true },
 };
 
 /**

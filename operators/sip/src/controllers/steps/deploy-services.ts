@@ -9,12 +9,13 @@ import {
 } from '@stackops/lib-common/client';
 import { applyOwned, inWaves, pruneOwned } from '@stackops/lib-common/objects';
 import { ReconcileError } from '@stackops/lib-common/runtime';
-import { ReadyReason } from '../../api/constants.js';
+import { ReadyReason, ROLE_CONTROL_PLANE, ROLE_WORKER } from '../../api/constants.js';
 import type { SIPCluster } from '../../api/kinds.js';
 import type { SIPClusterServices } from '../../api/services.js';
 import { MANAGED_BY, MANAGED_BY_LABEL } from '../../resources/labels.js';
 import type { DesiredObject } from '../../resources/objects.js';
 import { clusterRefOf } from '../../scheduling/claims.js';
+import type { SiteTemplate } from '../../services/context.js';
 import { ServiceInputError } from '../../services/errors.js';
 import { renderServices } from '../../services/render.js';
 import { fromStep, type SIPClusterPass } from '../context.js';
@@ -63,6 +64,31 @@ function referencedSecrets(cache: Cache, sip: SIPCluster, services: SIPClusterSe
   return [...keys].sort();
 }
 
+/**
+ * The site's HAProxy templates, by role: ConfigMaps `loadbalancercontrolplane` (key
+ * `loadBalancerControlPlane.cfg`) and `loadbalancerworker` (key `loadBalancerWorker.cfg`) in the
+ * SIPCluster's namespace, as upstream reads them. A role without one gets the built-in config.
+ */
+export const LOAD_BALANCER_TEMPLATES = [
+  { role: ROLE_CONTROL_PLANE, configMap: 'loadbalancercontrolplane', key: 'loadBalancerControlPlane.cfg' },
+  { role: ROLE_WORKER, configMap: 'loadbalancerworker', key: 'loadBalancerWorker.cfg' },
+] as const;
+
+function loadBalancerTemplates(cache: Cache, sip: SIPCluster): Map<string, SiteTemplate> {
+  const namespace = sip.metadata.namespace;
+  const templates = new Map<string, SiteTemplate>();
+  for (const t of LOAD_BALANCER_TEMPLATES) {
+    const cm = cache.get<KubeObject & { data?: Record<string, string> }>(Kinds.ConfigMap, {
+      namespace,
+      name: t.configMap,
+    });
+    const text = cm?.data?.[t.key];
+    if (text !== undefined)
+      templates.set(t.role, { source: `ConfigMap ${namespace}/${t.configMap}, key ${t.key}`, text });
+  }
+  return templates;
+}
+
 const withManagedBy = (obj: KubeObject): KubeObject => ({
   ...obj,
   metadata: { ...obj.metadata, labels: { ...obj.metadata.labels, [MANAGED_BY_LABEL]: MANAGED_BY } },
@@ -101,7 +127,12 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
   let objects: DesiredObject[];
   try {
     objects = renderServices(
-      { cluster: clusterRefOf(p.cr), hostsByRole: gathered.hostsByRole, images: p.images },
+      {
+        cluster: clusterRefOf(p.cr),
+        hostsByRole: gathered.hostsByRole,
+        images: p.images,
+        loadBalancerTemplates: loadBalancerTemplates(p.cache, p.cr),
+      },
       services,
       privateKeyNames,
     ).map((d) => ({ kind: d.kind, object: withManagedBy(d.object) }));
