@@ -15,7 +15,7 @@ import type { PlacementApiPass } from '../context.js';
  * `openstack.org/placementapi-ac-consumer`, the name the Go operators hold a credential Secret
  * under (the consumer is the PlacementAPI kind), so that a switch in either direction keeps it held.
  */
-export const PLACEMENT_AC_CONSUMER = acConsumerFinalizer('placementapi');
+const PLACEMENT_AC_CONSUMER = acConsumerFinalizer('placementapi');
 /** The name earlier stackops releases used; taken over (replaced) wherever it is found. */
 const EARLIER_AC_CONSUMER = acConsumerFinalizer(PLACEMENT_SERVICE_NAME);
 const CONSUMERS = [PLACEMENT_AC_CONSUMER, EARLIER_AC_CONSUMER];
