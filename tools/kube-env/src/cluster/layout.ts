@@ -10,7 +10,7 @@ export const controlPlaneComponents = [
 ] as const;
 
 /** The processes a real node adds (see src/node/): the port forwarder's two halves, then the node. */
-export const realNodeComponents = [
+const realNodeComponents = [
   'port-forward',
   'port-forward-netns',
   'containerd',

@@ -74,7 +74,7 @@ export const realNodeLabels = { type: 'real' } as const;
 export const fakeNodeTaint = { key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' } as const;
 
 /** The network namespace of cluster `name`: `nsenter --net=/run/netns/<this>`. */
-export function netnsName(cluster: string): string {
+function netnsName(cluster: string): string {
   return `kube-env-${cluster}`;
 }
 

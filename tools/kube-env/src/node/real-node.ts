@@ -73,11 +73,6 @@ export interface RealNodeState {
   record: string;
 }
 
-export type RealNodeComponent = Extract<
-  ComponentName,
-  'port-forward' | 'port-forward-netns' | 'containerd' | 'kubelet' | 'kube-proxy' | 'coredns'
->;
-
 interface NodeCommand {
   command: string[];
   /** Prefix that enters the namespaces (absent: the process stays on the host). */
