@@ -10,8 +10,12 @@ import { SIP_NAMESPACE, SIPClusterKind } from './targets.js';
 
 const execFileP = promisify(execFile);
 
-/** The example's workers (tools/demo/examples/40-sipcluster.yaml) and the first port of its nodePortRange. */
-const WORKERS = { 'worker-1': '192.0.2.21', 'worker-2': '192.0.2.22' } as const;
+/**
+ * The example's workers (tools/demo/examples/40-sipcluster.yaml), moved from their documentation
+ * addresses into the node's subnet (pods route only there and to Services), and the first port of
+ * the worker LB's nodePortRange.
+ */
+const WORKERS = { 'worker-1': '10.250.0.21', 'worker-2': '10.250.0.22' } as const;
 const WORKER_PORT = 30002;
 const JUMP_HOST_PORT = 30000;
 /** kube-env's veth end inside the node's namespace: the example's worker IPs become addresses there. */
@@ -65,8 +69,8 @@ export interface SipOnRealNode {
 /**
  * Runs the example SIPCluster's load balancers and jump host on the real node: the namespace
  * tolerates the real node's taint, the services select it (Dex stays on kwok: no image), the demo's
- * own key is authorized on the jump host, the example's worker IPs exist in the node's network with a
- * fake worker behind each.
+ * own key is authorized on the jump host, the workers' IPs (moved into the node's subnet through
+ * their networkData Secrets) exist in the node's network with a fake worker behind each.
  */
 export async function sipOnRealNode(
   client: KubeClient,
@@ -122,6 +126,18 @@ export async function sipOnRealNode(
     },
     'merge',
   );
+  for (const [name, ip] of Object.entries(WORKERS)) {
+    const networkData = {
+      links: [{ id: 'eth0', type: 'phy' }],
+      networks: [{ id: 'oam-ipv4', type: 'ipv4', link: 'eth0', ip_address: ip, netmask: '255.255.255.0' }],
+    };
+    await client.patch(
+      Kinds.Secret,
+      { namespace: SIP_NAMESPACE, name: `${name}-networkdata` },
+      { stringData: { networkData: JSON.stringify(networkData) } },
+      'merge',
+    );
+  }
   await client.create(Kinds.Pod, fakeWorkersPod(images.jumpHost));
   return { keyFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -129,8 +145,18 @@ export async function sipOnRealNode(
 /** One request through the tenant's worker LB (its NodePort on the node IP), from inside the node's network. */
 export async function requestThroughLb(netnsPath: string, nodeIp: string): Promise<string> {
   const url = `http://${nodeIp}:${WORKER_PORT}/`;
-  const { stdout } = await inNode(netnsPath, ['curl', '-sS', '--max-time', '10', url]);
-  return `curl ${url} → ${stdout.trim()}`;
+  // HAProxy may still be checking a just-started pod's servers: a few tries, a second apart.
+  let last: unknown;
+  for (let i = 0; i < 20; i++) {
+    try {
+      const { stdout } = await inNode(netnsPath, ['curl', '-sS', '--max-time', '10', url]);
+      return `curl ${url} → ${stdout.trim()}`;
+    } catch (err) {
+      last = err;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  }
+  throw last;
 }
 
 /**
@@ -179,7 +205,12 @@ export async function sshThroughJumpHost(
 type PodList = { items: (KubeObject & { status?: { conditions?: { type: string; status: string }[] } })[] };
 
 /** Waits until the pods of `selector` in the SIP namespace are all Ready on the real node (at least one). */
-async function podsReadyOnRealNode(client: KubeClient, selector: string, timeoutMs = 240_000): Promise<void> {
+async function podsReadyOnRealNode(
+  client: KubeClient,
+  selector: string,
+  node: string,
+  timeoutMs = 240_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { items } = (await client.list(Kinds.Pod, {
@@ -188,7 +219,7 @@ async function podsReadyOnRealNode(client: KubeClient, selector: string, timeout
     })) as PodList;
     const live = items.filter((p) => !p.metadata.deletionTimestamp);
     const ready = (p: (typeof items)[number]) =>
-      (p as { spec?: { nodeName?: string } }).spec?.nodeName !== undefined &&
+      (p as { spec?: { nodeName?: string } }).spec?.nodeName === node &&
       (p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
     if (live.length > 0 && live.length === items.length && live.every(ready)) return;
     if (Date.now() > deadline)
@@ -213,7 +244,7 @@ export async function runSipOnRealNode(
     'app.kubernetes.io/instance=loadbalancer-worker-tenant-a',
     'app.kubernetes.io/instance=jumphost-tenant-a',
   ]) {
-    await podsReadyOnRealNode(client, selector);
+    await podsReadyOnRealNode(client, selector, node.name);
     note(`${selector}: Ready on ${node.name}`);
   }
   return started;
@@ -222,11 +253,23 @@ export async function runSipOnRealNode(
 /** The summary's SIP lines: one request through the tenant's LB and one ssh through its jump host. */
 export async function sipTraffic(cp: ControlPlane, sip: SipOnRealNode): Promise<string[]> {
   const node = cp.realNode!;
+  const failed = (err: unknown) => `failed: ${err instanceof Error ? err.message : String(err)}`;
   try {
-    return [
-      `Through the tenant's worker load balancer: ${await requestThroughLb(node.netnsPath, node.ip)}`,
-      `Through the tenant's jump host: ${await sshThroughJumpHost(node.netnsPath, node.ip, sip.keyFile)}`,
-    ];
+    const lb = await requestThroughLb(node.netnsPath, node.ip).catch(async (err: unknown) => {
+      // HAProxy logs its health checks: say why no server answered.
+      const { stdout } = await execFileP(cp.kubectl, [
+        '--kubeconfig',
+        cp.kubeconfigPath,
+        'logs',
+        '-n',
+        SIP_NAMESPACE,
+        'deploy/loadbalancer-worker-tenant-a',
+        '--tail=12',
+      ]).catch(() => ({ stdout: '' }));
+      return `${failed(err)}\n${stdout}`;
+    });
+    const ssh = await sshThroughJumpHost(node.netnsPath, node.ip, sip.keyFile).catch(failed);
+    return [`Through the tenant's worker load balancer: ${lb}`, `Through the tenant's jump host: ${ssh}`];
   } finally {
     sip.cleanup();
   }

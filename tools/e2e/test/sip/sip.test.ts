@@ -5,7 +5,7 @@ import { openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
 import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
 import { jumpHostSsh } from '@stackops/demo/sip-real-node';
 import { SIPClusterKind } from '@stackops/demo/targets';
-import type { KubeObject } from '@stackops/lib-common/client';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { makeTestCertificates, podsReady, until } from '../openstack/support.js';
 import { adminClient, cleanUp, deleteNamespaces, helmInstall, kubectl } from '../support.js';
@@ -305,6 +305,12 @@ afterAll(async () => {
   for (const name of [...servers.keys()]) await stopHost(name as HostName);
   await cleanUp(client, [cluster], [{ release, namespace: system }]);
   await deleteNamespaces(client, [ns, system]);
+  // The chart keeps the BareMetalHost CRD it installed (resource-policy keep): the files after
+  // this one find the cluster as it was.
+  const crd = { name: 'baremetalhosts.metal3.io' };
+  const bmhCrd = await client.get(Kinds.CustomResourceDefinition, crd).catch(() => undefined);
+  if (bmhCrd?.metadata.annotations?.['meta.helm.sh/release-namespace'] === system)
+    await client.delete(Kinds.CustomResourceDefinition, crd).catch(() => false);
   for (const ip of addresses) await inNode(['ip', 'addr', 'del', `${ip}/32`, 'dev', LINK]);
   rmSync(work, { recursive: true, force: true });
 });

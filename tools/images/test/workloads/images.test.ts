@@ -332,3 +332,31 @@ describe('the mariadb image', () => {
     expect(login.trim()).toBe('keystone');
   });
 });
+
+describe("SIP's stand-ins", () => {
+  it("are named for the software they carry, picked by sip-operator's variables", () => {
+    expect(image('haproxy').name).toMatch(/^localhost\/stackops\/haproxy:2\.6\.\d+$/);
+    expect(image('jumphost').name).toMatch(/^localhost\/stackops\/jump-host:9\.2p1$/);
+    expect(image('haproxy').env).toEqual(['RELATED_IMAGE_HAPROXY']);
+    expect(image('jumphost').env).toEqual(['RELATED_IMAGE_JUMP_HOST']);
+    expect(image('jumphost').versions).toMatchObject({ redfishtool: '1.1.8' });
+  });
+
+  it('jump host: no host keys shipped, ubuntu 1000 owns a 0700 ~/.ssh, /opt/sip/bin on the PATH', async () => {
+    const { readdirSync, statSync } = await import('node:fs');
+    const tree = result.layers.jumphost.tree;
+    expect(readdirSync(join(tree, 'etc/ssh')).filter((f) => f.startsWith('ssh_host_'))).toEqual([]);
+    const ssh = statSync(join(tree, 'home/ubuntu/.ssh'));
+    expect({ uid: ssh.uid, gid: ssh.gid, mode: ssh.mode & 0o777 }).toEqual({
+      uid: 1000,
+      gid: 1000,
+      mode: 0o700,
+    });
+    expect(readFileSync(join(tree, 'etc/environment'), 'utf8')).toContain(':/opt/sip/bin"');
+    expect(readFileSync(join(tree, 'etc/ssh/sshd_config.d/jump-host.conf'), 'utf8')).toMatch(
+      /^PasswordAuthentication no$/m,
+    );
+    for (const bin of ['usr/bin/jq', 'usr/bin/ipmitool', 'usr/local/bin/redfishtool', 'usr/sbin/sshd'])
+      expect(statSync(join(tree, bin)).isFile(), bin).toBe(true);
+  });
+});
