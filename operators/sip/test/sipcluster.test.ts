@@ -221,6 +221,42 @@ describe('SIPCluster', () => {
     }
   });
 
+  it('Ready is False/Progressing while a service is not rolled out, True once it is', async () => {
+    await createFleet();
+    // The jump host selects a node label no node has yet: its pod stays Pending.
+    const label = `stackops.test/${ns}`;
+    const spec = fullSpec();
+    spec.services.jumpHost = spec.services.jumpHost?.map((j) => ({ ...j, nodeLabels: { [label]: 'yes' } }));
+    await createSipCluster(client, ns, 'tenant', spec);
+    // The other services roll out on kwok's nodes; the jump host alone is left.
+    const progressing = await waitUntil(
+      'Ready False/Progressing naming only the jump host',
+      async () => {
+        const sip = await client.get<SIPCluster>(SIPClusterKind, { namespace: ns, name: 'tenant' });
+        const ready = sip?.status?.conditions?.find((c) => c.type === 'Ready');
+        return ready?.reason === 'Progressing' &&
+          ready.message?.endsWith('services rolling out: jumphost-tenant')
+          ? ready
+          : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    expect(progressing).toMatchObject({ status: 'False', severity: 'Info' });
+    // Rolling out is not a failure: the hosts are labelled already.
+    expect((await hostOwners(client, ns))['cp-a']).toBe('tenant');
+
+    // A node gets the label: only the jump host Deployment's status changes, and that wakes the reconcile.
+    const { items: nodes } = await client.list<KubeObject>(Kinds.Node, { labelSelector: 'type=kwok' });
+    const node = nodes[0]?.metadata.name ?? '';
+    await client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: 'yes' } } }, 'merge');
+    try {
+      const ready = await waitForReady(client, ns, 'tenant', 'True', 'ReconciliationSucceeded');
+      expect(ready.message).toContain('jumphost-tenant');
+    } finally {
+      await client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: null } } }, 'merge');
+    }
+  });
+
   it('a reconcile with unchanged inputs writes nothing', async () => {
     await createFleet();
     await createSipCluster(client, ns, 'tenant', fullSpec());

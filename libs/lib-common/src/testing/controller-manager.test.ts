@@ -21,6 +21,7 @@ describe('simulateControllerManager', () => {
       observedGeneration: 2,
       replicas: 2,
       readyReplicas: 2,
+      availableReplicas: 2,
       updatedReplicas: 2,
     });
     expect(isDeploymentReady(deployment)).toBe(true);

@@ -8,7 +8,7 @@ type Ref = { namespace?: string; name: string };
 /**
  * Plays kube-controller-manager once on a fake API server, for reconciler unit tests: every Job
  * not yet succeeded gets `status.succeeded: 1`, every Deployment reports `spec.replicas` pods
- * ready and updated at its current generation (rolled out). Call it between reconciles.
+ * ready, available and updated at its current generation (rolled out). Call it between reconciles.
  */
 export async function simulateControllerManager(fake: FakeKubeClient): Promise<void> {
   for (const job of fake.all(Kinds.Job)) {
@@ -23,6 +23,7 @@ export async function simulateControllerManager(fake: FakeKubeClient): Promise<v
       observedGeneration: d.metadata.generation,
       replicas: n,
       readyReplicas: n,
+      availableReplicas: n,
       updatedReplicas: n,
     };
     await fake.patch(Kinds.Deployment, d.metadata as Ref, { status }, 'merge', { subresource: 'status' });

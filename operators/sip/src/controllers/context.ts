@@ -1,3 +1,4 @@
+import type { KubeObject } from '@stackops/lib-common/client';
 import type { Pass } from '@stackops/lib-common/pipeline';
 import type { ReconcileError } from '@stackops/lib-common/runtime';
 import type { SIPCluster } from '../api/kinds.js';
@@ -19,6 +20,8 @@ interface GatheredHosts {
 interface DeployedServices {
   /** Service instance names (their Deployments), in spec order. */
   instances: string[];
+  /** Their Deployments as last read or written (status included), in the same order. */
+  deployments: KubeObject[];
 }
 
 /**

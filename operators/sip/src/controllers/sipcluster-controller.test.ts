@@ -47,7 +47,7 @@ const lbConfig = () => {
 };
 
 describe('SIPCluster controller registration (fake API server)', () => {
-  it('a new host, its Secret and an owned object each wake the controller', async () => {
+  it('a new host, its Secret, an owned object and its status each wake the controller', async () => {
     await waitUntil('Unschedulable', async () => ready()?.reason === 'Unschedulable');
 
     // A BareMetalHost appearing is what the cluster was waiting for.
@@ -59,8 +59,15 @@ describe('SIPCluster controller registration (fake API server)', () => {
       metadata: { name: 'h1', namespace: NS },
       spec: { networkData: { name: 'h1-nd' } },
     });
-    await waitUntil('Ready', async () => ready()?.status === 'True', { describe: ready });
+    await waitUntil('Progressing', async () => ready()?.reason === 'Progressing', { describe: ready });
     expect(lbConfig()).toContain('server h1 10.0.0.1:6443');
+
+    // The load balancer's Deployment rolls out (its status only): that wakes the controller too.
+    const lb = { namespace: NS, name: 'loadbalancer-controlplane-c1' };
+    const generation = fake.peek(Kinds.Deployment, lb)?.metadata.generation;
+    const status = { observedGeneration: generation, replicas: 1, updatedReplicas: 1, availableReplicas: 1 };
+    await fake.patch(Kinds.Deployment, lb, { status }, 'merge', { subresource: 'status' });
+    await waitUntil('Ready', async () => ready()?.status === 'True', { describe: ready });
 
     // The host's networkData Secret changes: the load balancer follows.
     await fake.patch(

@@ -5,6 +5,7 @@ import {
   FakeKubeClient,
   FakeRecorder,
   reconcileOnce,
+  simulateControllerManager,
   stepFailure,
 } from '@stackops/lib-common/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -99,6 +100,26 @@ describe('SIPCluster reconciler (fake API server)', () => {
     expect(lb?.metadata.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'SIPCluster', name: 'c1', controller: true }),
     ]);
+    // Applied, not rolled out: Progressing, naming the service.
+    const rolling = '1 ControlPlane hosts scheduled; services rolling out: loadbalancer-controlplane-c1';
+    expect(ready()).toMatchObject({
+      status: 'False',
+      reason: 'Progressing',
+      severity: 'Info',
+      message: rolling,
+    });
+    expect(first.events.map((e) => [e.type, e.reason, e.message])).toEqual([
+      ['Normal', 'HostScheduled', `BareMetalHost ${NS}/cp-a labelled as ControlPlane`],
+      ['Normal', 'Progressing', rolling],
+    ]);
+    // Still rolling out: nothing changes, nothing is written.
+    let writes = fake.writes();
+    expect((await pass()).events).toEqual([]);
+    expect(fake.writes()).toBe(writes);
+
+    await simulateControllerManager(fake);
+    const rolledOut = await pass();
+    expect(rolledOut.error).toBeUndefined();
     expect(ready()).toMatchObject({
       status: 'True',
       reason: 'ReconciliationSucceeded',
@@ -107,12 +128,11 @@ describe('SIPCluster reconciler (fake API server)', () => {
     expect(sip()?.status?.nodes).toEqual({
       ControlPlane: { hosts: [`${NS}/cp-a`], scheduled: 1, requested: 1 },
     });
-    expect(first.events.map((e) => [e.type, e.reason, e.message])).toEqual([
-      ['Normal', 'HostScheduled', `BareMetalHost ${NS}/cp-a labelled as ControlPlane`],
+    expect(rolledOut.events.map((e) => [e.type, e.reason, e.message])).toEqual([
       ['Normal', 'ReconciliationSucceeded', 'SIPCluster is ready'],
     ]);
 
-    const writes = fake.writes();
+    writes = fake.writes();
     const second = await pass();
     expect(second.error).toBeUndefined();
     expect(fake.writes()).toBe(writes);
@@ -182,6 +202,9 @@ describe('SIPCluster reconciler (fake API server)', () => {
     expect(fake.peek(Kinds.Deployment, { namespace: NS, name: 'jumphost-c1' })).toBeDefined();
 
     await fake.patch(SIPClusterKind, ref, { spec: { services: { jumpHost: null } } }, 'merge');
+    expect((await pass()).error).toBeUndefined();
+    expect(ready()?.reason).toBe('Progressing');
+    await simulateControllerManager(fake);
     expect((await pass()).error).toBeUndefined();
     for (const kind of [Kinds.Deployment, Kinds.Service, Kinds.Secret, Kinds.ConfigMap])
       expect(fake.peek(kind, { namespace: NS, name: 'jumphost-c1' }), kind.kind).toBeUndefined();

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@stackops/lib-common/client';
 import type { ConditionInput } from '@stackops/lib-common/conditions';
 import type { EventType } from '@stackops/lib-common/runtime';
 import { CONDITION_READY } from '../api/constants.js';
@@ -35,6 +36,31 @@ function nodesStatus(cache: SIPClusterPass['cache'], sip: SIPCluster): Record<st
         { hosts, scheduled: hosts.length, requested: (count?.active ?? 0) + (count?.standby ?? 0) },
       ];
     }),
+  );
+}
+
+interface DeploymentRollout {
+  spec?: { replicas?: number };
+  status?: {
+    observedGeneration?: number;
+    replicas?: number;
+    updatedReplicas?: number;
+    availableReplicas?: number;
+  };
+}
+
+/**
+ * Whether a service Deployment has rolled out: its controller saw the current spec, every wanted
+ * replica runs the current template and is available, and no pod of an older template is left.
+ */
+export function rolledOut(deployment: KubeObject): boolean {
+  const { spec, status = {} } = deployment as KubeObject & DeploymentRollout;
+  const wanted = spec?.replicas ?? 1;
+  return (
+    (deployment.metadata.generation ?? 0) <= (status.observedGeneration ?? 0) &&
+    (status.updatedReplicas ?? 0) >= wanted &&
+    (status.availableReplicas ?? 0) >= wanted &&
+    (status.replicas ?? 0) <= wanted
   );
 }
 

@@ -94,11 +94,12 @@ const withManagedBy = (obj: KubeObject): KubeObject => ({
   metadata: { ...obj.metadata, labels: { ...obj.metadata.labels, [MANAGED_BY_LABEL]: MANAGED_BY } },
 });
 
-async function applyService(p: SIPClusterPass, d: DesiredObject): Promise<void> {
+/** Applies one object when it differs; returns the live object (with its status) after the call. */
+async function applyService(p: SIPClusterPass, d: DesiredObject): Promise<KubeObject> {
   const ref = { namespace: d.object.metadata.namespace, name: d.object.metadata.name ?? '' };
   try {
     const current = p.cache.get<KubeObject>(d.kind, ref) ?? null;
-    await applyOwned(p.client, p.cr, d.kind, d.object, { current });
+    return (await applyOwned(p.client, p.cr, d.kind, d.object, { current })).object;
   } catch (e) {
     const what = `${d.kind.kind} ${ref.namespace}/${ref.name}`;
     // The API server refused the object itself (e.g. a nodePort outside its range or already taken).
@@ -140,7 +141,9 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
     if (e instanceof ServiceInputError) throw serviceFailure(e.message, e);
     throw e;
   }
-  await inWaves(
+  // The live objects (as the API server returned them, or the cache when up to date): the
+  // Deployments' status tells reportReady whether the services have rolled out.
+  const live = await inWaves(
     objects,
     (d) => d.kind.kind,
     (d) => applyService(p, d),
@@ -156,7 +159,6 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
       'deleted the object of a service no longer in the spec',
     );
   }
-  p.deployed = {
-    instances: objects.filter((d) => d.kind === Kinds.Deployment).map((d) => d.object.metadata.name ?? ''),
-  };
+  const deployments = live.filter((_, i) => objects[i]?.kind === Kinds.Deployment);
+  p.deployed = { instances: deployments.map((d) => d.metadata.name ?? ''), deployments };
 }

@@ -1,26 +1,45 @@
-import { ConditionStatus } from '@stackops/lib-common/conditions';
+import { ConditionStatus, Severity } from '@stackops/lib-common/conditions';
 import { CONDITION_READY, ReadyReason } from '../../api/constants.js';
 import { fromStep, type SIPClusterPass } from '../context.js';
-import { setReady } from '../status.js';
+import { rolledOut, setReady } from '../status.js';
 
-/** `2 ControlPlane, 3 Worker hosts scheduled; services loadbalancer-controlplane-a, jumphost-a`. */
-function readyMessage(p: SIPClusterPass): string {
+/** `2 ControlPlane, 3 Worker hosts scheduled`. */
+function hostsMessage(p: SIPClusterPass): string {
   const roles = fromStep(p.gathered, 'gatherHosts').roles;
-  const instances = fromStep(p.deployed, 'deployServices').instances;
-  const hosts = roles.map((r) => `${r.hosts.length} ${r.role}`).join(', ') || 'no';
-  const services = instances.length > 0 ? `; services ${instances.join(', ')}` : '';
-  return `${hosts} hosts scheduled${services}`;
+  return `${roles.map((r) => `${r.hosts.length} ${r.role}`).join(', ') || 'no'} hosts scheduled`;
 }
 
-/** The last step: every role complete, services deployed, hosts labelled — Ready. */
+/**
+ * The last step: every role complete, services applied, hosts labelled. Ready is True once every
+ * service Deployment has rolled out; until then False/Progressing naming the ones still rolling
+ * out (their status changes wake the reconcile: the SIPCluster owns them).
+ */
 export function reportReady(p: SIPClusterPass): void {
+  const { instances, deployments } = fromStep(p.deployed, 'deployServices');
+  const rollingOut = deployments.filter((d) => !rolledOut(d)).map((d) => d.metadata.name ?? '');
+  if (rollingOut.length > 0) {
+    const message = `${hostsMessage(p)}; services rolling out: ${rollingOut.join(', ')}`;
+    setReady(
+      p,
+      {
+        type: CONDITION_READY,
+        status: ConditionStatus.False,
+        reason: ReadyReason.Progressing,
+        severity: Severity.Info,
+        message,
+      },
+      { type: 'Normal', reason: ReadyReason.Progressing, message },
+    );
+    return;
+  }
+  const services = instances.length > 0 ? `; services ${instances.join(', ')}` : '';
   setReady(
     p,
     {
       type: CONDITION_READY,
       status: ConditionStatus.True,
       reason: ReadyReason.ReconciliationSucceeded,
-      message: readyMessage(p),
+      message: `${hostsMessage(p)}${services}`,
     },
     { type: 'Normal', reason: ReadyReason.ReconciliationSucceeded, message: 'SIPCluster is ready' },
   );
