@@ -8,6 +8,7 @@ import {
   CoreV1Api,
   KubeConfig,
   type V1Namespace,
+  type V1Pod,
 } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 import { cacheLayout } from '../src/paths.js';
@@ -73,6 +74,21 @@ export async function tool(name: 'kubectl' | 'helm', args: string[]): Promise<st
   });
   return stdout;
 }
+
+/** kubectl against a cluster a test started itself (not this run's shared one). */
+export async function kubectlIn(
+  cp: { kubectl: string; kubeconfigPath: string },
+  args: string[],
+): Promise<string> {
+  const { stdout } = await execFileAsync(cp.kubectl, args, {
+    env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
+    timeout: 60_000,
+  });
+  return stdout;
+}
+
+export const isPodReady = (pod: V1Pod): boolean =>
+  pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
 /** A minimal pod template: kwok never runs the image, so any name will do. */
 export function podTemplate(labels: Record<string, string>) {

@@ -11,7 +11,7 @@ import { nodeLayout } from '../src/node/layout.js';
 import { cgroupRoot, fakeNodeTaint, netnsPath, realNodeName, realNodeNetwork } from '../src/node/network.js';
 import { hostPaths, kubeletKernelValues, mountPoints } from '../src/node/teardown.js';
 import { kubeEnvRoot } from '../src/paths.js';
-import { waitFor } from './helpers.js';
+import { isPodReady, kubectlIn, waitFor } from './helpers.js';
 import { tcpSocketsOf } from './sockets.js';
 import { busyboxImage, ensureBusyboxImage } from './support/busybox-image.js';
 
@@ -59,13 +59,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => stopCluster(name, { purge: true }));
 
-async function kubectl(args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync(cp.kubectl, args, {
-    env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
-    timeout: 60_000,
-  });
-  return stdout;
-}
+const kubectl = (args: string[]) => kubectlIn(cp, args);
 
 async function createNamespace(prefix: string): Promise<string> {
   const ns = await core.createNamespace({ body: { metadata: { generateName: `${prefix}-` } } });
@@ -105,8 +99,7 @@ async function podOf(namespace: string, pod: string): Promise<V1Pod> {
   return core.readNamespacedPod({ name: pod, namespace });
 }
 
-const isReady = (pod: V1Pod) =>
-  pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const isReady = isPodReady;
 
 describe('a real node', () => {
   it('joins the cluster Ready, labelled, with kwok nodes tainted beside it', async () => {

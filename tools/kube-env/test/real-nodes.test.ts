@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopCluster } from '../src/cluster/control-plane.js';
@@ -9,13 +7,12 @@ import { clusterLayout } from '../src/cluster/layout.js';
 import { type ControlPlane, startControlPlane } from '../src/control-plane.js';
 import { cgroupRoot, realNodeSpec } from '../src/node/network.js';
 import { mountPoints } from '../src/node/teardown.js';
-import { createTestNamespace, waitFor } from './helpers.js';
+import { createTestNamespace, isPodReady, kubectlIn, waitFor } from './helpers.js';
 import { busyboxImage, ensureBusyboxImage } from './support/busybox-image.js';
 
 // A private cluster with two real nodes, each a host of its own (mount and network namespace).
 const name = `kube-env-two-${process.pid}`;
 const layout = clusterLayout(name);
-const execFileAsync = promisify(execFile);
 const [first, second] = [realNodeSpec(name, 1), realNodeSpec(name, 2)];
 
 let cp: ControlPlane;
@@ -28,16 +25,9 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(() => stopCluster(name, { purge: true }));
 
-async function kubectl(args: string[]): Promise<string> {
-  const { stdout } = await execFileAsync(cp.kubectl, args, {
-    env: { ...process.env, KUBECONFIG: cp.kubeconfigPath },
-    timeout: 60_000,
-  });
-  return stdout;
-}
+const kubectl = (args: string[]) => kubectlIn(cp, args);
 
-const isReady = (pod: V1Pod) =>
-  pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+const isReady = isPodReady;
 
 async function readyPod(namespace: string, pod: string): Promise<V1Pod> {
   await waitFor(
