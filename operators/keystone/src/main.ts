@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { runOperator, startDefaultingWebhook, webhookOptionsFromEnv } from '@stackops/lib-common/runtime';
+import { buildCrd } from '@stackops/lib-common/schema';
+import { keystoneCrds } from './api/crds.js';
 import { KEYSTONE_API_IMAGE_ENV } from './api/keystone-api.js';
 import { defaultsFromEnv, KEYSTONE_AUTH_URL_OVERRIDE_ENV } from './config/defaults.js';
 import { RESYNC_PERIOD_ENV } from './controllers/dependants/resync.js';
@@ -30,6 +32,8 @@ credentials of KeystoneApplicationCredential objects.`,
       defaulters: { [KEYSTONE_API_WEBHOOK_PATH]: defaultKeystoneApi(defaults) },
       logger,
     });
+    // openstack-operator re-applies its own KeystoneAPI schema on its upgrades: tell it on the CRs.
+    manager.watchOwnCrds(keystoneCrds.map(buildCrd), 'keystone-operator');
     registerKeystoneControllers(manager, defaults);
   },
 });

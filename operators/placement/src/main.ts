@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { MARIADB_IMAGE_ENV } from '@stackops/lib-common/database';
 import { runOperator, startDefaultingWebhook, webhookOptionsFromEnv } from '@stackops/lib-common/runtime';
+import { buildCrd } from '@stackops/lib-common/schema';
 import { PLACEMENT_API_IMAGE_ENV } from './api/constants.js';
+import { crdDefinitions } from './api/crds.js';
 import { defaultsFromEnv } from './config/defaults.js';
 import { registerPlacementApiController } from './controllers/placement-api-controller.js';
 import { defaultPlacementApi, PLACEMENT_API_WEBHOOK_PATH } from './webhook.js';
@@ -18,6 +20,8 @@ registers it in keystone through keystone-operator's KeystoneService and Keyston
 `,
   register: async (manager, { env, logger }) => {
     const defaults = defaultsFromEnv(env);
+    // openstack-operator re-applies its own PlacementAPI schema on its upgrades: tell it on the CRs.
+    manager.watchOwnCrds(crdDefinitions.map(buildCrd), 'placement-operator');
     registerPlacementApiController(manager, defaults);
     // upstream's defaulting webhook (containerImage, apiTimeout, canonical quantities), when the chart enables it
     await startDefaultingWebhook({

@@ -1,11 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { createKubeClient, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { pipeline } from '@stackops/lib-common/pipeline';
+import { CRD_SCHEMA_CONDITION, CRD_SCHEMA_REASON, type Manager } from '@stackops/lib-common/runtime';
 import {
   createTestNamespace,
   installCrds,
   loadTestKubeConfig,
   readCrds,
+  startTestManager,
   type TestNamespace,
+  waitFor,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -91,6 +95,19 @@ const relabel = (name: string, value: string) =>
   );
 const changeReplicas = (name: string, replicas: number) =>
   client.patch(KeystoneAPIKind, { name, namespace: ns.name }, { spec: { replicas } }, 'merge');
+
+/** Replaces the live keystoneapis CRD with the one in `file` (as `kubectl replace`), Established. */
+async function replaceCrd(file: string): Promise<void> {
+  const [crd] = readCrds(file);
+  const live = await client.get(Kinds.CustomResourceDefinition, {
+    name: 'keystoneapis.keystone.openstack.org',
+  });
+  await client.replace(Kinds.CustomResourceDefinition, {
+    ...crd!,
+    metadata: { ...crd!.metadata, resourceVersion: live?.metadata.resourceVersion },
+  });
+  await installCrds(client, file);
+}
 
 beforeAll(async () => {
   client = createKubeClient(loadTestKubeConfig(), { fieldManager: 'migration-test' });
@@ -181,15 +198,7 @@ describe('migrating from the Go keystone-operator (docs/migrating-from-upstream.
       await client.delete(Kinds.ValidatingWebhookConfiguration, { name: c.metadata.name ?? '' });
 
     // Step 4: `kubectl replace` of the CRD with stackops' (same name, same stored version).
-    const [ourCrd] = readCrds(OUR_CRD);
-    const live = await client.get(Kinds.CustomResourceDefinition, {
-      name: 'keystoneapis.keystone.openstack.org',
-    });
-    await client.replace(Kinds.CustomResourceDefinition, {
-      ...ourCrd!,
-      metadata: { ...ourCrd!.metadata, resourceVersion: live?.metadata.resourceVersion },
-    });
-    await installCrds(client, OUR_CRD); // waits until Established
+    await replaceCrd(OUR_CRD);
 
     const cr = await client.get<KubeObject & { spec: object; status: object }>(KeystoneAPIKind, {
       name: 'keystone',
@@ -209,5 +218,82 @@ describe('migrating from the Go keystone-operator (docs/migrating-from-upstream.
       { name: 'keystone-notifications', namespace: ns.name },
     );
     expect(notifications?.spec.rabbitMqClusterName).toBe('rabbitmq');
+  });
+});
+
+type Condition = { type: string; status: string; severity?: string; message?: string };
+type Event = KubeObject & { type?: string; reason?: string; involvedObject?: { name?: string } };
+
+describe('after the switch, another installer puts the upstream KeystoneAPI schema back (ADR 0036)', () => {
+  let manager: Manager | undefined;
+  afterAll(async () => {
+    await manager?.stop();
+  });
+
+  type Cr = KubeObject & { status?: { conditions?: Condition[] } };
+  const conditionsOf = async (name: string): Promise<Condition[]> =>
+    (await client.get<Cr>(KeystoneAPIKind, { name, namespace: ns.name }))?.status?.conditions ?? [];
+  /** Waits until the CR's conditions satisfy `ok`. */
+  const until = (name: string, description: string, ok: (conditions: Condition[]) => boolean) =>
+    waitFor<Cr>(
+      client,
+      KeystoneAPIKind,
+      { name, namespace: ns.name },
+      (o) => ok(o?.status?.conditions ?? []),
+      {
+        description: `${name}: ${description}`,
+      },
+    );
+  const hasSchemaCondition = (conditions: Condition[]) =>
+    conditions.some((c) => c.type === CRD_SCHEMA_CONDITION);
+  const schemaEvents = async (): Promise<Event[]> =>
+    (await client.list<Event>(Kinds.Event, { namespace: ns.name })).items.filter(
+      (e) => e.reason === CRD_SCHEMA_REASON,
+    );
+
+  it('each KeystoneAPI gets a Warning condition (Ready untouched) and one Event; re-applying our CRD clears it with no Event', async () => {
+    // The operator as main.ts wires it: its own CRDs as its chart ships them, and a pipeline of the kind.
+    manager = await startTestManager({ name: 'keystone-operator', namespaces: [ns.name] }, (m) => {
+      m.watchOwnCrds(readCrds(OUR_CRD), 'keystone-operator');
+      m.controller({ for: KeystoneAPIKind }).reconcile(
+        pipeline({ kind: KeystoneAPIKind, conditions: [], steps: [] }),
+      );
+    });
+    const names = ['keystone', 'keystone-notifications'];
+    for (const name of names)
+      await until(name, 'Ready True', (cs) => cs.some((c) => c.type === 'Ready' && c.status === 'True'));
+    for (const name of names)
+      expect((await conditionsOf(name)).map((c) => c.type)).not.toContain(CRD_SCHEMA_CONDITION);
+
+    // openstack-operator's next upgrade re-applies its bundled CRD.
+    await replaceCrd(UPSTREAM_CRD);
+    for (const name of names) {
+      await until(name, `${CRD_SCHEMA_CONDITION} set`, hasSchemaCondition);
+      const conditions = await conditionsOf(name);
+      expect(conditions.find((c) => c.type === CRD_SCHEMA_CONDITION)).toMatchObject({
+        status: 'False',
+        severity: 'Warning',
+        reason: CRD_SCHEMA_REASON,
+        message: expect.stringMatching(
+          /^CustomResourceDefinition keystoneapis\.keystone\.openstack\.org is not the schema this operator was built for \(v1beta1: \d+ of our \d+ validation rules are missing.*another installer re-applied an older or upstream schema.*kubectl replace -f charts\/keystone-operator\/crds\/\)$/,
+        ),
+      });
+      expect(conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
+    }
+    // Events are sent after the status write, without holding the worker.
+    await manager.controllerNamed('keystoneapi')?.whenIdle();
+    const events = await schemaEvents();
+    expect(events.map((e) => [e.type, e.involvedObject?.name]).sort()).toEqual(
+      names.map((n) => ['Warning', n]).sort(),
+    );
+
+    // Re-applying our chart's CRDs puts things right: the condition goes, nothing else is said.
+    await replaceCrd(OUR_CRD);
+    for (const name of names)
+      await until(name, `${CRD_SCHEMA_CONDITION} cleared`, (cs) => !hasSchemaCondition(cs));
+    await manager.controllerNamed('keystoneapi')?.whenIdle();
+    expect((await schemaEvents()).length).toBe(events.length);
+    for (const name of names)
+      expect((await conditionsOf(name)).find((c) => c.type === 'Ready')?.status).toBe('True');
   });
 });

@@ -131,8 +131,17 @@ const OPTIONAL_CRDS: Record<string, Grant[]> = {
     'memcacheds.memcached.openstack.org',
     'topologies.topology.openstack.org',
     'transporturls.rabbitmq.openstack.org',
+    // its own, to report a replaced schema (ADR 0036)
+    'keystoneapis.keystone.openstack.org',
+    'keystoneapplicationcredentials.keystone.openstack.org',
+    'keystoneendpoints.keystone.openstack.org',
+    'keystoneservices.keystone.openstack.org',
   ]),
-  placement: crds([...mariadbCrds, 'topologies.topology.openstack.org']),
+  placement: crds([
+    ...mariadbCrds,
+    'topologies.topology.openstack.org',
+    'placementapis.placement.openstack.org',
+  ]),
   sip: [],
 };
 const keystone = 'keystone.openstack.org';

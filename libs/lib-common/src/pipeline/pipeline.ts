@@ -6,6 +6,10 @@ import {
   type ConditionInput,
   Conditions,
   ConditionType,
+  falseCondition,
+  formatTime,
+  hasSameState,
+  normalizeCondition,
   parseCondition,
   Reason,
   Severity,
@@ -14,6 +18,7 @@ import { type RecordedWrite, recordingClient } from '../objects/recording-client
 import { patchStatusIfChanged } from '../objects/status.js';
 import type { CacheReader } from '../runtime/cache.js';
 import type { ReconcileContext, ReconcileResult, Reconciler } from '../runtime/controller.js';
+import { CRD_SCHEMA_CONDITION, CRD_SCHEMA_REASON } from '../runtime/crd-schema.js';
 import { ensureFinalizer, hasFinalizer, removeFinalizer } from '../runtime/finalizer.js';
 import type { EventType } from '../runtime/recorder.js';
 import { type FailedStep, markStepFailed } from './failures.js';
@@ -202,7 +207,8 @@ export function pipeline<
     const init = typeof def.conditions === 'function' ? def.conditions(obj) : def.conditions;
     const conditions = init
       ? new Conditions([], { now }).init(init)
-      : Conditions.from(conditionsOf(previousStatus), { now });
+      : // The CRD-schema condition is added at the end (withCrdSchemaCondition), never seen by the steps.
+        Conditions.from(conditionsOf(previousStatus), { now }).remove(CRD_SCHEMA_CONDITION);
     const events: { type: EventType; reason: string; message: string }[] = [];
     let wakeAfterMs: number | undefined;
     let currentStep = '';
@@ -334,6 +340,29 @@ export function pipeline<
       }
     }
 
+    /**
+     * The CRD-schema condition (ADR 0036) after everything else, so it never takes part in Ready:
+     * False/Warning while the installed CRD is not ours, absent otherwise; a Warning Event when its
+     * message is new.
+     */
+    function withCrdSchemaCondition(status: S): S {
+      const list = conditionsOf(status);
+      const others = Array.isArray(list)
+        ? (list as { type?: unknown }[]).filter((x) => x?.type !== CRD_SCHEMA_CONDITION)
+        : [];
+      const mismatch = rc.crdSchemaMismatch;
+      if (!mismatch)
+        return Array.isArray(list) && others.length !== list.length
+          ? { ...status, conditions: others }
+          : status;
+      const input = falseCondition(CRD_SCHEMA_CONDITION, CRD_SCHEMA_REASON, Severity.Warning, mismatch);
+      const before = conditionOf(previousStatus, CRD_SCHEMA_CONDITION);
+      const kept = before && hasSameState(before, input);
+      if (!kept) events.push({ type: 'Warning', reason: CRD_SCHEMA_REASON, message: mismatch });
+      const condition = normalizeCondition(input, kept ? before.lastTransitionTime : formatTime(now()));
+      return { ...status, conditions: [...others, condition] };
+    }
+
     async function writeStatus(c: C): Promise<void> {
       let status: S;
       if (def.finish) status = def.finish(c);
@@ -343,6 +372,7 @@ export function pipeline<
         c.conditions.restoreLastTransitionTimes(Conditions.from(conditionsOf(previousStatus)).list());
         status = { ...c.status, conditions: c.conditions.toJSON() };
       }
+      status = withCrdSchemaCondition(status);
       const current = { ...c.cr, status: previousStatus ?? {} };
       let patched: boolean;
       try {

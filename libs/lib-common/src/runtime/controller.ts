@@ -5,6 +5,7 @@ import { forObject } from '../logging/logger.js';
 import type { BackoffOptions } from './backoff.js';
 import type { CacheReader, InformerCache, KindCacheOptions } from './cache.js';
 import { NamedObjectWatches } from './controller-sources.js';
+import type { CrdSchemaWatch } from './crd-schema.js';
 import { defaultErrorPolicy, type ErrorPolicy, ReconcileError } from './error-policy.js';
 import type { InformerEvent } from './informer.js';
 import type { ControllerMetrics } from './metrics.js';
@@ -36,6 +37,11 @@ export interface ReconcileContext {
   /** Aborts when the controller stops (shutdown deadline passed, or leadership lost). */
   signal: AbortSignal;
   controller: string;
+  /**
+   * Set while the installed CRD of the primary kind is not the schema the operator was built for
+   * (`Manager.watchOwnCrds`): the message of the condition the pipeline adds (ADR 0036).
+   */
+  crdSchemaMismatch?: string;
 }
 
 export type Reconciler<T extends KubeObject> = (
@@ -101,6 +107,8 @@ export interface ControllerDeps {
   recorder: EventRecorder;
   logger: Logger;
   metrics: ControllerMetrics;
+  /** The watch of the operator's own CRDs, when the manager has one (`Manager.watchOwnCrds`). */
+  crdSchemas?: () => CrdSchemaWatch | undefined;
 }
 
 export interface ControllerOptions {
@@ -392,6 +400,17 @@ export class Controller<T extends KubeObject = KubeObject> {
     this.queue = queue;
     this.deps.metrics.maxConcurrency(concurrency);
     for (const w of this.optionalWatches) w.start();
+    const crdSchemas = this.deps.crdSchemas?.();
+    if (crdSchemas) {
+      const crd = crdNameOf(this.primary);
+      // A changed verdict on the primary's CRD is news for every object of the kind.
+      this.unsubscribe.push(
+        crdSchemas.onChange((name) => {
+          if (name !== crd) return;
+          for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
+        }),
+      );
+    }
     for (const s of this.sources) {
       if (s.optional) continue;
       const inf = this.deps.cache.informer(s.kind);
@@ -514,6 +533,8 @@ export class Controller<T extends KubeObject = KubeObject> {
       signal,
       controller: this.name,
     };
+    const mismatch = this.deps.crdSchemas?.()?.mismatch(crdNameOf(this.primary));
+    if (mismatch) ctx.crdSchemaMismatch = mismatch;
     const started = performance.now();
     const seconds = (): number => (performance.now() - started) / 1000;
     try {

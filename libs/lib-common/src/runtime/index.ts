@@ -27,6 +27,13 @@ export {
   type SourceOptions,
 } from './controller.js';
 export {
+  CRD_SCHEMA_CONDITION,
+  CRD_SCHEMA_REASON,
+  CrdSchemaWatch,
+  type CrdSchemaWatchOptions,
+  crdSchemaDifference,
+} from './crd-schema.js';
+export {
   defaultErrorPolicy,
   type ErrorAction,
   type ErrorPolicy,

@@ -6,6 +6,7 @@ import { createLogger } from '../logging/logger.js';
 import { collectDefaultMetrics, register as globalRegistry, type Registry } from '../metrics/prom-client.js';
 import { InformerCache, type InformerCacheOptions } from './cache.js';
 import { type Controller, ControllerBuilder, type ControllerOptions } from './controller.js';
+import { CrdSchemaWatch } from './crd-schema.js';
 import { type LeaderElectionOptions, LeaderElector } from './leader.js';
 import { controllerMetrics, informerMetrics, leaderMetrics } from './metrics.js';
 import type { ManagerFlags } from './options.js';
@@ -99,6 +100,7 @@ export class Manager {
   readonly registry: Registry;
   readonly log: Logger;
   private readonly controllers: Controller[] = [];
+  private ownCrds: CrdSchemaWatch | undefined;
   private readonly elector: LeaderElector | undefined;
   private readonly apiServer: ApiServerCheck;
   private readonly ownsClient: boolean;
@@ -177,8 +179,21 @@ export class Manager {
         recorder: this.recorder,
         logger: this.log,
         metrics: controllerMetrics(name, this.registry),
+        crdSchemas: () => this.ownCrds,
       }),
     );
+  }
+
+  /**
+   * Watches the operator's own CRDs (as its chart installs them: `buildCrd` of its definitions)
+   * and gives every pipeline controller of those kinds a Warning condition and Event while the
+   * installed schema is another (ADR 0036); the message tells to re-apply `chart`'s crds/.
+   */
+  watchOwnCrds(crds: readonly object[], chart: string): CrdSchemaWatch {
+    const fix = `re-apply the ${chart} chart's CRDs (kubectl replace -f charts/${chart}/crds/)`;
+    this.ownCrds = new CrdSchemaWatch(this.client, crds, { fix, logger: this.log });
+    if (this.state === 'running') this.ownCrds.start();
+    return this.ownCrds;
   }
 
   /** Starts servers, informers, and either the controllers or the campaign for leadership. */
@@ -193,6 +208,7 @@ export class Manager {
     }
     await this.startServers();
     this.cache.start();
+    this.ownCrds?.start();
     if (this.elector) this.elector.start();
     else this.onLeading(true);
     this.log.info(
@@ -298,6 +314,7 @@ export class Manager {
     if (abandoned.length) this.log.warn({ abandoned }, 'reconciles still running at the shutdown deadline');
     this.leading = false;
     await this.elector?.stop();
+    await this.ownCrds?.stop();
     await this.cache.stop();
     await Promise.all(this.servers.map((s) => s.server.stop()));
     if (this.ownsClient) this.client.close();
