@@ -224,7 +224,7 @@ describe('migrating from the Go keystone-operator (docs/migrating-from-upstream.
 type Condition = { type: string; status: string; severity?: string; message?: string };
 type Event = KubeObject & { type?: string; reason?: string; involvedObject?: { name?: string } };
 
-describe('after the switch, another installer puts the upstream KeystoneAPI schema back (ADR 0036)', () => {
+describe('after the switch, another installer puts the upstream KeystoneAPI schema back (ADR 0037)', () => {
   let manager: Manager | undefined;
   afterAll(async () => {
     await manager?.stop();

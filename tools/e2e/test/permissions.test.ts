@@ -131,7 +131,7 @@ const OPTIONAL_CRDS: Record<string, Grant[]> = {
     'memcacheds.memcached.openstack.org',
     'topologies.topology.openstack.org',
     'transporturls.rabbitmq.openstack.org',
-    // its own, to report a replaced schema (ADR 0036)
+    // its own, to report a replaced schema (ADR 0037)
     'keystoneapis.keystone.openstack.org',
     'keystoneapplicationcredentials.keystone.openstack.org',
     'keystoneendpoints.keystone.openstack.org',

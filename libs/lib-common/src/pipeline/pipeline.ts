@@ -341,7 +341,7 @@ export function pipeline<
     }
 
     /**
-     * The CRD-schema condition (ADR 0036) after everything else, so it never takes part in Ready:
+     * The CRD-schema condition (ADR 0037) after everything else, so it never takes part in Ready:
      * False/Warning while the installed CRD is not ours, absent otherwise; a Warning Event when its
      * message is new.
      */

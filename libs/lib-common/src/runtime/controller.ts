@@ -39,7 +39,7 @@ export interface ReconcileContext {
   controller: string;
   /**
    * Set while the installed CRD of the primary kind is not the schema the operator was built for
-   * (`Manager.watchOwnCrds`): the message of the condition the pipeline adds (ADR 0036).
+   * (`Manager.watchOwnCrds`): the message of the condition the pipeline adds (ADR 0037).
    */
   crdSchemaMismatch?: string;
 }

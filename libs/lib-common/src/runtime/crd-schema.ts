@@ -6,7 +6,7 @@ import { Informer } from './informer.js';
 
 /**
  * The condition a CR carries while the installed CRD of its kind is not the one its operator was
- * built for (ADR 0036). Absent otherwise; it never takes part in Ready.
+ * built for (ADR 0037). Absent otherwise; it never takes part in Ready.
  */
 export const CRD_SCHEMA_CONDITION = 'CRDSchemaCurrent';
 /** Its reason, and the reason of the Warning Event told once per change. */

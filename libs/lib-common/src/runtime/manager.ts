@@ -187,7 +187,7 @@ export class Manager {
   /**
    * Watches the operator's own CRDs (as its chart installs them: `buildCrd` of its definitions)
    * and gives every pipeline controller of those kinds a Warning condition and Event while the
-   * installed schema is another (ADR 0036); the message tells to re-apply `chart`'s crds/.
+   * installed schema is another (ADR 0037); the message tells to re-apply `chart`'s crds/.
    */
   watchOwnCrds(crds: readonly object[], chart: string): CrdSchemaWatch {
     const fix = `re-apply the ${chart} chart's CRDs (kubectl replace -f charts/${chart}/crds/)`;
