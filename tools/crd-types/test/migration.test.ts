@@ -14,7 +14,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * docs/migrating-from-upstream.md, steps 2–5, on a real API server: from the Go operator's
+ * docs/migrating-from-upstream.md, steps B2–B5 (and what step A4 guards against), on a real API server: from the Go operator's
  * CRD, webhook and CR to stackops' CRD with the CR intact.
  */
 
@@ -176,7 +176,7 @@ afterAll(async () => {
 });
 
 describe('migrating from the Go keystone-operator (docs/migrating-from-upstream.md)', () => {
-  it('steps 2–5: operator away, webhook removed, CRD replaced; the CRs keep spec, status and finalizer', async () => {
+  it('steps B2–B5: operator away, webhook removed, CRD replaced; the CRs keep spec, status and finalizer', async () => {
     // Step 2. With the operator gone its webhook would refuse every update (why step 3 exists);
     // kube-env's API server runs without webhook admission, so that refusal is not shown here.
     await client.patch(

@@ -116,6 +116,37 @@ describe('runSteps', () => {
 });
 
 describe('pipeline', () => {
+  it('a replaced CRD schema: CRDSchemaCurrent False (Warning) beside a True Ready, one Event; dropped silently once the CRD is ours', async () => {
+    const stub = stubClient();
+    const { rc, events } = context(stub.client);
+    // Steps that keep the previous conditions and set Ready themselves: the condition must not leak in.
+    const markReady = (p: Pass<Widget>) => void p.conditions.markTrue('Ready', 'ok');
+    const reconcile = pipeline<Widget>({ kind: Widget, steps: [markReady], now: fixedNow });
+    type Written = { status: { conditions: { type: string; status: string; severity?: string }[] } };
+    const written = () => {
+      const last = stub.calls.filter((c) => c.subresource === 'status').at(-1);
+      if (!last) throw new Error('no status written');
+      return (last.body as Written).status;
+    };
+    const drifted = { ...rc, crdSchemaMismatch: 'CustomResourceDefinition widgets.example.dev is not ours' };
+
+    await reconcile(widget(), drifted);
+    const first = written();
+    expect(first.conditions.find((c) => c.type === 'CRDSchemaCurrent')).toMatchObject({
+      status: 'False',
+      severity: 'Warning',
+      reason: 'CRDSchemaMismatch',
+    });
+    expect(first.conditions.find((c) => c.type === 'Ready')?.status).toBe('True');
+    // The same verdict again: nothing new to say.
+    await reconcile(widget({ resourceVersion: '3' }, first), drifted);
+    await reconcile(widget({ resourceVersion: '4' }, first), rc);
+    expect(written().conditions.map((c) => c.type)).not.toContain('CRDSchemaCurrent');
+    expect(events.filter((e) => e.reason === 'CRDSchemaMismatch')).toEqual([
+      { type: 'Warning', reason: 'CRDSchemaMismatch', message: drifted.crdSchemaMismatch },
+    ]);
+  });
+
   it('initialises conditions, computes Ready, patches status once and announces Ready', async () => {
     const { client, calls } = stubClient();
     const { rc, events } = context(client);
