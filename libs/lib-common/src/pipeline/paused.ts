@@ -1,4 +1,5 @@
 import type { KubeObject } from '../client/types.js';
+import type { Predicate } from '../runtime/predicates.js';
 
 /**
  * The annotation that stops reconciling one object (maintenance, a restore), as upstream
@@ -15,6 +16,12 @@ export const RESUMED_REASON = 'Resumed';
 
 export const isPaused = (obj: KubeObject): boolean =>
   obj.metadata.annotations?.[PAUSED_ANNOTATION] !== undefined;
+
+/**
+ * For a primary watch that passes only some updates (e.g. `generationChanged`): also the ones that
+ * set or removed the annotation, so that pausing and resuming take effect at once.
+ */
+export const pausedChanged: Predicate = (e) => e.type !== 'update' || isPaused(e.old) !== isPaused(e.obj);
 
 export const PAUSED_MESSAGE = `Reconciling paused: the object carries the ${PAUSED_ANNOTATION} annotation (any value pauses); nothing is written until it is removed`;
 

@@ -35,8 +35,8 @@ export interface PausedOutcome {
   /** Events on the object with reason Paused / Resumed. */
   pausedEvents: number;
   resumedEvents: number;
-  /** The edit undone and the Paused condition gone after the annotation was removed. */
-  restored: boolean;
+  /** The edit undone and the Paused condition gone after the annotation was removed (else what was seen). */
+  restored: true | string;
 }
 
 type WithStatus = KubeObject & { status?: { conditions?: { type: string; status: string }[] } };
@@ -56,7 +56,7 @@ const pausedCondition = (o: WithStatus | undefined) =>
  * waits for the operand to be put back. Returns what it saw; the test asserts.
  */
 export async function pausedRoundTrip(t: PausedRoundTrip): Promise<PausedOutcome> {
-  const timeoutMs = t.timeoutMs ?? 60_000;
+  const timeoutMs = t.timeoutMs ?? 30_000;
   const get = () => t.client.get<WithStatus>(t.kind, t.ref);
   const annotate = (value: string | null) =>
     t.client.patch(t.kind, t.ref, { metadata: { annotations: { [PAUSED_ANNOTATION]: value } } }, 'merge');
@@ -91,7 +91,10 @@ export async function pausedRoundTrip(t: PausedRoundTrip): Promise<PausedOutcome
     'the edit undone and Paused gone',
     async () => (!(await t.edited()) && !pausedCondition(await get()) ? true : undefined),
     { timeoutMs },
-  ).catch(() => false);
+  ).catch(
+    async () =>
+      `not restored: edit ${(await t.edited()) ? 'kept' : 'undone'}, conditions ${JSON.stringify((await get())?.status?.conditions)}`,
+  );
   // Events are sent after the status write, without waiting: give the Resumed one a moment.
   const reasons = await waitUntil(
     'the Paused and Resumed Events',
@@ -114,5 +117,28 @@ export async function pausedRoundTrip(t: PausedRoundTrip): Promise<PausedOutcome
     pausedEvents: reasons.filter((r) => r === PAUSED_CONDITION).length,
     resumedEvents: reasons.filter((r) => r === RESUMED_REASON).length,
     restored,
+  };
+}
+
+/** What `pausedRoundTrip` sees when the operator honours the annotation as documented (ADR 0036). */
+export const PAUSED_AS_DOCUMENTED: PausedOutcome = {
+  writesWhilePaused: 0,
+  editKeptWhilePaused: true,
+  statusKept: true,
+  pausedEvents: 1,
+  resumedEvents: 1,
+  restored: true,
+};
+
+/** The operand edit of a round trip: a Deployment the operator renders with one replica scaled to 3. */
+export function scaledDeployment(
+  client: KubeClient,
+  ref: ObjectRef,
+): Pick<PausedRoundTrip, 'edit' | 'edited'> {
+  const replicas = async () =>
+    (await client.get<KubeObject & { spec?: { replicas?: number } }>(Kinds.Deployment, ref))?.spec?.replicas;
+  return {
+    edit: async () => void (await client.patch(Kinds.Deployment, ref, { spec: { replicas: 3 } }, 'merge')),
+    edited: async () => (await replicas()) === 3,
   };
 }
