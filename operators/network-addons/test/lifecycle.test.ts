@@ -1,5 +1,10 @@
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import {
+  PAUSED_AS_DOCUMENTED,
+  pausedRoundTrip,
+  scaledDeployment,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkAddonsConfigKind, NetworkAddonsConfigV1alpha1Kind } from '../src/api/kinds.js';
 import {
@@ -243,5 +248,22 @@ describe('NetworkAddonsConfig lifecycle', () => {
     }
     // Generated values survive the upgrade.
     expect(await range()).toEqual(rangeBefore);
+  });
+
+  it('openstack.org/paused="false" pauses (as upstream): nothing written while set, a condition and Events say so, put right once removed', async () => {
+    await setSpec(client, { kubeMacPool: {} });
+    await waitAvailable(client);
+    const outcome = await pausedRoundTrip({
+      client,
+      operatorClient: op?.manager.client ?? client,
+      kind: NetworkAddonsConfigKind,
+      ref: { name: 'cluster' },
+      // The operands' namespace, cluster-scoped objects (the config's status among them) and
+      // `default`, where the Events of a cluster-scoped object go.
+      namespaces: [ns, undefined, 'default'],
+      value: 'false',
+      ...scaledDeployment(client, { namespace: ns, name: 'kubemacpool-mac-controller-manager' }),
+    });
+    expect(outcome).toEqual(PAUSED_AS_DOCUMENTED);
   });
 });

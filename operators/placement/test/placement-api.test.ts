@@ -1,6 +1,11 @@
 import { type KeystoneEndpoint, KeystoneKinds, type KeystoneService } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import {
+  PAUSED_AS_DOCUMENTED,
+  pausedRoundTrip,
+  scaledDeployment,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -38,7 +43,7 @@ type Job = KubeObject & { spec: { template: PodTemplate } };
 type Service = KubeObject & { spec: { type: string; ports: { name: string; port: number }[] } };
 type Role = KubeObject & { rules: { resources: string[] }[] };
 
-const suite = useOperator({ beforeAll, afterAll }, 6);
+const suite = useOperator({ beforeAll, afterAll }, 7);
 const ns = (i: number) => suite.namespaces[i]!;
 
 describe('a PlacementAPI without its inputs', () => {
@@ -250,5 +255,28 @@ describe('waiting for what is not there yet', () => {
     });
     await createReadyKeystoneAPI(client, n);
     await waitForCondition(client, n, 'ServiceConfigReady', 'True', { timeoutMs: 30_000 });
+  });
+});
+
+describe('the openstack.org/paused annotation', () => {
+  it('an empty value pauses too: nothing written while set, a condition and Events say so, put right once removed', async () => {
+    const client = suite.client;
+    const n = ns(6);
+    await createPrerequisites(client, n);
+    await createPlacementAPI(client, n);
+    const deployment = { namespace: n, name: 'placement' };
+    await waitUntil('Deployment placement', () => client.get(Kinds.Deployment, deployment));
+    await simulateKeystoneRegistration(client, n);
+    await waitForCondition(client, n, 'Ready', 'True', { timeoutMs: 90_000 });
+    const outcome = await pausedRoundTrip({
+      client,
+      operatorClient: suite.operator.manager.client,
+      kind: PlacementAPIKind,
+      ref: { namespace: n, name: 'placement' },
+      namespaces: [n],
+      value: '',
+      ...scaledDeployment(client, deployment),
+    });
+    expect(outcome).toEqual(PAUSED_AS_DOCUMENTED);
   });
 });

@@ -1,6 +1,8 @@
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import {
   createTestNamespace,
+  PAUSED_AS_DOCUMENTED,
+  pausedRoundTrip,
   reconcileCount,
   type TestNamespace,
   waitUntil,
@@ -442,6 +444,28 @@ describe('SIPCluster', () => {
     const after = await hostOwners(client, ns);
     expect(Object.values(after).filter((o) => o === loser)).toHaveLength(2);
     expect(Object.values(after).filter((o) => o === winner)).toHaveLength(0);
+  });
+
+  it('openstack.org/paused: nothing written while set (an edited config stays edited), a condition and Events say so, put right once removed', async () => {
+    await createFleet();
+    await createSipCluster(client, ns, 'tenant', fullSpec());
+    await waitForReady(client, ns, 'tenant');
+    const config = { namespace: ns, name: 'loadbalancer-controlplane-tenant' };
+    const edited = Buffer.from('edited during maintenance').toString('base64');
+    const outcome = await pausedRoundTrip({
+      client,
+      operatorClient: operator.manager.client,
+      kind: SIPClusterKind,
+      ref: { namespace: ns, name: 'tenant' },
+      namespaces: [ns],
+      edit: async () =>
+        void (await client.patch(Kinds.Secret, config, { data: { 'haproxy.cfg': edited } }, 'merge')),
+      edited: async () =>
+        (await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, config))?.data?.[
+          'haproxy.cfg'
+        ] === edited,
+    });
+    expect(outcome).toEqual(PAUSED_AS_DOCUMENTED);
   });
 
   it('deletion unlabels every host and the services are garbage collected', async () => {

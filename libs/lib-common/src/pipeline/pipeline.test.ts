@@ -327,3 +327,67 @@ describe('pipeline', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('pipeline: the openstack.org/paused annotation', () => {
+  const paused = { annotations: { 'openstack.org/paused': 'false' } };
+  const seen: string[] = [];
+  const reconcile = pipeline<Widget>({
+    kind: Widget,
+    conditions: ['InputReady'],
+    steps: [
+      (p: Pass<Widget>) => {
+        seen.push('step');
+        p.conditions.markTrue('InputReady');
+      },
+    ],
+    finalizer: { name: 'example.dev/w', cleanup: [() => void seen.push('cleanup')] },
+    now: fixedNow,
+  });
+  const previous = {
+    observedGeneration: 1,
+    conditions: [
+      { type: 'Ready', status: 'True', reason: 'Ready', lastTransitionTime: '2024-01-01T00:00:00Z' },
+    ],
+  };
+
+  it('any value pauses: no finalizer, no step; the previous status gains Paused, once, with an Event', async () => {
+    seen.length = 0;
+    const { client, calls } = stubClient();
+    const { rc, events } = context(client);
+    expect(await reconcile(widget(paused, previous), rc)).toEqual({});
+    expect(seen).toEqual([]);
+    expect(calls).toHaveLength(1);
+    const body = calls[0]?.body as { status: typeof previous };
+    expect(calls[0]?.subresource).toBe('status');
+    expect(body.status.observedGeneration).toBeUndefined(); // unchanged: the spec was not acted on
+    expect(body.status.conditions.map((c) => `${c.type}=${c.status}`)).toEqual(['Ready=True', 'Paused=True']);
+    expect(events.map((e) => e.reason)).toEqual(['Paused']);
+
+    const { client: again, calls: none } = stubClient();
+    const { rc: rc2, events: quiet } = context(again);
+    const stored = { ...previous, conditions: body.status.conditions };
+    await reconcile(widget({ ...paused, finalizers: ['example.dev/w'] }, stored), rc2);
+    await reconcile(
+      widget({ ...paused, finalizers: ['example.dev/w'], deletionTimestamp: '2024-01-02T00:00:00Z' }, stored),
+      rc2,
+    );
+    expect(none).toEqual([]);
+    expect(quiet).toEqual([]);
+    expect(seen).toEqual([]); // not even the cleanup of a deleted object
+  });
+
+  it('once the annotation is gone the steps run again and the Paused condition goes, with an Event', async () => {
+    seen.length = 0;
+    const { client, calls } = stubClient();
+    const { rc, events } = context(client);
+    const stored = {
+      ...previous,
+      conditions: [...previous.conditions, { type: 'Paused', status: 'True', lastTransitionTime: 'x' }],
+    };
+    await reconcile(widget({ finalizers: ['example.dev/w'] }, stored), rc);
+    expect(seen).toEqual(['step']);
+    const body = calls.find((c) => c.subresource === 'status')?.body as { status: typeof previous };
+    expect(body.status.conditions.map((c) => c.type)).toEqual(['Ready', 'InputReady']);
+    expect(events.map((e) => e.reason)).toEqual(['Resumed']);
+  });
+});

@@ -27,6 +27,16 @@ import {
   ONE_PER_NAMESPACE_RECHECK_MS,
   onePerNamespaceMessage,
 } from './one-per-namespace.js';
+import {
+  hasPausedCondition,
+  isPaused,
+  PAUSED_ANNOTATION,
+  PAUSED_CONDITION,
+  PAUSED_MESSAGE,
+  pausedStatus,
+  RESUMED_REASON,
+  withoutPausedCondition,
+} from './paused.js';
 import { runSteps, type Step } from './step.js';
 
 /** The status of an object as this library reads it: anything, with optional conditions. */
@@ -189,6 +199,35 @@ export function pipeline<
   /** Per object uid: the status this process last wrote and the resourceVersion it was written over. */
   const lastWritten = new Map<string, { from: string; status: S }>();
 
+  /**
+   * A paused object (see `paused.ts`): no finalizer, no step, no cleanup (a deletion waits for
+   * the annotation to go), no requeue; its one write is the Paused condition added to the status
+   * it had, once, with one Event. Passes that find it there write nothing.
+   */
+  const pausedPass = async (
+    obj: T,
+    stored: S | undefined,
+    rc: ReconcileContext,
+  ): Promise<ReconcileResult> => {
+    const status = pausedStatus(stored, now());
+    try {
+      const { patched } = await patchStatusIfChanged(
+        rc.client,
+        def.kind,
+        { ...obj, status: stored ?? {} },
+        status,
+      );
+      if (!patched) return {};
+    } catch (err) {
+      if (ignorable(err)) return {};
+      throw err;
+    }
+    lastWritten.set(obj.metadata.uid ?? '', { from: obj.metadata.resourceVersion ?? '', status });
+    rc.log.info(`the ${PAUSED_ANNOTATION} annotation set: reconciling paused`);
+    sendEvents(rc, obj, [{ type: 'Normal', reason: PAUSED_CONDITION, message: PAUSED_MESSAGE }]);
+    return {};
+  };
+
   const previousOf = (cr: T): S | undefined => {
     const last = lastWritten.get(cr.metadata.uid ?? '');
     // The cache still shows the version our last status patch started from: our write is newer.
@@ -197,13 +236,17 @@ export function pipeline<
   };
 
   return async (obj: T, rc: ReconcileContext): Promise<ReconcileResult> => {
-    const previousStatus = previousOf(obj);
+    // The status as stored (what a write is compared with) and as the steps see it (never Paused).
+    const storedStatus = previousOf(obj);
+    const previousStatus = withoutPausedCondition(storedStatus);
     const deleting = obj.metadata.deletionTimestamp !== undefined;
     const finalizer = def.finalizer;
     if (deleting && (!finalizer || !hasFinalizer(obj, finalizer.name))) {
       lastWritten.delete(obj.metadata.uid ?? '');
       return {};
     }
+    if (isPaused(obj)) return pausedPass(obj, storedStatus, rc);
+    const resumed = hasPausedCondition(storedStatus);
     const init = typeof def.conditions === 'function' ? def.conditions(obj) : def.conditions;
     const conditions = init
       ? new Conditions([], { now }).init(init)
@@ -250,6 +293,10 @@ export function pipeline<
       now,
     };
     const ctx = def.context ? await def.context(pass) : (pass as C);
+    if (resumed) {
+      rc.log.info(`the ${PAUSED_ANNOTATION} annotation removed: reconciling again`);
+      ctx.event('Normal', RESUMED_REASON, 'The paused annotation was removed: reconciling again');
+    }
     // Before the first step (the finalizer's patch): a failure there is Ready's.
     let failedStep: FailedStep = { name: '', before: ctx.conditions.list() };
 
@@ -373,7 +420,7 @@ export function pipeline<
         status = { ...c.status, conditions: c.conditions.toJSON() };
       }
       status = withCrdSchemaCondition(status);
-      const current = { ...c.cr, status: previousStatus ?? {} };
+      const current = { ...c.cr, status: storedStatus ?? {} };
       let patched: boolean;
       try {
         ({ patched } = await patchStatusIfChanged(rc.client, def.kind, current, status));

@@ -60,6 +60,13 @@ export {
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
 export { createTestNamespace, type TestNamespace } from './namespace.js';
+export {
+  PAUSED_AS_DOCUMENTED,
+  type PausedOutcome,
+  type PausedRoundTrip,
+  pausedRoundTrip,
+  scaledDeployment,
+} from './paused.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
 export { readTestSources } from './test-sources.js';
 export {

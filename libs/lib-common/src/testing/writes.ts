@@ -12,12 +12,12 @@ const BY_OBJECT: readonly Write[] = ['create', 'replace', 'apply'];
 const BY_REF: readonly Write[] = ['patch', 'delete'];
 
 /**
- * Counts the writes (create, replace, apply, patch, delete) `client` sends into `namespace` until
- * stopped. Tests that share one cluster with other test files count with it rather than with the
+ * Counts the writes (create, replace, apply, patch, delete) `client` sends into `namespace` (`undefined`:
+ * to cluster-scoped objects) until stopped. Tests that share one cluster with other test files count with it rather than with the
  * client's total: a file that ran before may leave namespaces finalising, and the operator's
  * writes there are not the ones the test is about.
  */
-export function countWritesIn(client: KubeClient, namespace: string): WriteCount {
+export function countWritesIn(client: KubeClient, namespace: string | undefined): WriteCount {
   let writes = 0;
   const target = client as unknown as Record<Write, (...args: unknown[]) => Promise<unknown>>;
   const originals = new Map<Write, (...args: unknown[]) => Promise<unknown>>();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isNotFound, type KubeClient } from '@stackops/lib-common/client';
+import { pausedChanged } from '@stackops/lib-common/pipeline';
 import {
   type Controller,
   generationChanged,
@@ -37,7 +38,8 @@ async function certManagerServed(client: KubeClient): Promise<boolean> {
  * Registers the NetworkAddonsConfig controller. It owns every kind it renders, cached only where
  * labelled `app.kubernetes.io/managed-by=cnao-operator` (so the operator never lists every
  * ConfigMap or ClusterRole of the cluster); a change to one it owns brings the owner back. Spec
- * and label changes of the CR trigger it, its own status writes do not.
+ * and label changes of the CR trigger it, and setting or removing `openstack.org/paused`; its own
+ * status writes do not.
  */
 export async function registerNetworkAddonsConfigController(
   manager: Manager,
@@ -57,7 +59,7 @@ export async function registerNetworkAddonsConfigController(
   );
   let builder = manager
     .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
-    .forPredicates(or(generationChanged, labelsChanged));
+    .forPredicates(or(generationChanged, labelsChanged, pausedChanged));
   for (const kind of kinds) builder = builder.owns(kind, { labelSelector: MANAGED_SELECTOR });
   return builder.reconcile(reconcile);
 }

@@ -92,3 +92,15 @@ export const optionalCrdDefinitions: CrdDefinition[] = [bareMetalHostCrd];
 export const FREE_FORM_OBJECTS: Readonly<Record<string, string>> = {
   'SIPCluster spec.services.auth[].connectors[].config': "Dex's connector configuration, passed to Dex as is",
 };
+
+/**
+ * The objects of the chart's optional BareMetalHost CRD that keep undeclared fields, and why: it is a
+ * subset of metal3's CRD, open where SIP does not read, so metal3's own manifests and controllers
+ * apply to it unchanged (SIP reads only the fields declared around them).
+ */
+export const OPTIONAL_FREE_FORM_OBJECTS: Readonly<Record<string, string>> = {
+  'BareMetalHost spec': "metal3's other spec fields (bootMode, image, rootDeviceHints, …), not read by SIP",
+  'BareMetalHost spec.consumerRef': "metal3's ObjectReference to the consumer, not read by SIP",
+  'BareMetalHost status': "metal3's status, written by metal3's controller, not read by SIP",
+  'BareMetalHost status.provisioning': "metal3's provisioning details beside `state`, not read by SIP",
+};

@@ -1,4 +1,5 @@
 import { Kinds } from '@stackops/lib-common/client';
+import { pausedChanged } from '@stackops/lib-common/pipeline';
 import {
   type Controller,
   generationChanged,
@@ -36,7 +37,7 @@ export function registerSipClusterController(
         waitingRetryMs: opts.waitingRetryMs ?? DEFAULT_RETRY_DELAYS.waitingRetryMs,
       }),
     })
-    .forPredicates(generationChanged);
+    .forPredicates(or(generationChanged, pausedChanged));
   // Only the Secrets it creates (managed-by label) are cached; those it reads are watched by name.
   for (const kind of SERVICE_KINDS)
     builder = builder.owns(

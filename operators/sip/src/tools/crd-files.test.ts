@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkCrdFiles, crdFreeFormObjects } from '@stackops/lib-common/schema';
 import { describe, expect, it } from 'vitest';
-import { crdDefinitions, FREE_FORM_OBJECTS } from '../api/crds.js';
+import {
+  crdDefinitions,
+  FREE_FORM_OBJECTS,
+  OPTIONAL_FREE_FORM_OBJECTS,
+  optionalCrdDefinitions,
+} from '../api/crds.js';
 import { chartDir, crdFileOptions, renderOptionalCrdTemplates } from './crd-files.js';
 
 describe('generated chart files', () => {
@@ -12,6 +17,10 @@ describe('generated chart files', () => {
 
   it('keeps unknown fields only in the objects documented as free-form, with why', () => {
     expect(crdFreeFormObjects(crdDefinitions)).toEqual(Object.keys(FREE_FORM_OBJECTS));
+  });
+
+  it("the chart's optional BareMetalHost CRD too: unknown fields only where documented", () => {
+    expect(crdFreeFormObjects(optionalCrdDefinitions)).toEqual(Object.keys(OPTIONAL_FREE_FORM_OBJECTS));
   });
 
   it.each(renderOptionalCrdTemplates().map((f) => [f.path, f.content]))(
