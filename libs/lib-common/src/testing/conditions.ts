@@ -1,5 +1,6 @@
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
+import type { FakeKubeClient } from './fake.js';
 import { describeConditions, type WaitOptions, waitFor } from './wait.js';
 
 /** A status condition as tests read it. */
@@ -25,6 +26,12 @@ export function conditionOf(obj: KubeObject | undefined, type: string): Conditio
   const list = (obj?.['status'] as { conditions?: ConditionView[] } | undefined)?.conditions;
   return list?.find((c) => c.type === type);
 }
+
+/** `conditionOf` for one object of a FakeKubeClient, read as the fake holds it at each call. */
+export const fakeConditionOf =
+  (kind: KindRef, ref: ObjectRef) =>
+  (fake: FakeKubeClient, type: string): ConditionView | undefined =>
+    conditionOf(fake.peek(kind, ref), type);
 
 /** What differs between the condition `type` of `obj` and `expected` (empty: it matches). */
 export function conditionProblems(

@@ -14,6 +14,7 @@ export {
   conditionProblems,
   type ExpectedCondition,
   expectCondition,
+  fakeConditionOf,
   fromBase64,
   waitForCondition,
 } from './conditions.js';
@@ -59,7 +60,14 @@ export {
 } from './helm.js';
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
-export { createTestNamespace, type TestNamespace } from './namespace.js';
+export {
+  createTestNamespace,
+  type TestCluster,
+  type TestHooks,
+  type TestNamespace,
+  type TestNamespaceOptions,
+  useTestNamespace,
+} from './namespace.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
 export { readTestSources } from './test-sources.js';
 export {

@@ -1,5 +1,5 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitFor } from '@stackops/lib-common/testing';
+import { conditionOf, waitFor } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
 import { fixture, readYaml } from './harness.js';
@@ -67,8 +67,7 @@ export async function createKeystoneFromFixture(
   return client.create(KeystoneKinds.KeystoneAPI, { ...cr, metadata: { ...cr.metadata, namespace: ns } });
 }
 
-export const conditionOf = (cr: KeystoneAPI | undefined, type: string) =>
-  cr?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf };
 
 /** Waits until `check(cr)` holds (lib-common's `waitFor`: on timeout it shows the KeystoneAPI and its conditions). */
 export async function waitForKeystone(

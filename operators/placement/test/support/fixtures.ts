@@ -1,6 +1,6 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { waitFor as waitForObject, waitUntil } from '@stackops/lib-common/testing';
+import { conditionOf, waitFor as waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import type { PlacementAPISpecInput } from '../../src/api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../src/api/kinds.js';
 
@@ -147,8 +147,7 @@ export async function createPlacementAPI(
 export const getPlacementAPI = (client: RestKubeClient, namespace: string, name = 'placement') =>
   client.get<PlacementAPI>(PlacementAPIKind, { name, namespace });
 
-export const conditionOf = (cr: PlacementAPI | undefined, type: string) =>
-  cr?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf };
 
 /** Waits until `check(cr)` holds; on timeout the error shows the PlacementAPI and its conditions. */
 export async function waitForPlacement(

@@ -1,5 +1,5 @@
 import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitFor } from '@stackops/lib-common/testing';
+import { conditionOf, waitFor } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';
 import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
@@ -93,8 +93,7 @@ type WithConditions = KubeObject & {
   status?: { conditions?: { type: string; status: string; message?: string }[] };
 };
 
-export const conditionOf = (obj: WithConditions | undefined, type: string) =>
-  obj?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf };
 
 export const isReadyObject = (obj: WithConditions | undefined): boolean =>
   conditionOf(obj, 'Ready')?.status === 'True';
