@@ -86,6 +86,38 @@ export async function waitForCondition<T extends KubeObject>(
   return obj as T;
 }
 
+/** Each condition type's expected state: a status, or every field that must match. */
+export type ExpectedConditions = Record<string, ExpectedCondition['status'] | ExpectedCondition>;
+
+/**
+ * Polls the object until every condition in `want` is as expected (with `current`, only a status
+ * whose observedGeneration is the object's generation counts: an older one says nothing about the
+ * spec), and resolves with the object; on timeout the error shows the object and its conditions.
+ */
+export async function waitForConditions<T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  ref: ObjectRef,
+  want: ExpectedConditions,
+  opts: WaitOptions & { current?: boolean } = {},
+): Promise<T> {
+  const { current, ...waitOpts } = opts;
+  const expected = Object.entries(want).map(
+    ([type, w]) => [type, typeof w === 'string' ? { status: w } : w] as const,
+  );
+  const matches = (o: T | undefined) =>
+    o !== undefined &&
+    (!current ||
+      (o['status'] as { observedGeneration?: number } | undefined)?.observedGeneration ===
+        o.metadata.generation) &&
+    expected.every(([type, w]) => conditionProblems(o, type, w).length === 0);
+  const obj = await waitFor<T>(client, kind, ref, matches, {
+    description: `conditions ${JSON.stringify(want, (_k, v) => (v instanceof RegExp ? String(v) : v))}${current ? ' (current status)' : ''}`,
+    ...waitOpts,
+  });
+  return obj as T;
+}
+
 /** `s` base64-encoded (UTF-8), as Secret data holds it. */
 export const base64 = (s: string): string => Buffer.from(s, 'utf8').toString('base64');
 

@@ -13,10 +13,12 @@ export {
   conditionOf,
   conditionProblems,
   type ExpectedCondition,
+  type ExpectedConditions,
   expectCondition,
   fakeConditionOf,
   fromBase64,
   waitForCondition,
+  waitForConditions,
 } from './conditions.js';
 export { seedGalera, simulateControllerManager, simulateMariadbOperator } from './controller-manager.js';
 export {
