@@ -7,7 +7,13 @@ import type { Manager } from '../src/runtime/manager.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
-import { addGreetingController, configMapName, type Greeting, GreetingKind } from './support/greeting.js';
+import {
+  addGreetingController,
+  configMapName,
+  type Greeting,
+  GreetingKind,
+  greeting,
+} from './support/greeting.js';
 import { settle } from './support/settle.js';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
@@ -26,13 +32,6 @@ const isReady = (g: Greeting | undefined): boolean =>
     (c) => c.type === 'Ready' && c.status === 'True',
   ) === true && g?.status?.observedGeneration === g?.metadata.generation;
 
-const greeting = (name: string, spec: Greeting['spec']): Greeting => ({
-  apiVersion: 'example.stackops.dev/v1alpha1',
-  kind: 'Greeting',
-  metadata: { name, namespace: env.ns.name },
-  spec,
-});
-
 beforeEach(async () => {
   reconciles = [];
   manager = await startTestManager({ name: 'greeting-operator', namespaces: [env.ns.name] }, (m) => {
@@ -45,7 +44,7 @@ afterEach(async () => {
 
 describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', () => {
   it('converges, and a reconcile with no input change issues zero write requests', async () => {
-    await env.admin.create(GreetingKind, greeting('hello', { message: 'hi' }));
+    await env.admin.create(GreetingKind, greeting(env.ns.name, 'hello', { message: 'hi' }));
     const ready = await waitFor<Greeting>(
       env.admin,
       GreetingKind,
@@ -81,7 +80,7 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
   });
 
   it('recreates an owned ConfigMap that is deleted', async () => {
-    await env.admin.create(GreetingKind, greeting('phoenix', { message: 'again' }));
+    await env.admin.create(GreetingKind, greeting(env.ns.name, 'phoenix', { message: 'again' }));
     await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'phoenix' }, isReady);
     const ref = { namespace: env.ns.name, name: 'phoenix-greeting' };
     const first = await env.admin.get<ConfigMap>(Kinds.ConfigMap, ref);
@@ -101,7 +100,10 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
       metadata: { name: 'creds', namespace: env.ns.name },
       stringData: { password: 'first-secret-value' },
     });
-    await env.admin.create(GreetingKind, greeting('keyed', { message: 'm', secretName: 'creds' }));
+    await env.admin.create(
+      GreetingKind,
+      greeting(env.ns.name, 'keyed', { message: 'm', secretName: 'creds' }),
+    );
     const ready = await waitFor<Greeting>(
       env.admin,
       GreetingKind,
@@ -133,7 +135,10 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
   });
 
   it('waits for a missing Secret, then converges when it appears', async () => {
-    await env.admin.create(GreetingKind, greeting('patient', { message: 'm', secretName: 'later' }));
+    await env.admin.create(
+      GreetingKind,
+      greeting(env.ns.name, 'patient', { message: 'm', secretName: 'later' }),
+    );
     await waitFor<Greeting>(
       env.admin,
       GreetingKind,
@@ -152,7 +157,7 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
   });
 
   it('records a TerminalError as a Warning Event and does not retry it', async () => {
-    await env.admin.create(GreetingKind, greeting('bad', { message: 'hello {{ name }}' }));
+    await env.admin.create(GreetingKind, greeting(env.ns.name, 'bad', { message: 'hello {{ name }}' }));
     const event = await eventually(async () => {
       const events = await env.admin.list<KubeObject & { reason?: string; type?: string; message?: string }>(
         Kinds.Event,

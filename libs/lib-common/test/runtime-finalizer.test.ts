@@ -9,7 +9,7 @@ import type { Manager } from '../src/runtime/manager.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor, waitForDeletion } from '../src/testing/wait.js';
-import { configMapName, type Greeting, GreetingKind } from './support/greeting.js';
+import { configMapName, type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const FINALIZER = 'example.stackops.dev/cleanup';
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
@@ -59,12 +59,7 @@ const reconcileWithFinalizer = pipeline<Greeting>({
 });
 
 const create = (name: string, spec: Greeting['spec']) =>
-  env.admin.create(GreetingKind, {
-    apiVersion: 'example.stackops.dev/v1alpha1',
-    kind: 'Greeting',
-    metadata: { name, namespace: env.ns.name },
-    spec,
-  });
+  env.admin.create(GreetingKind, greeting(env.ns.name, name, spec));
 
 describe('finalizers', () => {
   it('adds the finalizer, runs cleanup once on deletion, and lets the deletion complete', async () => {

@@ -6,7 +6,7 @@ import type { Manager } from '../src/runtime/manager.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
-import { addGreetingController, type Greeting, GreetingKind } from './support/greeting.js';
+import { addGreetingController, type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
 const LEASE_MS = 4000;
@@ -52,13 +52,7 @@ const isReady = (g: Greeting | undefined): boolean =>
     (c) => c.type === 'Ready' && c.status === 'True',
   ) === true;
 
-const create = (name: string) =>
-  env.admin.create(GreetingKind, {
-    apiVersion: 'example.stackops.dev/v1alpha1',
-    kind: 'Greeting',
-    metadata: { name, namespace: env.ns.name },
-    spec: { message: name },
-  });
+const create = (name: string) => env.admin.create(GreetingKind, greeting(env.ns.name, name));
 
 beforeEach(async () => {
   managers = [];

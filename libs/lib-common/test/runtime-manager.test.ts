@@ -4,7 +4,7 @@ import type { Manager } from '../src/runtime/manager.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
-import { addGreetingController, type Greeting, GreetingKind } from './support/greeting.js';
+import { addGreetingController, type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
 const env = useTestNamespace({ beforeAll, afterAll, beforeEach, afterEach }, { prefix: 'runtime-mgr', crds });
@@ -17,13 +17,7 @@ afterEach(async () => {
   await Promise.all(managers.map((m) => m.stop()));
 });
 
-const create = (name: string) =>
-  env.admin.create(GreetingKind, {
-    apiVersion: 'example.stackops.dev/v1alpha1',
-    kind: 'Greeting',
-    metadata: { name, namespace: env.ns.name },
-    spec: { message: name },
-  });
+const create = (name: string) => env.admin.create(GreetingKind, greeting(env.ns.name, name));
 
 const get = async (port: number | undefined, path: string): Promise<{ status: number; body: string }> => {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);

@@ -9,7 +9,7 @@ import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { createTestNamespace, useTestNamespace } from '../src/testing/namespace.js';
 import { eventually } from '../src/testing/wait.js';
-import { type Greeting, GreetingKind } from './support/greeting.js';
+import { type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
 const kc = loadTestKubeConfig();
@@ -69,12 +69,10 @@ describe('referencedBy(kind, names, { byName: true })', () => {
         });
     });
     const c = controller as Controller<Greeting>;
-    await env.admin.create(GreetingKind, {
-      apiVersion: 'example.stackops.dev/v1alpha1',
-      kind: 'Greeting',
-      metadata: { name: 'g', namespace: env.ns.name },
-      spec: { message: 'hi', secretName: 'input-a' },
-    });
+    await env.admin.create(
+      GreetingKind,
+      greeting(env.ns.name, 'g', { message: 'hi', secretName: 'input-a' }),
+    );
     await eventually(() => expect(seen.at(-1)).toEqual({ secret: 'input-a', value: 'one' }));
     expect(c.namedWatchCount).toBe(1);
 
@@ -132,12 +130,7 @@ describe('watchesNamed(kind, refs)', () => {
             seen.push(raw === undefined ? undefined : Buffer.from(raw, 'base64').toString());
           });
       });
-      await env.admin.create(GreetingKind, {
-        apiVersion: 'example.stackops.dev/v1alpha1',
-        kind: 'Greeting',
-        metadata: { name: 'g', namespace: env.ns.name },
-        spec: { message: 'hi' },
-      });
+      await env.admin.create(GreetingKind, greeting(env.ns.name, 'g', { message: 'hi' }));
       await eventually(() => expect(seen.at(-1)).toBe('one'));
       await env.admin.patch(
         Kinds.Secret,
@@ -204,12 +197,15 @@ describe('named watches shared by the controllers of a manager', () => {
             });
       },
     );
-    await env.admin.create(GreetingKind, {
-      apiVersion: 'example.stackops.dev/v1alpha1',
-      kind: 'Greeting',
-      metadata: { name: 'g', namespace: env.ns.name, annotations: { 'second-secret': 'shared' } },
-      spec: { message: 'hi', secretName: 'shared' },
-    });
+    await env.admin.create(
+      GreetingKind,
+      greeting(
+        env.ns.name,
+        'g',
+        { message: 'hi', secretName: 'shared' },
+        { annotations: { 'second-secret': 'shared' } },
+      ),
+    );
     // Each controller reads the Secret once the shared watch has read it (one watch-list request).
     await eventually(() => expect([seen['first']?.at(-1), seen['second']?.at(-1)]).toEqual(['one', 'one']));
     expect(count('list metadata.name=shared')).toBe(0);
