@@ -1,25 +1,6 @@
-import { fileURLToPath } from 'node:url';
+import { kubeEnvProjects } from '@stackops/kube-env/vitest-projects';
 import { defineConfig } from 'vitest/config';
 
-const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-
-export default defineConfig({
-  test: {
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      {
-        extends: true,
-        test: {
-          name: 'integration',
-          include: ['test/**/*.test.ts'],
-          // One real control plane per run (or the one named by KUBE_ENV_NAME with KUBE_ENV_REUSE=1).
-          globalSetup: [here('../../tools/kube-env/dist/vitest-setup.js')],
-          fileParallelism: false,
-          testTimeout: 120_000,
-        },
-      },
-    ],
-  },
-});
+export default defineConfig(
+  kubeEnvProjects({ integration: { fileParallelism: false, testTimeout: 120_000 } }),
+);

@@ -1,24 +1,28 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
 import type { KubeObject } from '../src/client/types.js';
 import type { Controller } from '../src/runtime/controller.js';
 import type { Manager } from '../src/runtime/manager.js';
-import { installCrds } from '../src/testing/crds.js';
-import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
-import { addGreetingController, configMapName, type Greeting, GreetingKind } from './support/greeting.js';
+import {
+  addGreetingController,
+  configMapName,
+  type Greeting,
+  GreetingKind,
+  greeting,
+} from './support/greeting.js';
 import { settle } from './support/settle.js';
 
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
-const kc = loadTestKubeConfig();
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace(
+  { beforeAll, afterAll, beforeEach, afterEach },
+  { prefix: 'runtime-ctrl', crds },
+);
 let manager: Manager;
 let controller: Controller<Greeting>;
 let reconciles: string[];
@@ -28,42 +32,27 @@ const isReady = (g: Greeting | undefined): boolean =>
     (c) => c.type === 'Ready' && c.status === 'True',
   ) === true && g?.status?.observedGeneration === g?.metadata.generation;
 
-const greeting = (name: string, spec: Greeting['spec']): Greeting => ({
-  apiVersion: 'example.stackops.dev/v1alpha1',
-  kind: 'Greeting',
-  metadata: { name, namespace: ns.name },
-  spec,
-});
-
-beforeAll(async () => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-  await installCrds(admin, crds);
-});
-afterAll(() => admin.close());
-
 beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'runtime-ctrl');
   reconciles = [];
-  manager = await startTestManager({ name: 'greeting-operator', namespaces: [ns.name] }, (m) => {
+  manager = await startTestManager({ name: 'greeting-operator', namespaces: [env.ns.name] }, (m) => {
     controller = addGreetingController(m, { onReconcile: (k) => reconciles.push(k) });
   });
 });
 afterEach(async () => {
   await manager.stop();
-  await ns.delete();
 });
 
 describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', () => {
   it('converges, and a reconcile with no input change issues zero write requests', async () => {
-    await admin.create(GreetingKind, greeting('hello', { message: 'hi' }));
+    await env.admin.create(GreetingKind, greeting(env.ns.name, 'hello', { message: 'hi' }));
     const ready = await waitFor<Greeting>(
-      admin,
+      env.admin,
       GreetingKind,
-      { namespace: ns.name, name: 'hello' },
+      { namespace: env.ns.name, name: 'hello' },
       isReady,
     );
-    const cm = await admin.get<ConfigMap>(Kinds.ConfigMap, {
-      namespace: ns.name,
+    const cm = await env.admin.get<ConfigMap>(Kinds.ConfigMap, {
+      namespace: env.ns.name,
       name: configMapName(ready as Greeting),
     });
     expect(cm?.data?.['message']).toBe('hi');
@@ -82,7 +71,7 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
     const requests = manager.client.requests;
     requests.reset();
     const before = reconciles.length;
-    controller.enqueue({ namespace: ns.name, name: 'hello' });
+    controller.enqueue({ namespace: env.ns.name, name: 'hello' });
     await settle(controller, () => reconciles.length);
     expect(reconciles.length).toBe(before + 1);
     expect(requests.writes()).toBe(0);
@@ -91,13 +80,13 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
   });
 
   it('recreates an owned ConfigMap that is deleted', async () => {
-    await admin.create(GreetingKind, greeting('phoenix', { message: 'again' }));
-    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'phoenix' }, isReady);
-    const ref = { namespace: ns.name, name: 'phoenix-greeting' };
-    const first = await admin.get<ConfigMap>(Kinds.ConfigMap, ref);
-    await admin.delete(Kinds.ConfigMap, ref);
+    await env.admin.create(GreetingKind, greeting(env.ns.name, 'phoenix', { message: 'again' }));
+    await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'phoenix' }, isReady);
+    const ref = { namespace: env.ns.name, name: 'phoenix-greeting' };
+    const first = await env.admin.get<ConfigMap>(Kinds.ConfigMap, ref);
+    await env.admin.delete(Kinds.ConfigMap, ref);
     const back = await waitFor<ConfigMap>(
-      admin,
+      env.admin,
       Kinds.ConfigMap,
       ref,
       (c) => c !== undefined && c.metadata.uid !== first?.metadata.uid,
@@ -107,64 +96,73 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
   });
 
   it('re-reconciles the owner when a Secret it names changes, without putting Secret values anywhere', async () => {
-    await admin.create(Kinds.Secret, {
-      metadata: { name: 'creds', namespace: ns.name },
+    await env.admin.create(Kinds.Secret, {
+      metadata: { name: 'creds', namespace: env.ns.name },
       stringData: { password: 'first-secret-value' },
     });
-    await admin.create(GreetingKind, greeting('keyed', { message: 'm', secretName: 'creds' }));
-    const ready = await waitFor<Greeting>(
-      admin,
+    await env.admin.create(
       GreetingKind,
-      { namespace: ns.name, name: 'keyed' },
+      greeting(env.ns.name, 'keyed', { message: 'm', secretName: 'creds' }),
+    );
+    const ready = await waitFor<Greeting>(
+      env.admin,
+      GreetingKind,
+      { namespace: env.ns.name, name: 'keyed' },
       isReady,
     );
     const firstHash = ready?.status?.inputHash;
     expect(firstHash).toBeTruthy();
-    await admin.patch(
+    await env.admin.patch(
       Kinds.Secret,
-      { namespace: ns.name, name: 'creds' },
+      { namespace: env.ns.name, name: 'creds' },
       { stringData: { password: 'second-secret-value' } },
       'merge',
     );
     const changed = await waitFor<Greeting>(
-      admin,
+      env.admin,
       GreetingKind,
-      { namespace: ns.name, name: 'keyed' },
+      { namespace: env.ns.name, name: 'keyed' },
       (g) => g?.status?.inputHash !== undefined && g.status.inputHash !== firstHash,
       { description: 'a new input hash' },
     );
-    const cm = await admin.get<ConfigMap>(Kinds.ConfigMap, { namespace: ns.name, name: 'keyed-greeting' });
+    const cm = await env.admin.get<ConfigMap>(Kinds.ConfigMap, {
+      namespace: env.ns.name,
+      name: 'keyed-greeting',
+    });
     expect(cm?.data?.['inputHash']).toBe(changed?.status?.inputHash);
     expect(JSON.stringify(cm)).not.toContain('second-secret-value');
     expect(JSON.stringify(changed)).not.toContain('second-secret-value');
   });
 
   it('waits for a missing Secret, then converges when it appears', async () => {
-    await admin.create(GreetingKind, greeting('patient', { message: 'm', secretName: 'later' }));
-    await waitFor<Greeting>(
-      admin,
+    await env.admin.create(
       GreetingKind,
-      { namespace: ns.name, name: 'patient' },
+      greeting(env.ns.name, 'patient', { message: 'm', secretName: 'later' }),
+    );
+    await waitFor<Greeting>(
+      env.admin,
+      GreetingKind,
+      { namespace: env.ns.name, name: 'patient' },
       (g) =>
         (g?.status?.conditions as { type: string; reason?: string }[] | undefined)?.some(
           (c) => c.type === 'InputReady' && c.reason === 'SecretMissing',
         ) === true,
       { description: 'InputReady=False SecretMissing' },
     );
-    await admin.create(Kinds.Secret, {
-      metadata: { name: 'later', namespace: ns.name },
+    await env.admin.create(Kinds.Secret, {
+      metadata: { name: 'later', namespace: env.ns.name },
       stringData: { k: 'v' },
     });
-    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'patient' }, isReady);
+    await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'patient' }, isReady);
   });
 
   it('records a TerminalError as a Warning Event and does not retry it', async () => {
-    await admin.create(GreetingKind, greeting('bad', { message: 'hello {{ name }}' }));
+    await env.admin.create(GreetingKind, greeting(env.ns.name, 'bad', { message: 'hello {{ name }}' }));
     const event = await eventually(async () => {
-      const events = await admin.list<KubeObject & { reason?: string; type?: string; message?: string }>(
+      const events = await env.admin.list<KubeObject & { reason?: string; type?: string; message?: string }>(
         Kinds.Event,
         {
-          namespace: ns.name,
+          namespace: env.ns.name,
           fieldSelector: 'involvedObject.name=bad',
         },
       );
@@ -178,12 +176,12 @@ describe('an example controller (Greeting owns a ConfigMap, watches a Secret)', 
     await new Promise((r) => setTimeout(r, 2000));
     expect(reconciles.filter((k) => k.endsWith('/bad')).length).toBe(attempts);
     // a spec change is a new input: it is reconciled again, and converges
-    await admin.patch(
+    await env.admin.patch(
       GreetingKind,
-      { namespace: ns.name, name: 'bad' },
+      { namespace: env.ns.name, name: 'bad' },
       { spec: { message: 'hello' } },
       'merge',
     );
-    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'bad' }, isReady);
+    await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'bad' }, isReady);
   });
 });

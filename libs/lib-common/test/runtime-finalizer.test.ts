@@ -1,37 +1,25 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
 import type { KubeObject } from '../src/client/types.js';
 import { ConditionType } from '../src/conditions/index.js';
 import { applyOwned } from '../src/objects/apply.js';
 import { type Pass, pipeline } from '../src/pipeline/index.js';
 import type { Manager } from '../src/runtime/manager.js';
-import { installCrds } from '../src/testing/crds.js';
-import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor, waitForDeletion } from '../src/testing/wait.js';
-import { configMapName, type Greeting, GreetingKind } from './support/greeting.js';
+import { configMapName, type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const FINALIZER = 'example.stackops.dev/cleanup';
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
-const kc = loadTestKubeConfig();
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace({ beforeAll, afterAll, beforeEach, afterEach }, { prefix: 'runtime-fin', crds });
 let manager: Manager;
 let cleanups: { key: string; at: number; ok: boolean }[];
 
-beforeAll(async () => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-  await installCrds(admin, crds);
-});
-afterAll(() => admin.close());
-
 beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'runtime-fin');
   cleanups = [];
-  manager = await startTestManager({ name: 'greeting-operator', namespaces: [ns.name] }, (m) => {
+  manager = await startTestManager({ name: 'greeting-operator', namespaces: [env.ns.name] }, (m) => {
     m.controller<Greeting>({ for: GreetingKind, backoff: { initialMs: 200, maxMs: 10_000 } })
       .owns(Kinds.ConfigMap)
       .reconcile(reconcileWithFinalizer);
@@ -39,7 +27,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await manager.stop();
-  await ns.delete();
 });
 
 /** The example Greeting as a pipeline with a finalizer whose cleanup "releases an external resource". */
@@ -72,19 +59,14 @@ const reconcileWithFinalizer = pipeline<Greeting>({
 });
 
 const create = (name: string, spec: Greeting['spec']) =>
-  admin.create(GreetingKind, {
-    apiVersion: 'example.stackops.dev/v1alpha1',
-    kind: 'Greeting',
-    metadata: { name, namespace: ns.name },
-    spec,
-  });
+  env.admin.create(GreetingKind, greeting(env.ns.name, name, spec));
 
 describe('finalizers', () => {
   it('adds the finalizer, runs cleanup once on deletion, and lets the deletion complete', async () => {
     await create('tidy', { message: 'm' });
-    const ref = { namespace: ns.name, name: 'tidy' };
+    const ref = { namespace: env.ns.name, name: 'tidy' };
     const live = await waitFor<Greeting>(
-      admin,
+      env.admin,
       GreetingKind,
       ref,
       (g) =>
@@ -92,31 +74,33 @@ describe('finalizers', () => {
     );
     expect(live?.metadata.finalizers).toEqual([FINALIZER]);
     expect(live?.status?.observedGeneration).toBe(live?.metadata.generation);
-    expect(await admin.get(Kinds.ConfigMap, { namespace: ns.name, name: 'tidy-greeting' })).toBeDefined();
-    await admin.delete(GreetingKind, ref);
-    await waitForDeletion(admin, GreetingKind, ref);
+    expect(
+      await env.admin.get(Kinds.ConfigMap, { namespace: env.ns.name, name: 'tidy-greeting' }),
+    ).toBeDefined();
+    await env.admin.delete(GreetingKind, ref);
+    await waitForDeletion(env.admin, GreetingKind, ref);
     await new Promise((r) => setTimeout(r, 500));
-    expect(cleanups).toEqual([{ key: `${ns.name}/tidy`, at: expect.any(Number), ok: true }]);
+    expect(cleanups).toEqual([{ key: `${env.ns.name}/tidy`, at: expect.any(Number), ok: true }]);
   });
 
   it('keeps the object while cleanup fails, retrying with growing delays, then completes', async () => {
     await create('stuck', { message: 'm', failCleanup: true });
-    const ref = { namespace: ns.name, name: 'stuck' };
+    const ref = { namespace: env.ns.name, name: 'stuck' };
     // Fully reconciled first (finalizer, ConfigMap, status), so few events of the create are still
     // on their way when the delete is.
     await waitFor<Greeting>(
-      admin,
+      env.admin,
       GreetingKind,
       ref,
       (g) =>
         g?.metadata.finalizers?.includes(FINALIZER) === true &&
         (g?.status?.conditions as { type: string; status: string }[] | undefined)?.[0]?.status === 'True',
     );
-    await admin.delete(GreetingKind, ref);
+    await env.admin.delete(GreetingKind, ref);
     await eventually(() => {
       if (cleanups.length < 5) throw new Error(`only ${cleanups.length} cleanup attempts`);
     });
-    const stillThere = await admin.get<Greeting>(GreetingKind, ref);
+    const stillThere = await env.admin.get<Greeting>(GreetingKind, ref);
     expect(stillThere?.metadata.deletionTimestamp).toBeTruthy();
     expect(stillThere?.metadata.finalizers).toEqual([FINALIZER]);
     const gaps = cleanups.slice(1).map((c, i) => c.at - (cleanups[i]?.at ?? 0));
@@ -127,8 +111,8 @@ describe('finalizers', () => {
     expect(gaps[3]).toBeGreaterThan(gaps[1] ?? 0);
     expect(cleanups.every((c) => !c.ok)).toBe(true);
 
-    await admin.patch(GreetingKind, ref, { spec: { failCleanup: false } }, 'merge');
-    await waitForDeletion(admin, GreetingKind, ref);
+    await env.admin.patch(GreetingKind, ref, { spec: { failCleanup: false } }, 'merge');
+    await waitForDeletion(env.admin, GreetingKind, ref);
     expect(cleanups.filter((c) => c.ok)).toHaveLength(1);
   });
 });

@@ -1,21 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
 import { type Lease, microTime } from '../src/runtime/leader.js';
 import type { Manager } from '../src/runtime/manager.js';
-import { installCrds } from '../src/testing/crds.js';
-import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
-import { addGreetingController, type Greeting, GreetingKind } from './support/greeting.js';
+import { addGreetingController, type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
-const kc = loadTestKubeConfig();
 const LEASE_MS = 4000;
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace({ beforeAll, afterAll, beforeEach, afterEach }, { prefix: 'runtime-le', crds });
 let managers: Manager[];
 
 /** Every reconcile, by replica, with its start and end (to prove two replicas never overlap). */
@@ -31,9 +26,9 @@ async function startReplica(replica: string, releaseOnCancel = true): Promise<Ma
   const m = await startTestManager(
     {
       name: 'greeting-operator',
-      namespaces: [ns.name],
+      namespaces: [env.ns.name],
       leaderElection: {
-        namespace: ns.name,
+        namespace: env.ns.name,
         leaseName: 'greeting-operator-leader',
         identity: replica,
         leaseDurationMs: LEASE_MS,
@@ -57,27 +52,14 @@ const isReady = (g: Greeting | undefined): boolean =>
     (c) => c.type === 'Ready' && c.status === 'True',
   ) === true;
 
-const create = (name: string) =>
-  admin.create(GreetingKind, {
-    apiVersion: 'example.stackops.dev/v1alpha1',
-    kind: 'Greeting',
-    metadata: { name, namespace: ns.name },
-    spec: { message: name },
-  });
+const create = (name: string) => env.admin.create(GreetingKind, greeting(env.ns.name, name));
 
-beforeAll(async () => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-  await installCrds(admin, crds);
-});
-afterAll(() => admin.close());
 beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'runtime-le');
   managers = [];
   runs = [];
 });
 afterEach(async () => {
   await Promise.all(managers.map((m) => m.stop()));
-  await ns.delete();
 });
 
 describe('leader election', () => {
@@ -92,7 +74,7 @@ describe('leader election', () => {
     const standby = leader === a ? b : a;
     for (const n of ['one', 'two', 'three']) await create(n);
     for (const n of ['one', 'two', 'three'])
-      await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: n }, isReady);
+      await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: n }, isReady);
     // The standby has a warm cache but sent no write.
     expect(standby.cache.list(GreetingKind)).toHaveLength(3);
     expect(standby.client.requests.writes()).toBe(0);
@@ -101,8 +83,8 @@ describe('leader election', () => {
 
     const stoppedAt = Date.now();
     await leader.stop();
-    const lease = await admin.get<Lease>(Kinds.Lease, {
-      namespace: ns.name,
+    const lease = await env.admin.get<Lease>(Kinds.Lease, {
+      namespace: env.ns.name,
       name: 'greeting-operator-leader',
     });
     expect(lease?.spec?.holderIdentity ?? '').not.toBe(leader === a ? 'replica-a' : 'replica-b');
@@ -111,7 +93,7 @@ describe('leader election', () => {
     });
     expect(Date.now() - stoppedAt).toBeLessThan(LEASE_MS);
     await create('four');
-    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'four' }, isReady);
+    await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'four' }, isReady);
     expect(standby.client.requests.writes()).toBeGreaterThan(0);
     // No double reconcile: every run of the old leader ended before the new leader's first began.
     const oldName = leader === a ? 'replica-a' : 'replica-b';
@@ -143,7 +125,7 @@ describe('leader election', () => {
     expect(took).toBeGreaterThan(LEASE_MS - 1500);
     expect(took).toBeLessThan(LEASE_MS + 2500);
     await create('after');
-    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'after' }, isReady);
+    await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'after' }, isReady);
   });
 
   it('stops reconciling at once when the lease is taken away, and takes it back when it expires', async () => {
@@ -151,11 +133,11 @@ describe('leader election', () => {
     await eventually(() => {
       if (!a.isLeader()) throw new Error('not leading yet');
     });
-    const ref = { namespace: ns.name, name: 'greeting-operator-leader' };
-    const lease = await admin.get<Lease>(Kinds.Lease, ref);
+    const ref = { namespace: env.ns.name, name: 'greeting-operator-leader' };
+    const lease = await env.admin.get<Lease>(Kinds.Lease, ref);
     const now = microTime(new Date());
     const stolenAt = Date.now();
-    await admin.replace<Lease>(Kinds.Lease, {
+    await env.admin.replace<Lease>(Kinds.Lease, {
       ...(lease as Lease),
       spec: {
         ...lease?.spec,
@@ -178,10 +160,10 @@ describe('leader election', () => {
     await new Promise((r) => setTimeout(r, 2000));
     expect(a.client.requests.writes()).toBe(writesBefore);
     expect(
-      (await admin.get<Greeting>(GreetingKind, { namespace: ns.name, name: 'orphan' }))?.status,
+      (await env.admin.get<Greeting>(GreetingKind, { namespace: env.ns.name, name: 'orphan' }))?.status,
     ).toBeUndefined();
     // The intruder never renews: after its 6 s the replica takes the lease back and catches up.
-    await waitFor<Greeting>(admin, GreetingKind, { namespace: ns.name, name: 'orphan' }, isReady, {
+    await waitFor<Greeting>(env.admin, GreetingKind, { namespace: env.ns.name, name: 'orphan' }, isReady, {
       timeoutMs: 20_000,
     });
     expect(a.isLeader()).toBe(true);

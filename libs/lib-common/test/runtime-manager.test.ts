@@ -1,41 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import type { Manager } from '../src/runtime/manager.js';
-import { installCrds } from '../src/testing/crds.js';
-import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
-import { addGreetingController, type Greeting, GreetingKind } from './support/greeting.js';
+import { addGreetingController, type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
-const kc = loadTestKubeConfig();
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace({ beforeAll, afterAll, beforeEach, afterEach }, { prefix: 'runtime-mgr', crds });
 let managers: Manager[];
 
-beforeAll(async () => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-  await installCrds(admin, crds);
-});
-afterAll(() => admin.close());
 beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'runtime-mgr');
   managers = [];
 });
 afterEach(async () => {
   await Promise.all(managers.map((m) => m.stop()));
-  await ns.delete();
 });
 
-const create = (name: string) =>
-  admin.create(GreetingKind, {
-    apiVersion: 'example.stackops.dev/v1alpha1',
-    kind: 'Greeting',
-    metadata: { name, namespace: ns.name },
-    spec: { message: name },
-  });
+const create = (name: string) => env.admin.create(GreetingKind, greeting(env.ns.name, name));
 
 const get = async (port: number | undefined, path: string): Promise<{ status: number; body: string }> => {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);
@@ -45,7 +27,7 @@ const get = async (port: number | undefined, path: string): Promise<{ status: nu
 describe('Manager', () => {
   it('serves /healthz, /readyz and /metrics on 127.0.0.1 with controller-runtime metric names', async () => {
     const m = await startTestManager(
-      { name: 'greeting-operator', namespaces: [ns.name], metricsPort: 0, probePort: 0 },
+      { name: 'greeting-operator', namespaces: [env.ns.name], metricsPort: 0, probePort: 0 },
       (mgr) => addGreetingController(mgr),
     );
     managers.push(m);
@@ -58,9 +40,9 @@ describe('Manager', () => {
 
     await create('measured');
     await waitFor<Greeting>(
-      admin,
+      env.admin,
       GreetingKind,
-      { namespace: ns.name, name: 'measured' },
+      { namespace: env.ns.name, name: 'measured' },
       (g) => g?.status !== undefined,
     );
     const metrics = await eventually(async () => {
@@ -92,7 +74,7 @@ describe('Manager', () => {
     let finished = 0;
     let started = 0;
     const m = await startTestManager(
-      { name: 'slow-operator', namespaces: [ns.name], gracefulShutdownTimeoutMs: 10_000, probePort: 0 },
+      { name: 'slow-operator', namespaces: [env.ns.name], gracefulShutdownTimeoutMs: 10_000, probePort: 0 },
       (mgr) =>
         mgr.controller<Greeting>({ for: GreetingKind }).reconcile(async () => {
           started += 1;
@@ -113,7 +95,7 @@ describe('Manager', () => {
   it('aborts reconciles still running at the shutdown deadline', async () => {
     let aborted = false;
     const m = await startTestManager(
-      { name: 'stuck-operator', namespaces: [ns.name], gracefulShutdownTimeoutMs: 300 },
+      { name: 'stuck-operator', namespaces: [env.ns.name], gracefulShutdownTimeoutMs: 300 },
       (mgr) =>
         mgr.controller<Greeting>({ for: GreetingKind }).reconcile(
           (_g, ctx) =>
@@ -135,7 +117,7 @@ describe('Manager', () => {
   });
 
   it('shuts down gracefully on SIGTERM and then exits 0', async () => {
-    const m = await startTestManager({ name: 'signalled-operator', namespaces: [ns.name] }, (mgr) =>
+    const m = await startTestManager({ name: 'signalled-operator', namespaces: [env.ns.name] }, (mgr) =>
       addGreetingController(mgr),
     );
     managers.push(m);
@@ -152,7 +134,7 @@ describe('Manager', () => {
   });
 
   it('is not ready until its informers synced', async () => {
-    const m = await startTestManager({ name: 'ready-operator', namespaces: [ns.name] }, (mgr) =>
+    const m = await startTestManager({ name: 'ready-operator', namespaces: [env.ns.name] }, (mgr) =>
       addGreetingController(mgr),
     );
     managers.push(m);

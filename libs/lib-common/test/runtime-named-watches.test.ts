@@ -1,42 +1,31 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
+import { createKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
 import type { KubeObject, ListOptions, WatchOptions } from '../src/client/types.js';
 import type { Controller } from '../src/runtime/controller.js';
 import type { Manager } from '../src/runtime/manager.js';
-import { installCrds } from '../src/testing/crds.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { createTestNamespace, useTestNamespace } from '../src/testing/namespace.js';
 import { eventually } from '../src/testing/wait.js';
-import { type Greeting, GreetingKind } from './support/greeting.js';
+import { type Greeting, GreetingKind, greeting } from './support/greeting.js';
 
 const crds = fileURLToPath(new URL('./fixtures/crds', import.meta.url));
 const kc = loadTestKubeConfig();
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace({ beforeAll, afterAll, beforeEach, afterEach }, { prefix: 'named-watch', crds });
 let manager: Manager | undefined;
 
-beforeAll(async () => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-  await installCrds(admin, crds);
-});
-afterAll(() => admin.close());
-beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'named-watch');
-});
 afterEach(async () => {
   await manager?.stop();
   manager = undefined;
-  await ns.delete();
 });
 
 const secret = (name: string, value: string) =>
-  admin.apply(Kinds.Secret, {
+  env.admin.apply(Kinds.Secret, {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, namespace: ns.name },
+    metadata: { name, namespace: env.ns.name },
     stringData: { value },
   } as KubeObject);
 
@@ -62,14 +51,14 @@ describe('referencedBy(kind, names, { byName: true })', () => {
     await secret('unrelated', 'x');
     const seen: { secret: string | undefined; value: string | undefined }[] = [];
     let controller: Controller<Greeting> | undefined;
-    manager = await startTestManager({ name: 'named-watch', namespaces: [ns.name], client }, (m) => {
+    manager = await startTestManager({ name: 'named-watch', namespaces: [env.ns.name], client }, (m) => {
       controller = m
         .controller<Greeting>({ for: GreetingKind, name: 'greeting' })
         .referencedBy(Kinds.Secret, (g) => [g.spec.secretName], { byName: true })
         .reconcile(async (g, ctx) => {
           const name = g.spec.secretName ?? '';
           const s = ctx.cache.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
-            namespace: ns.name,
+            namespace: env.ns.name,
             name,
           });
           const raw = s?.data?.['value'];
@@ -80,12 +69,10 @@ describe('referencedBy(kind, names, { byName: true })', () => {
         });
     });
     const c = controller as Controller<Greeting>;
-    await admin.create(GreetingKind, {
-      apiVersion: 'example.stackops.dev/v1alpha1',
-      kind: 'Greeting',
-      metadata: { name: 'g', namespace: ns.name },
-      spec: { message: 'hi', secretName: 'input-a' },
-    });
+    await env.admin.create(
+      GreetingKind,
+      greeting(env.ns.name, 'g', { message: 'hi', secretName: 'input-a' }),
+    );
     await eventually(() => expect(seen.at(-1)).toEqual({ secret: 'input-a', value: 'one' }));
     expect(c.namedWatchCount).toBe(1);
 
@@ -98,9 +85,9 @@ describe('referencedBy(kind, names, { byName: true })', () => {
     expect(seen.length).toBe(before);
 
     // Naming a Secret that does not exist yet: read as absent, then woken when it is created.
-    await admin.patch(
+    await env.admin.patch(
       GreetingKind,
-      { namespace: ns.name, name: 'g' },
+      { namespace: env.ns.name, name: 'g' },
       { spec: { secretName: 'input-b' } },
       'merge',
     );
@@ -110,28 +97,28 @@ describe('referencedBy(kind, names, { byName: true })', () => {
     await eventually(() => expect(seen.at(-1)).toEqual({ secret: 'input-b', value: 'three' }));
 
     // Deleting the Greeting stops the watch.
-    await admin.delete(GreetingKind, { namespace: ns.name, name: 'g' });
+    await env.admin.delete(GreetingKind, { namespace: env.ns.name, name: 'g' });
     await eventually(() => expect(c.namedWatchCount).toBe(0));
 
     // Never a list or watch of every Secret: only by name, in the Greeting's namespace.
     expect(secretRequests.length).toBeGreaterThan(0);
     for (const r of secretRequests)
-      expect(r).toMatch(new RegExp(`^(list|watch) ${ns.name} metadata\\.name=input-[ab]$`));
+      expect(r).toMatch(new RegExp(`^(list|watch) ${env.ns.name} metadata\\.name=input-[ab]$`));
   });
 });
 
 describe('watchesNamed(kind, refs)', () => {
   it('follows a ref in another namespace (a host Secret next to the host, say)', async () => {
-    const other = await createTestNamespace(admin, 'named-watch-other');
+    const other = await createTestNamespace(env.admin, 'named-watch-other');
     try {
-      await admin.apply(Kinds.Secret, {
+      await env.admin.apply(Kinds.Secret, {
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: 'bmc', namespace: other.name },
         stringData: { value: 'one' },
       } as KubeObject);
       const seen: (string | undefined)[] = [];
-      manager = await startTestManager({ name: 'named-watch-refs', namespaces: [ns.name] }, (m) => {
+      manager = await startTestManager({ name: 'named-watch-refs', namespaces: [env.ns.name] }, (m) => {
         m.controller<Greeting>({ for: GreetingKind, name: 'greeting' })
           .watchesNamed(Kinds.Secret, () => [{ namespace: other.name, name: 'bmc' }])
           .reconcile(async (_g, ctx) => {
@@ -143,14 +130,9 @@ describe('watchesNamed(kind, refs)', () => {
             seen.push(raw === undefined ? undefined : Buffer.from(raw, 'base64').toString());
           });
       });
-      await admin.create(GreetingKind, {
-        apiVersion: 'example.stackops.dev/v1alpha1',
-        kind: 'Greeting',
-        metadata: { name: 'g', namespace: ns.name },
-        spec: { message: 'hi' },
-      });
+      await env.admin.create(GreetingKind, greeting(env.ns.name, 'g', { message: 'hi' }));
       await eventually(() => expect(seen.at(-1)).toBe('one'));
-      await admin.patch(
+      await env.admin.patch(
         Kinds.Secret,
         { namespace: other.name, name: 'bmc' },
         { stringData: { value: 'two' } },
@@ -197,27 +179,33 @@ describe('named watches shared by the controllers of a manager', () => {
       first: (g: Greeting) => [g.spec.secretName],
       second: (g: Greeting) => [g.metadata.annotations?.['second-secret']],
     };
-    manager = await startTestManager({ name: 'named-watch-shared', namespaces: [ns.name], client }, (m) => {
-      for (const name of ['first', 'second'] as const)
-        m.controller<Greeting>({ for: GreetingKind, name })
-          .referencedBy(Kinds.Secret, named[name], { byName: true })
-          .reconcile(async (g, ctx) => {
-            const secretName = named[name](g)[0];
-            if (!secretName) return;
-            const s = ctx.cache.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
-              namespace: ns.name,
-              name: secretName,
+    manager = await startTestManager(
+      { name: 'named-watch-shared', namespaces: [env.ns.name], client },
+      (m) => {
+        for (const name of ['first', 'second'] as const)
+          m.controller<Greeting>({ for: GreetingKind, name })
+            .referencedBy(Kinds.Secret, named[name], { byName: true })
+            .reconcile(async (g, ctx) => {
+              const secretName = named[name](g)[0];
+              if (!secretName) return;
+              const s = ctx.cache.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+                namespace: env.ns.name,
+                name: secretName,
+              });
+              const raw = s?.data?.['value'];
+              seen[name]?.push(raw === undefined ? undefined : Buffer.from(raw, 'base64').toString());
             });
-            const raw = s?.data?.['value'];
-            seen[name]?.push(raw === undefined ? undefined : Buffer.from(raw, 'base64').toString());
-          });
-    });
-    await admin.create(GreetingKind, {
-      apiVersion: 'example.stackops.dev/v1alpha1',
-      kind: 'Greeting',
-      metadata: { name: 'g', namespace: ns.name, annotations: { 'second-secret': 'shared' } },
-      spec: { message: 'hi', secretName: 'shared' },
-    });
+      },
+    );
+    await env.admin.create(
+      GreetingKind,
+      greeting(
+        env.ns.name,
+        'g',
+        { message: 'hi', secretName: 'shared' },
+        { annotations: { 'second-secret': 'shared' } },
+      ),
+    );
     // Each controller reads the Secret once the shared watch has read it (one watch-list request).
     await eventually(() => expect([seen['first']?.at(-1), seen['second']?.at(-1)]).toEqual(['one', 'one']));
     expect(count('list metadata.name=shared')).toBe(0);
@@ -228,9 +216,9 @@ describe('named watches shared by the controllers of a manager', () => {
     await eventually(() => expect([seen['first']?.at(-1), seen['second']?.at(-1)]).toEqual(['two', 'two']));
 
     // `first` stops naming it: the watch stays for `second`, which is still woken.
-    await admin.patch(
+    await env.admin.patch(
       GreetingKind,
-      { namespace: ns.name, name: 'g' },
+      { namespace: env.ns.name, name: 'g' },
       { spec: { secretName: 'other' } },
       'merge',
     );
@@ -241,9 +229,9 @@ describe('named watches shared by the controllers of a manager', () => {
     expect(open.get('metadata.name=shared')).toBe(1);
 
     // `second` stops naming it too: the watch ends, and was never opened twice.
-    await admin.patch(
+    await env.admin.patch(
       GreetingKind,
-      { namespace: ns.name, name: 'g' },
+      { namespace: env.ns.name, name: 'g' },
       { metadata: { annotations: { 'second-secret': null } } },
       'merge',
     );

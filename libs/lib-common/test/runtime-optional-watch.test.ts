@@ -9,7 +9,7 @@ import { readExternal } from '../src/runtime/optional-watch.js';
 import { installCrds } from '../src/testing/crds.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually } from '../src/testing/wait.js';
 import { type Greeting, GreetingKind } from './support/greeting.js';
 
@@ -57,25 +57,18 @@ function crdOf(kind: KindRef) {
   };
 }
 
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace(
+  { beforeAll, afterAll, beforeEach, afterEach },
+  { prefix: 'optional-watch', crds },
+);
 let manager: Manager | undefined;
 
-beforeAll(async () => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-  await installCrds(admin, crds);
-});
 afterAll(async () => {
-  for (const name of crdsToDelete) await admin.delete(Kinds.CustomResourceDefinition, { name });
-  admin.close();
-});
-beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'optional-watch');
+  for (const name of crdsToDelete) await env.admin.delete(Kinds.CustomResourceDefinition, { name });
 });
 afterEach(async () => {
   await manager?.stop();
   manager = undefined;
-  await ns.delete();
 });
 
 describe('owns/referencedBy(kind, …, { optional: true })', () => {
@@ -99,7 +92,7 @@ describe('owns/referencedBy(kind, …, { optional: true })', () => {
       return watch(kind, o, onEvent);
     }) as typeof client.watch;
     let controller: Controller<Greeting> | undefined;
-    manager = await startTestManager({ name: 'optional-watch', namespaces: [ns.name], client }, (m) => {
+    manager = await startTestManager({ name: 'optional-watch', namespaces: [env.ns.name], client }, (m) => {
       controller = m
         .controller<Greeting>({ for: GreetingKind, name: 'greeting', optionalKindRecheckMs: 500 })
         .referencedBy(WidgetKind, (g) => [g.spec.message], { optional: true })
@@ -108,45 +101,51 @@ describe('owns/referencedBy(kind, …, { optional: true })', () => {
         });
     });
     const c = controller as Controller<Greeting>;
-    await admin.create(GreetingKind, {
+    await env.admin.create(GreetingKind, {
       apiVersion: 'example.stackops.dev/v1alpha1',
       kind: 'Greeting',
-      metadata: { name: 'g', namespace: ns.name },
+      metadata: { name: 'g', namespace: env.ns.name },
       spec: { message: 'w1' },
     });
     await eventually(() => expect(passes).toEqual(['g']));
     expect(c.optionalKinds).toEqual([{ kind: WidgetKind, watching: false }]);
 
-    await installCrds(admin, [widgetCrd as KubeObject]);
+    await installCrds(env.admin, [widgetCrd as KubeObject]);
     await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 10_000 });
     // Checked in the watched namespace (a namespaced Role allows no cluster-wide list); once
     // watching, no more checks: an idle operator sends nothing but its watches.
-    expect(new Set([...widgetLists, ...widgetWatches])).toEqual(new Set([ns.name]));
+    expect(new Set([...widgetLists, ...widgetWatches])).toEqual(new Set([env.ns.name]));
     await new Promise((r) => setTimeout(r, 1_000));
     const listsWhileWatching = widgetLists.length;
 
     const before = passes.length;
-    await admin.create(WidgetKind, {
+    await env.admin.create(WidgetKind, {
       apiVersion: `${group}/v1`,
       kind: 'Widget',
-      metadata: { name: 'w1', namespace: ns.name },
+      metadata: { name: 'w1', namespace: env.ns.name },
       spec: {},
     });
     await eventually(() => expect(passes.length).toBeGreaterThan(before), { timeoutMs: 5_000 });
 
     // A widget no Greeting names wakes nothing; a status change of the named one does.
-    await admin.create(WidgetKind, {
+    await env.admin.create(WidgetKind, {
       apiVersion: `${group}/v1`,
       kind: 'Widget',
-      metadata: { name: 'other', namespace: ns.name },
+      metadata: { name: 'other', namespace: env.ns.name },
       spec: {},
     });
     await new Promise((r) => setTimeout(r, 1_000));
     const settled = passes.length;
     const started = Date.now();
-    await admin.patch(WidgetKind, { name: 'w1', namespace: ns.name }, { status: { ready: true } }, 'merge', {
-      subresource: 'status',
-    });
+    await env.admin.patch(
+      WidgetKind,
+      { name: 'w1', namespace: env.ns.name },
+      { status: { ready: true } },
+      'merge',
+      {
+        subresource: 'status',
+      },
+    );
     await eventually(() => expect(passes.length).toBe(settled + 1), { timeoutMs: 5_000 });
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(widgetLists.length).toBe(listsWhileWatching);
@@ -193,14 +192,14 @@ const freshKind = (prefix: string): KindRef => {
 const greeting = (name: string, message: string): Greeting => ({
   apiVersion: 'example.stackops.dev/v1alpha1',
   kind: 'Greeting',
-  metadata: { name, namespace: ns.name },
+  metadata: { name, namespace: env.ns.name },
   spec: { message },
 });
 
 const gadget = (kind: KindRef, name: string): KubeObject => ({
   apiVersion: `${kind.group}/${kind.version}`,
   kind: kind.kind,
-  metadata: { name, namespace: ns.name },
+  metadata: { name, namespace: env.ns.name },
   spec: {},
 });
 
@@ -218,12 +217,12 @@ async function startReader(
 ): Promise<{ seen: string[]; controller: Controller<Greeting> }> {
   const seen: string[] = [];
   let controller: Controller<Greeting> | undefined;
-  manager = await startTestManager({ name, namespaces: [ns.name], client, kubeConfig: kc }, (m) => {
+  manager = await startTestManager({ name, namespaces: [env.ns.name], client, kubeConfig: kc }, (m) => {
     controller = m
       .controller<Greeting>({ for: GreetingKind, name: 'greeting', ...opts })
       .referencedBy(kind, (g) => [g.spec.message], { optional: true })
       .reconcile(async (g, ctx) => {
-        const obj = await readExternal(ctx, kind, { namespace: ns.name, name: g.spec.message });
+        const obj = await readExternal(ctx, kind, { namespace: env.ns.name, name: g.spec.message });
         seen.push(obj?.metadata.name ?? 'none');
       });
   });
@@ -236,7 +235,7 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
     const { client, calls } = countingClient();
     // The default recheck (30 s): only the CRD watch can notice the CRD within the test's seconds.
     const { seen, controller: c } = await startReader('optional-crd-watch', kind, client);
-    await admin.create(GreetingKind, greeting('g', 'gadget-1'));
+    await env.admin.create(GreetingKind, greeting('g', 'gadget-1'));
     await eventually(() => expect(seen).toEqual(['none']));
     await sleep(3_000);
     // Idle: no presence poll and no GET of the kind; one watch of its CRD by name (a watch-list:
@@ -246,9 +245,9 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
       'watch customresourcedefinitions',
     ]);
 
-    await installCrds(admin, [crdOf(kind) as KubeObject]);
+    await installCrds(env.admin, [crdOf(kind) as KubeObject]);
     await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 5_000 });
-    await admin.create(kind, gadget(kind, 'gadget-1'));
+    await env.admin.create(kind, gadget(kind, 'gadget-1'));
     await eventually(() => expect(seen.at(-1)).toBe('gadget-1'), { timeoutMs: 5_000 });
     // The pass read the informer: still no GET of the kind; its one watch-list is the informer's.
     expect(calls.filter((x) => x.startsWith('get '))).toEqual([]);
@@ -261,9 +260,9 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
 
   it('starts the workers once the served kind is listed: the first pass reads the existing object without a GET', async () => {
     const kind = freshKind('b');
-    await installCrds(admin, [crdOf(kind) as KubeObject]);
-    await admin.create(kind, gadget(kind, 'gadget-2'));
-    await admin.create(GreetingKind, greeting('g', 'gadget-2'));
+    await installCrds(env.admin, [crdOf(kind) as KubeObject]);
+    await env.admin.create(kind, gadget(kind, 'gadget-2'));
+    await env.admin.create(GreetingKind, greeting('g', 'gadget-2'));
     const { client, calls } = countingClient();
     const { seen } = await startReader('optional-first-decision', kind, client);
     await eventually(() => expect(seen[0]).toBe('gadget-2'));
@@ -273,34 +272,34 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
   it('without RBAC on CRDs (an older chart) polls the kind as before, reads from the API server, and says so in a Warning Event', async () => {
     const kind = freshKind('c');
     const sa = 'old-chart-operator';
-    await admin.create(Kinds.Role, {
+    await env.admin.create(Kinds.Role, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'Role',
-      metadata: { name: sa, namespace: ns.name },
+      metadata: { name: sa, namespace: env.ns.name },
       rules: [
         { apiGroups: [GreetingKind.group], resources: ['greetings'], verbs: ['get', 'list', 'watch'] },
         { apiGroups: [kind.group], resources: [kind.plural], verbs: ['get', 'list', 'watch'] },
         { apiGroups: ['', 'events.k8s.io'], resources: ['events'], verbs: ['create', 'patch'] },
       ],
     } as KubeObject);
-    await admin.create(Kinds.RoleBinding, {
+    await env.admin.create(Kinds.RoleBinding, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'RoleBinding',
-      metadata: { name: sa, namespace: ns.name },
+      metadata: { name: sa, namespace: env.ns.name },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: sa },
-      subjects: [{ kind: 'ServiceAccount', name: sa, namespace: ns.name }],
+      subjects: [{ kind: 'ServiceAccount', name: sa, namespace: env.ns.name }],
     } as KubeObject);
-    const { client, calls } = countingClient({ impersonate: serviceAccountUser(ns.name, sa) });
+    const { client, calls } = countingClient({ impersonate: serviceAccountUser(env.ns.name, sa) });
     const { seen, controller: c } = await startReader('optional-old-rbac', kind, client, {
       optionalKindRecheckMs: 500,
     });
-    await admin.create(GreetingKind, greeting('g', 'gadget-3'));
+    await env.admin.create(GreetingKind, greeting('g', 'gadget-3'));
     await eventually(() => expect(seen).toEqual(['none']));
     // Today's behaviour: a presence list of the kind, and the read is a GET (a 404 without the CRD).
     expect(calls).toContain('list gadgets');
     expect(calls).toContain('get gadgets');
     await eventually(async () => {
-      const events = await admin.list(Kinds.Event, { namespace: ns.name });
+      const events = await env.admin.list(Kinds.Event, { namespace: env.ns.name });
       const warning = events.items.find(
         (e) => (e as KubeObject & { reason?: string }).reason === 'OptionalKindPolled',
       );
@@ -309,7 +308,7 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
       );
     });
     // …and the CRD installed later is still picked up, by the poll.
-    await installCrds(admin, [crdOf(kind) as KubeObject]);
+    await installCrds(env.admin, [crdOf(kind) as KubeObject]);
     await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 10_000 });
   });
 });

@@ -4,33 +4,25 @@ import { request } from 'node:https';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKubeClient, type RestKubeClient } from '../src/client/client.js';
 import { Kinds } from '../src/client/kinds.js';
 import type { Manager } from '../src/runtime/manager.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
-import { createTestNamespace, type TestNamespace } from '../src/testing/namespace.js';
+import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually } from '../src/testing/wait.js';
 
 const kc = loadTestKubeConfig();
-let admin: RestKubeClient;
-let ns: TestNamespace;
+const env = useTestNamespace({ beforeAll, afterAll, beforeEach, afterEach }, { prefix: 'secure-metrics' });
 let managers: Manager[];
 
 const ClusterRoleKind = Kinds.ClusterRole;
 const ClusterRoleBindingKind = Kinds.ClusterRoleBinding;
 
-beforeAll(() => {
-  admin = createKubeClient(kc, { fieldManager: 'test-admin' });
-});
-afterAll(() => admin.close());
 beforeEach(async () => {
-  ns = await createTestNamespace(admin, 'secure-metrics');
   managers = [];
 });
 afterEach(async () => {
   await Promise.all(managers.map((m) => m.stop()));
-  await ns.delete();
 });
 
 /** GET over HTTPS, trusting whatever certificate the server shows (it is self-signed); returns it too. */
@@ -67,10 +59,10 @@ function httpsGet(
 }
 
 async function tokenOf(serviceAccount: string): Promise<string> {
-  await admin.create(Kinds.ServiceAccount, {
+  await env.admin.create(Kinds.ServiceAccount, {
     apiVersion: 'v1',
     kind: 'ServiceAccount',
-    metadata: { name: serviceAccount, namespace: ns.name },
+    metadata: { name: serviceAccount, namespace: env.ns.name },
   });
   const { stdout } = await promisify(execFile)('kubectl', [
     `--kubeconfig=${process.env['KUBECONFIG']}`,
@@ -78,7 +70,7 @@ async function tokenOf(serviceAccount: string): Promise<string> {
     'token',
     serviceAccount,
     '-n',
-    ns.name,
+    env.ns.name,
   ]);
   return stdout.trim();
 }
@@ -87,7 +79,7 @@ describe('secure metrics', () => {
   it('serves /metrics over HTTPS with a self-signed certificate, only to callers the API server authorizes', async () => {
     const m = await startTestManager({
       name: 'secure-operator',
-      namespaces: [ns.name],
+      namespaces: [env.ns.name],
       metricsPort: 0,
       metricsSecure: true,
     });
@@ -96,19 +88,19 @@ describe('secure metrics', () => {
 
     const reader = await tokenOf('scraper');
     const stranger = await tokenOf('stranger');
-    const role = `${ns.name}-metrics-reader`;
-    await admin.create(ClusterRoleKind, {
+    const role = `${env.ns.name}-metrics-reader`;
+    await env.admin.create(ClusterRoleKind, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
       metadata: { name: role },
       rules: [{ nonResourceURLs: ['/metrics'], verbs: ['get'] }],
     } as never);
-    await admin.create(ClusterRoleBindingKind, {
+    await env.admin.create(ClusterRoleBindingKind, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
       metadata: { name: role },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-      subjects: [{ kind: 'ServiceAccount', name: 'scraper', namespace: ns.name }],
+      subjects: [{ kind: 'ServiceAccount', name: 'scraper', namespace: env.ns.name }],
     } as never);
     try {
       const anonymous = await httpsGet(port, '/metrics');
@@ -126,8 +118,8 @@ describe('secure metrics', () => {
       // Plain HTTP on the same port is not served.
       await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
     } finally {
-      await admin.delete(ClusterRoleBindingKind, { name: role });
-      await admin.delete(ClusterRoleKind, { name: role });
+      await env.admin.delete(ClusterRoleBindingKind, { name: role });
+      await env.admin.delete(ClusterRoleKind, { name: role });
     }
   });
 });
@@ -175,7 +167,7 @@ describe('/readyz', () => {
     const m = await startTestManager({
       name: 'readyz-operator',
       kubeConfig: relayed,
-      namespaces: [ns.name],
+      namespaces: [env.ns.name],
       probePort: 0,
       informer: { backoff: { initialMs: 100, maxMs: 500, factor: 2, jitter: 0 } },
     });
@@ -206,7 +198,7 @@ describe('/readyz', () => {
   });
 
   it('fails once the caches are stopped', async () => {
-    const m = await startTestManager({ name: 'cache-operator', namespaces: [ns.name], probePort: 0 });
+    const m = await startTestManager({ name: 'cache-operator', namespaces: [env.ns.name], probePort: 0 });
     m.cache.informer(Kinds.ConfigMap);
     managers.push(m);
     await m.cache.waitForSync();
@@ -219,22 +211,22 @@ describe('/readyz', () => {
 describe('leader election metrics', () => {
   it('a standby replica exports leader_election_master_status 0, the leader 1', async () => {
     const election = {
-      leaseName: `${ns.name}-lease`,
-      namespace: ns.name,
+      leaseName: `${env.ns.name}-lease`,
+      namespace: env.ns.name,
       leaseDurationMs: 3000,
       renewDeadlineMs: 2000,
       retryPeriodMs: 500,
     };
     const a = await startTestManager({
       name: 'le-operator',
-      namespaces: [ns.name],
+      namespaces: [env.ns.name],
       leaderElection: election,
     });
     managers.push(a);
     await eventually(async () => expect(a.isLeader()).toBe(true));
     const b = await startTestManager({
       name: 'le-operator',
-      namespaces: [ns.name],
+      namespaces: [env.ns.name],
       leaderElection: election,
     });
     managers.push(b);

@@ -8,6 +8,7 @@ import {
   createHelm,
   startTestManager,
   waitForDeletion,
+  waitForObject,
   waitUntil,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,7 +38,6 @@ import {
   createExternalKeystoneAPI,
   createOspSecret,
   PLACEMENT_PASSWORD,
-  waitForObject,
 } from './support/keystone-server/operator.js';
 
 const AC = KeystoneApplicationCredentialKind;
@@ -168,10 +168,9 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     waitForObject<KeystoneApplicationCredential>(
       client,
       AC,
-      ns,
-      'ac-placement',
-      what,
+      { namespace: ns, name: 'ac-placement' },
       (o) => conditionOf(o, 'Ready')?.status === 'True' && check(o),
+      { description: what },
     );
   /** Status patched as upstream documents manual rotation: an expiry in the past. */
   const expire = (ns: string) =>
@@ -293,10 +292,9 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     const refused = await waitForObject<KeystoneApplicationCredential>(
       client,
       AC,
-      ns,
-      'ac-placement',
-      'refused role',
+      { namespace: ns, name: 'ac-placement' },
       (o) => conditionOf(o, 'KeystoneApplicationCredentialReady')?.status === 'False',
+      { description: 'refused role' },
     );
     expect(conditionOf(refused, 'KeystoneApplicationCredentialReady')).toMatchObject({
       severity: 'Error',
@@ -332,10 +330,9 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     const noKey = await waitForObject<KeystoneApplicationCredential>(
       client,
       AC,
-      ns,
-      'ac-placement',
-      'missing key',
+      { namespace: ns, name: 'ac-placement' },
       (o) => conditionOf(o, 'KeystoneApplicationCredentialReady')?.status === 'False',
+      { description: 'missing key' },
     );
     expect(conditionOf(noKey, 'KeystoneApplicationCredentialReady')).toMatchObject({
       severity: 'Error',

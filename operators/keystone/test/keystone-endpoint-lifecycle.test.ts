@@ -1,11 +1,11 @@
 import { Kinds } from '@stackops/lib-common/client';
-import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { conditionOf, isReadyObject, KE, KS, registrationSuite, waitForObject } from './support/catalog.js';
+import { conditionOf, isReadyObject, KE, KS, registrationSuite } from './support/catalog.js';
 import { placementEndpoint, placementService } from './support/keystone-server/operator.js';
 
 describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode)', () => {
@@ -15,7 +15,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   async function withService(name: string, api: Partial<KeystoneAPI['spec']> = {}) {
     const ns = await suite.keystoneNamespace(api);
     await suite.client.create(KS, placementService(ns, name));
-    const service = await waitForObject<KeystoneService>(suite.client, KS, ns, name, 'Ready', isReadyObject);
+    const service = await suite.ready<KeystoneService>(KS, ns, name);
     return { ns, serviceID: service.status?.serviceID ?? '' };
   }
 
@@ -32,7 +32,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement');
     await client.create(KE, placementEndpoint(ns, 'placement'));
-    const ep = await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement', 'Ready', isReadyObject);
+    const ep = await suite.ready<KeystoneEndpoint>(KE, ns, 'placement');
 
     const internal = `http://placement-internal.${ns}.svc:8778`;
     const pub = `http://placement-public.${ns}.svc:8778`;
@@ -69,14 +69,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-upd');
     await client.create(KE, placementEndpoint(ns, 'placement-upd'));
-    const before = await waitForObject<KeystoneEndpoint>(
-      client,
-      KE,
-      ns,
-      'placement-upd',
-      'Ready',
-      isReadyObject,
-    );
+    const before = await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-upd');
     const publicId = before.status?.endpointIDs?.['public'];
     const internalId = before.status?.endpointIDs?.['internal'] ?? '';
 
@@ -97,13 +90,12 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const after = await waitForObject<KeystoneEndpoint>(
       client,
       KE,
-      ns,
-      'placement-upd',
-      'new endpoints',
+      { namespace: ns, name: 'placement-upd' },
       (o) =>
         isReadyObject(o) &&
         o.status?.observedGeneration === o.metadata.generation &&
         o.status?.endpointIDs?.['admin'] !== undefined,
+      { description: 'new endpoints' },
     );
     expect(await catalogOf(serviceID)).toEqual([
       'admin regionOne http://placement-admin:8778',
@@ -119,7 +111,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-r2', { region: 'regionTwo' });
     await client.create(KE, placementEndpoint(ns, 'placement-r2', { public: 'http://placement-r2:8778' }));
-    await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-r2', 'Ready', isReadyObject);
+    await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-r2');
     expect(await catalogOf(serviceID)).toEqual(['public regionTwo http://placement-r2:8778']);
     expect(await admin.regions.get('regionTwo')).toBeDefined();
   });
@@ -128,7 +120,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-del');
     await client.create(KE, placementEndpoint(ns, 'placement-del'));
-    const ep = await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-del', 'Ready', isReadyObject);
+    const ep = await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-del');
     const ids = Object.values(ep.status?.endpointIDs ?? {});
     expect(ids).toHaveLength(2);
 
@@ -154,24 +146,15 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const waiting = await waitForObject<KeystoneEndpoint>(
       client,
       KE,
-      ns,
-      'placement-late',
-      'KeystoneAPI ready',
+      { namespace: ns, name: 'placement-late' },
       (o) => conditionOf(o, 'KeystoneAPIReady')?.status === 'True',
+      { description: 'KeystoneAPI ready' },
     );
     expect(conditionOf(waiting, 'KeystoneServiceOSEndpointsReady')?.status).toBe('Unknown');
     expect(conditionOf(waiting, 'Ready')?.status).not.toBe('True');
 
     await client.create(KS, placementService(ns, 'placement-late'));
-    const ep = await waitForObject<KeystoneEndpoint>(
-      client,
-      KE,
-      ns,
-      'placement-late',
-      'Ready',
-      isReadyObject,
-      90_000,
-    );
+    const ep = await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-late', 90_000);
     const service = await client.get<KeystoneService>(KS, { namespace: ns, name: 'placement-late' });
     expect(ep.status?.serviceID).toBe(service?.status?.serviceID);
     expect(await catalogOf(ep.status?.serviceID ?? '')).toHaveLength(2);
@@ -181,7 +164,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client, admin } = suite;
     const { ns, serviceID } = await withService('placement-both');
     await client.create(KE, placementEndpoint(ns, 'placement-both'));
-    await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-both', 'Ready', isReadyObject);
+    await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-both');
     await client.delete(KS, { namespace: ns, name: 'placement-both' });
     await client.delete(KE, { namespace: ns, name: 'placement-both' });
     await waitForDeletion(client, KE, { namespace: ns, name: 'placement-both' }, { timeoutMs: 60_000 });
@@ -197,7 +180,7 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client } = suite;
     const { ns } = await withService('placement-ns');
     await client.create(KE, placementEndpoint(ns, 'placement-ns'));
-    await waitForObject<KeystoneEndpoint>(client, KE, ns, 'placement-ns', 'Ready', isReadyObject);
+    await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-ns');
     await client.delete(Kinds.Namespace, { name: ns });
     await waitUntil(
       'namespace gone',

@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -12,7 +12,6 @@ import {
   PLACEMENT_PASSWORD,
   placementService,
   useKeystoneSuite,
-  waitForObject,
 } from './support/keystone-server/operator.js';
 
 const KS = KeystoneKinds.KeystoneService;
@@ -49,7 +48,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement'));
-    const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement', 'Ready', isReadyObject);
+    const cr = await suite.ready<KeystoneService>(KS, ns, 'placement');
     const serviceID = cr.status?.serviceID ?? '';
     expect(conditionOf(cr, 'KeystoneAPIReady')?.message).toBe('KeystoneAPI ready');
     expect(conditionOf(cr, 'AdminServiceClientReady')?.message).toBe('Admin client ready');
@@ -88,14 +87,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-upd'));
-    const before = await waitForObject<KeystoneService>(
-      client,
-      KS,
-      ns,
-      'placement-upd',
-      'Ready',
-      isReadyObject,
-    );
+    const before = await suite.ready<KeystoneService>(KS, ns, 'placement-upd');
     const serviceID = before.status?.serviceID ?? '';
 
     await client.patch(
@@ -125,14 +117,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(await admin.passwordWorks({ username: 'placement-upd', password: PLACEMENT_PASSWORD })).toBe(
       false,
     );
-    const after = await waitForObject<KeystoneService>(
-      client,
-      KS,
-      ns,
-      'placement-upd',
-      'Ready',
-      isReadyObject,
-    );
+    const after = await suite.ready<KeystoneService>(KS, ns, 'placement-upd');
     expect(after.status?.serviceID).toBe(serviceID);
 
     // A renamed service user: the new one gets the roles, the old one is removed.
@@ -146,12 +131,11 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const renamed = await waitForObject<KeystoneService>(
       client,
       KS,
-      ns,
-      'placement-upd',
-      'user renamed',
+      { namespace: ns, name: 'placement-upd' },
       (o) =>
         isReadyObject(o) &&
         conditionOf(o, 'KeystoneServiceOSUserReady')?.message === 'Keystone Service user placement-new ready',
+      { description: 'user renamed' },
     );
     expect(conditionOf(renamed, 'KeystoneServiceOSUserReady')?.message).toBe(
       'Keystone Service user placement-new ready',
@@ -167,7 +151,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-del'));
-    const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement-del', 'Ready', isReadyObject);
+    const cr = await suite.ready<KeystoneService>(KS, ns, 'placement-del');
     const serviceID = cr.status?.serviceID ?? '';
     const user = await userNamed('placement-del');
     expect(user).toBeDefined();
@@ -187,10 +171,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const waiting = await waitForObject<KeystoneService>(
       client,
       KS,
-      ns,
-      'placement-pw',
-      'user waits',
+      { namespace: ns, name: 'placement-pw' },
       (o) => conditionOf(o, 'KeystoneServiceOSUserReady')?.status === 'False',
+      { description: 'user waits' },
     );
     expect(conditionOf(waiting, 'KeystoneServiceOSUserReady')).toMatchObject({
       reason: 'Requested',
@@ -209,10 +192,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const missingKey = await waitForObject<KeystoneService>(
       client,
       KS,
-      ns,
-      'placement-pw',
-      'key missing',
+      { namespace: ns, name: 'placement-pw' },
       (o) => (conditionOf(o, 'KeystoneServiceOSUserReady')?.message ?? '').includes('PlacementPassword'),
+      { description: 'key missing' },
     );
     expect(conditionOf(missingKey, 'KeystoneServiceOSUserReady')).toMatchObject({
       reason: 'Error',
@@ -226,7 +208,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       { stringData: { PlacementPassword: 'from-own-secret' } },
       'merge',
     );
-    await waitForObject<KeystoneService>(client, KS, ns, 'placement-pw', 'Ready', isReadyObject);
+    await waitForObject<KeystoneService>(client, KS, { namespace: ns, name: 'placement-pw' }, isReadyObject, {
+      description: 'Ready',
+    });
     expect(await admin.passwordWorks({ username: 'placement-pw', password: 'from-own-secret' })).toBe(true);
   });
 
@@ -245,10 +229,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const refused = await waitForObject<KeystoneService>(
       client,
       KS,
-      ns,
-      'placement-login',
-      'login refused',
+      { namespace: ns, name: 'placement-login' },
       (o) => conditionOf(o, 'AdminServiceClientReady')?.status === 'False',
+      { description: 'login refused' },
     );
     expect(conditionOf(refused, 'AdminServiceClientReady')).toMatchObject({
       reason: 'Error',
@@ -266,7 +249,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       { stringData: { AdminPassword: keystone.adminPassword } },
       'merge',
     );
-    await waitForObject<KeystoneService>(client, KS, ns, 'placement-login', 'Ready', isReadyObject);
+    await suite.ready<KeystoneService>(KS, ns, 'placement-login');
   });
 
   it('reports a missing KeystoneAPI and is deleted without Keystone when nothing was registered', async () => {
@@ -276,10 +259,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const cr = await waitForObject<KeystoneService>(
       client,
       KS,
-      ns,
-      'orphan',
-      'KeystoneAPIReady False',
+      { namespace: ns, name: 'orphan' },
       (o) => conditionOf(o, 'KeystoneAPIReady')?.status === 'False',
+      { description: 'KeystoneAPIReady False' },
     );
     expect(conditionOf(cr, 'KeystoneAPIReady')).toMatchObject({
       reason: 'Error',
@@ -297,7 +279,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-fin'));
-    const cr = await waitForObject<KeystoneService>(client, KS, ns, 'placement-fin', 'Ready', isReadyObject);
+    const cr = await suite.ready<KeystoneService>(KS, ns, 'placement-fin');
     const serviceID = cr.status?.serviceID ?? '';
 
     await client.delete(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
@@ -305,10 +287,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     await waitForObject<KeystoneAPI>(
       client,
       KeystoneKinds.KeystoneAPI,
-      ns,
-      'keystone',
-      'being deleted',
+      { namespace: ns, name: 'keystone' },
       (o) => Boolean(o.metadata.deletionTimestamp),
+      { description: 'being deleted' },
     );
     expect(await apiFinalizers(ns)).toContain('openstack.org/keystoneservice-placement-fin');
 
@@ -329,7 +310,9 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-ns'));
-    await waitForObject<KeystoneService>(client, KS, ns, 'placement-ns', 'Ready', isReadyObject);
+    await waitForObject<KeystoneService>(client, KS, { namespace: ns, name: 'placement-ns' }, isReadyObject, {
+      description: 'Ready',
+    });
     await client.delete(Kinds.Namespace, { name: ns });
     await waitUntil(
       'namespace gone',

@@ -1,9 +1,9 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { conditionOf, isReadyObject, KE, KS, registrationSuite, waitForObject } from './support/catalog.js';
+import { conditionOf, isReadyObject, KE, KS, registrationSuite } from './support/catalog.js';
 import {
   PLACEMENT_PASSWORD,
   placementEndpoint,
@@ -52,12 +52,11 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     const obj = await waitForObject<KeystoneService>(
       suite.client,
       kind,
-      ns,
-      name,
-      `${type} refused`,
+      { namespace: ns, name },
       (o) =>
         conditionOf(o, type)?.status === 'False' &&
         (conditionOf(o, type) as { reason?: string } | undefined)?.reason === 'Error',
+      { description: `${type} refused` },
     );
     expect(conditionOf(obj, type)).toMatchObject({ severity: 'Error' });
     expect(conditionOf(obj, 'Ready')?.status).toBe('False');
@@ -188,10 +187,15 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
       placementEndpoint(nsB, 'placement-x', { internal: 'http://evil:1', public: 'http://evil:2' }),
     );
     await refusedWith(KS, nsB, 'placement-x', 'KeystoneServiceOSServiceReady');
-    await waitForObject<KeystoneEndpoint>(client, KE, nsB, 'placement-x', 'mirrors the refusal', (o) =>
-      (conditionOf(o, 'KeystoneServiceReady')?.message ?? '').includes(
-        'is not owned by this KeystoneService',
-      ),
+    await waitForObject<KeystoneEndpoint>(
+      client,
+      KE,
+      { namespace: nsB, name: 'placement-x' },
+      (o) =>
+        (conditionOf(o, 'KeystoneServiceReady')?.message ?? '').includes(
+          'is not owned by this KeystoneService',
+        ),
+      { description: 'mirrors the refusal' },
     );
 
     // The same namespace: a second KeystoneEndpoint on the same KeystoneService.
@@ -341,10 +345,9 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     const again = await waitForObject<KeystoneEndpoint>(
       client,
       KE,
-      ns,
-      'drift-ep',
-      'endpoint re-created',
+      { namespace: ns, name: 'drift-ep' },
       (o) => isReadyObject(o) && (o.status?.endpointIDs?.internal ?? internalId) !== internalId,
+      { description: 'endpoint re-created' },
     );
     const newId = again.status?.endpointIDs?.internal ?? '';
     expect((await admin.endpoints.get(newId))?.url).toBe(internalUrl);

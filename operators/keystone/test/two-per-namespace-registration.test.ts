@@ -1,9 +1,9 @@
 import type { KubeObject } from '@stackops/lib-common/client';
-import { waitForDeletion, writesOver } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitForObject, writesOver } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
-import { conditionOf, isReadyObject, KE, KS, registrationSuite, waitForObject } from './support/catalog.js';
+import { conditionOf, isReadyObject, KE, KS, registrationSuite } from './support/catalog.js';
 import {
   PLACEMENT_PASSWORD,
   placementEndpoint,
@@ -22,13 +22,12 @@ describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one 
     waitForObject<KubeObject>(
       suite.client,
       kind,
-      ns,
-      name,
-      `${type} refused`,
+      { namespace: ns, name },
       (o) =>
         conditionOf(o, type)?.status === 'False' &&
         message.test(conditionOf(o, type)?.message ?? '') &&
         conditionOf(o, 'Ready')?.status === 'False',
+      { description: `${type} refused` },
     );
 
   /** The operator's writes into `ns` over the window, once the refusal has settled. */

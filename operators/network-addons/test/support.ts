@@ -11,16 +11,19 @@ import {
 } from '@stackops/lib-common/client';
 import type { Controller, Manager } from '@stackops/lib-common/runtime';
 import {
+  conditionOf,
   createTestNamespace,
+  type ExpectedConditions,
   installCrds,
   loadTestKubeConfig,
   runCommand,
   startTestManager,
+  waitForConditions as waitForConditionsOf,
   waitUntil,
 } from '@stackops/lib-common/testing';
 import { OPERATOR_CONFIG_NAME } from '../src/api/constants.js';
 import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../src/api/kinds.js';
-import type { NetworkAddonsConfigSpec, OpenshiftCondition } from '../src/api/network-addons-config.js';
+import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
 import type { ComponentImages } from '../src/config/images.js';
 import { DEFAULT_IMAGES } from '../src/config/images.js';
 import type { OperatorEnv } from '../src/config/operator-env.js';
@@ -118,36 +121,19 @@ export async function setSpec(
   }
 }
 
-export const condition = (
-  cr: NetworkAddonsConfig | undefined,
-  type: string,
-): OpenshiftCondition | undefined => cr?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf as condition };
 
-/** Waits until the conditions have the given statuses (and reasons when given); returns the CR. */
-export function waitForConditions(
+/** Waits until the conditions are as given in a status of the current spec; returns the CR. */
+export const waitForConditions = (
   client: RestKubeClient,
-  want: Record<string, 'True' | 'False' | { status: 'True' | 'False'; reason?: string }>,
+  want: ExpectedConditions,
   timeoutMs = 60_000,
   name = OPERATOR_CONFIG_NAME,
-): Promise<NetworkAddonsConfig> {
-  return waitUntil(
-    `NetworkAddonsConfig ${name} conditions ${JSON.stringify(want)}`,
-    async () => {
-      const cr = await getConfig(client, name);
-      // A status older than the spec says nothing about it.
-      if (cr?.status?.observedGeneration !== cr?.metadata.generation) return undefined;
-      const ok = Object.entries(want).every(([type, w]) => {
-        const c = condition(cr, type);
-        const expected = typeof w === 'string' ? { status: w } : w;
-        return (
-          c?.status === expected.status && (expected.reason === undefined || c.reason === expected.reason)
-        );
-      });
-      return ok ? cr : undefined;
-    },
-    { timeoutMs: timeoutMs, describe: async () => (await getConfig(client, name))?.status },
-  );
-}
+): Promise<NetworkAddonsConfig> =>
+  waitForConditionsOf<NetworkAddonsConfig>(client, NetworkAddonsConfigKind, { name }, want, {
+    timeoutMs,
+    current: true,
+  });
 
 export const waitAvailable = (client: RestKubeClient, timeoutMs = 60_000) =>
   waitForConditions(client, { Available: 'True', Progressing: 'False', Degraded: 'False' }, timeoutMs);

@@ -9,7 +9,7 @@ import {
   type KubeObject,
   type RestKubeClient,
 } from '@stackops/lib-common/client';
-import { installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
+import { installCrds, loadTestKubeConfig, waitUntil } from '@stackops/lib-common/testing';
 import { type AuditEvent, AuditLog, type RequestTally, subjectFilter } from './audit.js';
 import { ControlPlaneClock, controlPlaneDone } from './control-plane-time.js';
 import { type ProcSample, sample } from './proc.js';
@@ -77,20 +77,13 @@ export async function createNamespace(client: RestKubeClient, name: string): Pro
 const DONE_POLL_MS = 5;
 
 /** Polls `check` every `intervalMs` until it holds; returns performance.now() at that moment. */
-export async function until(
+export const until = (
   what: string,
   check: () => Promise<boolean>,
   timeoutMs: number,
   intervalMs = 20,
-): Promise<number> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    if (await check().catch(() => false)) return performance.now();
-    if (performance.now() > deadline)
-      throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
+): Promise<number> =>
+  waitUntil(what, async () => ((await check()) ? performance.now() : undefined), { timeoutMs, intervalMs });
 
 /**
  * Waits until the subject has sent no request for `quietMs` (at most `maxMs`), so the next

@@ -30,6 +30,20 @@ describe('crd-types', () => {
     expect(out).toContain('since?: string;');
   });
 
+  it('types upstream-shaped conditions as the one shared ExternalCondition', () => {
+    const body =
+      '{\n lastTransitionTime: string;\n message?: string;\n reason?: string;\n severity?: string;\n status: string;\n type: string;\n [property: string]: any;\n}';
+    const out = postProcess(
+      `export interface Memcached {\n  status?: Status;\n}\nexport interface Status {\n  conditions?: Condition[];\n}\nexport interface Condition ${body}\nexport interface Other ${body.replace('type: string;', 'kind: string;')}\n`,
+      'Memcached',
+      '/x/memcached.yaml',
+    );
+    expect(out).toContain("import type { ExternalCondition } from './condition.js';");
+    expect(out).toContain('export type MemcachedCondition = ExternalCondition;');
+    // A differing body keeps its own interface.
+    expect(out).toContain('export interface MemcachedOther {');
+  });
+
   it('the committed files in lib-common are what the generator produces now', async () => {
     expect(await syncGeneratedTypes('check')).toEqual([]);
     // Eight generator processes and ten formatter runs: ~12 s of CPU, minutes on a loaded machine.

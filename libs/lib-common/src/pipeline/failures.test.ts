@@ -3,6 +3,7 @@ import { apiErrorFromResponse } from '../client/errors.js';
 import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeObject } from '../client/types.js';
 import { applyOwned } from '../objects/apply.js';
+import { conditionOf } from '../testing/conditions.js';
 import { FakeKubeClient, FakeRecorder, reconcileOnce } from '../testing/fake.js';
 import { type Pass, pipeline } from './pipeline.js';
 import { reports, type Step } from './step.js';
@@ -26,7 +27,7 @@ const widget = (name: string, created = '2026-01-01T00:00:00Z'): Widget => ({
   spec: { size: 1 },
 });
 const condition = (fake: FakeKubeClient, name: string, type: string) =>
-  fake.peek<Widget>(Widget, { namespace: 'ns', name })?.status?.conditions?.find((c) => c.type === type);
+  conditionOf(fake.peek(Widget, { namespace: 'ns', name }), type);
 
 /** The API server's answer to a Job whose name makes a 64-character label and whose nodeSelector is invalid. */
 const invalidJob = () =>

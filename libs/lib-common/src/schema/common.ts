@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 
 /**
  * Metadata is validated by the API server itself. A CRD may only constrain `name` and
@@ -21,3 +21,18 @@ export const conditionListSchema = Type.Array(
   }),
   { 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] },
 );
+
+/**
+ * A kind's whole object: apiVersion, kind, `spec` and an optional `status`; metadata is left to
+ * the API server (a CRD may not constrain it).
+ */
+export const kindSchema = <S extends TSchema, T extends TSchema>(spec: S, status: T, description: string) =>
+  Type.Object(
+    {
+      apiVersion: Type.Optional(Type.String()),
+      kind: Type.Optional(Type.String()),
+      spec,
+      status: Type.Optional(status),
+    },
+    { description },
+  );

@@ -10,7 +10,7 @@ export {
   type InputBounds,
   unboundedFields,
 } from './bounds.js';
-export { conditionListSchema, objectMetaSchema } from './common.js';
+export { conditionListSchema, kindSchema, objectMetaSchema } from './common.js';
 export {
   buildCrd,
   type CelRule,

@@ -1,5 +1,6 @@
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
+import type { FakeKubeClient } from './fake.js';
 import { describeConditions, type WaitOptions, waitFor } from './wait.js';
 
 /** A status condition as tests read it. */
@@ -25,6 +26,12 @@ export function conditionOf(obj: KubeObject | undefined, type: string): Conditio
   const list = (obj?.['status'] as { conditions?: ConditionView[] } | undefined)?.conditions;
   return list?.find((c) => c.type === type);
 }
+
+/** `conditionOf` for one object of a FakeKubeClient, read as the fake holds it at each call. */
+export const fakeConditionOf =
+  (kind: KindRef, ref: ObjectRef) =>
+  (fake: FakeKubeClient, type: string): ConditionView | undefined =>
+    conditionOf(fake.peek(kind, ref), type);
 
 /** What differs between the condition `type` of `obj` and `expected` (empty: it matches). */
 export function conditionProblems(
@@ -75,6 +82,38 @@ export async function waitForCondition<T extends KubeObject>(
   const obj = await waitFor<T>(client, kind, ref, (o) => conditionProblems(o, type, expected).length === 0, {
     description: `${type} ${JSON.stringify(expected, (_k, v) => (v instanceof RegExp ? String(v) : v))}`,
     ...opts,
+  });
+  return obj as T;
+}
+
+/** Each condition type's expected state: a status, or every field that must match. */
+export type ExpectedConditions = Record<string, ExpectedCondition['status'] | ExpectedCondition>;
+
+/**
+ * Polls the object until every condition in `want` is as expected (with `current`, only a status
+ * whose observedGeneration is the object's generation counts: an older one says nothing about the
+ * spec), and resolves with the object; on timeout the error shows the object and its conditions.
+ */
+export async function waitForConditions<T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  ref: ObjectRef,
+  want: ExpectedConditions,
+  opts: WaitOptions & { current?: boolean } = {},
+): Promise<T> {
+  const { current, ...waitOpts } = opts;
+  const expected = Object.entries(want).map(
+    ([type, w]) => [type, typeof w === 'string' ? { status: w } : w] as const,
+  );
+  const matches = (o: T | undefined) =>
+    o !== undefined &&
+    (!current ||
+      (o['status'] as { observedGeneration?: number } | undefined)?.observedGeneration ===
+        o.metadata.generation) &&
+    expected.every(([type, w]) => conditionProblems(o, type, w).length === 0);
+  const obj = await waitFor<T>(client, kind, ref, matches, {
+    description: `conditions ${JSON.stringify(want, (_k, v) => (v instanceof RegExp ? String(v) : v))}${current ? ' (current status)' : ''}`,
+    ...waitOpts,
   });
   return obj as T;
 }

@@ -1,10 +1,12 @@
 /**
  * `@stackops/lib-common/testing` — the one test harness. Unit tests: `FakeKubeClient` (an in-memory
  * API server with watches and `failOn`), `reconcileOnce`, `convergeOnFake`, `stepFailure`,
- * `startFakeManager`, `simulateControllerManager`. Integration tests: kubeconfig, namespaces, CRDs,
- * `startTestManager`, charts. One vocabulary for both: `conditionOf`/`expectCondition` (upstream's
- * `ExpectCondition`), `waitFor` (an object until a predicate), `waitForCondition`, `waitUntil` (any
- * probe), `eventually` (an assertion), `waitForDeletion`; `base64`/`fromBase64` for Secret data.
+ * `startFakeManager`, `simulateControllerManager`, `fakeConditionOf`. Integration tests:
+ * kubeconfig, namespaces (`useTestNamespace`), CRDs, `startTestManager`, charts. One vocabulary for
+ * both: `conditionOf`/`expectCondition` (upstream's `ExpectCondition`), `waitFor` (an object until a
+ * predicate), `waitForObject` (until it exists and a check holds), `waitForCondition`/
+ * `waitForConditions`, `waitUntil` (any probe), `eventually` (an assertion), `waitForDeletion`;
+ * `base64`/`fromBase64` for Secret data.
  */
 
 export {
@@ -13,9 +15,12 @@ export {
   conditionOf,
   conditionProblems,
   type ExpectedCondition,
+  type ExpectedConditions,
   expectCondition,
+  fakeConditionOf,
   fromBase64,
   waitForCondition,
+  waitForConditions,
 } from './conditions.js';
 export { seedGalera, simulateControllerManager, simulateMariadbOperator } from './controller-manager.js';
 export {
@@ -59,7 +64,14 @@ export {
 } from './helm.js';
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
-export { createTestNamespace, type TestNamespace } from './namespace.js';
+export {
+  createTestNamespace,
+  type TestCluster,
+  type TestHooks,
+  type TestNamespace,
+  type TestNamespaceOptions,
+  useTestNamespace,
+} from './namespace.js';
 export {
   PAUSED_AS_DOCUMENTED,
   type PausedOutcome,
@@ -77,6 +89,7 @@ export {
   type WaitUntilOptions,
   waitFor,
   waitForDeletion,
+  waitForObject,
   waitUntil,
 } from './wait.js';
 export { webhookChartProblems } from './webhook-chart.js';

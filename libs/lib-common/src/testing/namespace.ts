@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { createKubeClient, type RestKubeClient } from '../client/client.js';
 import { Kinds } from '../client/kinds.js';
-import type { KubeClient } from '../client/types.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
+import { installCrds } from './crds.js';
+import { loadTestKubeConfig } from './kubeconfig.js';
 import { waitFor } from './wait.js';
 
 export interface TestNamespace {
@@ -36,6 +39,62 @@ export async function createTestNamespace(client: KubeClient, prefix = 'test'): 
     name,
     async delete() {
       await client.delete(Kinds.Namespace, { name }, { propagationPolicy: 'Background' });
+    },
+  };
+}
+
+/** The test runner's hooks (vitest's), passed in so this module does not import the runner. */
+export interface TestHooks {
+  beforeAll(fn: () => unknown): void;
+  afterAll(fn: () => unknown): void;
+  beforeEach(fn: () => unknown): void;
+  afterEach(fn: () => unknown): void;
+}
+
+export interface TestNamespaceOptions {
+  /** The namespace names' prefix. */
+  prefix: string;
+  /** CRDs installed once before the file's tests (a folder or file of YAML, or the objects). */
+  crds?: string | readonly KubeObject[];
+  /** Default `test-admin`. */
+  fieldManager?: string;
+}
+
+/** What `useTestNamespace` keeps up to date for the tests. */
+export interface TestCluster {
+  /** An admin client on the test cluster, made before the file's tests and closed after them. */
+  readonly admin: RestKubeClient;
+  /** The current test's namespace: a fresh one per test, deleted after it. */
+  readonly ns: TestNamespace;
+}
+
+/**
+ * An admin client for the file and a fresh namespace for each test, as hooks registered where it
+ * is called. After-hooks run in reverse order of registration, so a file's own `afterEach`
+ * (stopping its managers) registered after this call runs before the namespace is deleted.
+ */
+export function useTestNamespace(hooks: TestHooks, opts: TestNamespaceOptions): TestCluster {
+  let admin: RestKubeClient | undefined;
+  let ns: TestNamespace | undefined;
+  const need = <T>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`useTestNamespace: ${what} is only there inside a test`);
+    return v;
+  };
+  hooks.beforeAll(async () => {
+    admin = createKubeClient(loadTestKubeConfig(), { fieldManager: opts.fieldManager ?? 'test-admin' });
+    if (opts.crds) await installCrds(admin, opts.crds);
+  });
+  hooks.afterAll(() => admin?.close());
+  hooks.beforeEach(async () => {
+    ns = await createTestNamespace(need(admin, 'the admin client'), opts.prefix);
+  });
+  hooks.afterEach(() => ns?.delete());
+  return {
+    get admin() {
+      return need(admin, 'the admin client');
+    },
+    get ns() {
+      return need(ns, 'the namespace');
     },
   };
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeConditions, describeObject, waitUntil } from './wait.js';
+import { Kinds } from '../client/kinds.js';
+import type { KubeObject } from '../client/types.js';
+import { FakeKubeClient } from './fake.js';
+import { describeConditions, describeObject, waitForObject, waitUntil } from './wait.js';
 
 describe('describeObject', () => {
   it('hides Secret values but keeps their keys, and drops managedFields', () => {
@@ -68,5 +71,27 @@ describe('waitUntil', () => {
         { timeoutMs: 20, intervalMs: 5, describe: () => 'pod p: Pending' },
       ),
     ).rejects.toThrow(/waiting for a pod; last error: 404; last: pod p: Pending$/);
+  });
+});
+
+describe('waitForObject', () => {
+  it('resolves with the object once it exists and the check holds; never calls the check without one', async () => {
+    const fake = new FakeKubeClient();
+    const ref = { namespace: 'ns', name: 'cm' };
+    const fast = { timeoutMs: 200, intervalMs: 10 };
+    const seen: unknown[] = [];
+    await expect(
+      waitForObject<KubeObject>(fake, Kinds.ConfigMap, ref, (o) => seen.push(o) > 0, fast),
+    ).rejects.toThrow(/timed out after 200 ms .* on ConfigMap ns\/cm\n.*\n\(no conditions\)/);
+    expect(seen).toEqual([]);
+    fake.seed(Kinds.ConfigMap, { metadata: ref, data: { a: 'b' } } as KubeObject);
+    const cm = await waitForObject<KubeObject>(
+      fake,
+      Kinds.ConfigMap,
+      ref,
+      (o) => o['data'] !== undefined,
+      fast,
+    );
+    expect(cm.metadata.name).toBe('cm');
   });
 });

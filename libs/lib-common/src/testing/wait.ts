@@ -74,6 +74,24 @@ export async function waitFor<T extends KubeObject>(
   );
 }
 
+/**
+ * Polls until the object exists and `check` holds, and resolves with it (60 s unless told); on
+ * timeout the error shows the object and its conditions, as `waitFor`'s does.
+ */
+export async function waitForObject<T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  ref: ObjectRef,
+  check: (obj: T) => boolean,
+  opts: WaitOptions = {},
+): Promise<T> {
+  const found = await waitFor<T>(client, kind, ref, (o) => o !== undefined && check(o), {
+    timeoutMs: 60_000,
+    ...opts,
+  });
+  return found as T;
+}
+
 /** Waits until the object is gone. */
 export async function waitForDeletion(
   client: KubeClient,

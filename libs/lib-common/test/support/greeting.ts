@@ -21,6 +21,19 @@ export interface Greeting extends KubeObject {
   status?: { observedGeneration?: number; configMap?: string; inputHash?: string; conditions?: unknown[] };
 }
 
+/** A Greeting to create in `namespace` (the message defaults to the name). */
+export const greeting = (
+  namespace: string,
+  name: string,
+  spec: Greeting['spec'] = { message: name },
+  metadata: Partial<Greeting['metadata']> = {},
+): Greeting => ({
+  apiVersion: 'example.stackops.dev/v1alpha1',
+  kind: 'Greeting',
+  metadata: { ...metadata, name, namespace },
+  spec,
+});
+
 type SecretObject = KubeObject & { data?: Record<string, string> };
 
 export const configMapName = (g: Greeting): string => `${g.metadata.name}-greeting`;

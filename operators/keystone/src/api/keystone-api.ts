@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/client';
-import { CONFIG_TEXT_MAX_LENGTH, conditionListSchema } from '@stackops/lib-common/schema';
+import { CONFIG_TEXT_MAX_LENGTH, conditionListSchema, kindSchema } from '@stackops/lib-common/schema';
 import {
   extraMountsSchema,
   metalLBConfigSchema,
@@ -261,14 +261,10 @@ export const keystoneApiStatusSchema = Type.Object({
   region: Type.Optional(Type.String()),
 });
 
-export const keystoneApiSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(Type.String()),
-    kind: Type.Optional(Type.String()),
-    spec: keystoneApiSpecSchema,
-    status: Type.Optional(keystoneApiStatusSchema),
-  },
-  { description: 'KeystoneAPI deploys the OpenStack Identity service.' },
+export const keystoneApiSchema = kindSchema(
+  keystoneApiSpecSchema,
+  keystoneApiStatusSchema,
+  'KeystoneAPI deploys the OpenStack Identity service.',
 );
 
 export type KeystoneAPISpec = Static<typeof keystoneApiSpecSchema>;

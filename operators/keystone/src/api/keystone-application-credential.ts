@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KindRef, KubeObject } from '@stackops/lib-common/client';
-import { conditionListSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema, kindSchema } from '@stackops/lib-common/schema';
 import { GROUP, VERSION } from './group.js';
 
 /**
@@ -115,14 +115,10 @@ export const keystoneApplicationCredentialStatusSchema = Type.Object({
   ),
 });
 
-export const keystoneApplicationCredentialSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(Type.String()),
-    kind: Type.Optional(Type.String()),
-    spec: keystoneApplicationCredentialSpecSchema,
-    status: Type.Optional(keystoneApplicationCredentialStatusSchema),
-  },
-  { description: 'KeystoneApplicationCredential keeps an application credential of a service user.' },
+export const keystoneApplicationCredentialSchema = kindSchema(
+  keystoneApplicationCredentialSpecSchema,
+  keystoneApplicationCredentialStatusSchema,
+  'KeystoneApplicationCredential keeps an application credential of a service user.',
 );
 
 export type AccessRule = Static<typeof accessRuleSchema>;

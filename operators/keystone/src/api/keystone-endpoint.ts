@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/client';
-import { conditionListSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema, kindSchema } from '@stackops/lib-common/schema';
 
 /** The catalog interfaces an endpoint can be registered for. */
 export const EndpointInterfaces = ['admin', 'internal', 'public'] as const;
@@ -34,14 +34,10 @@ export const keystoneEndpointStatusSchema = Type.Object({
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
 });
 
-export const keystoneEndpointSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(Type.String()),
-    kind: Type.Optional(Type.String()),
-    spec: keystoneEndpointSpecSchema,
-    status: Type.Optional(keystoneEndpointStatusSchema),
-  },
-  { description: 'KeystoneEndpoint registers the endpoints of a KeystoneService in Keystone.' },
+export const keystoneEndpointSchema = kindSchema(
+  keystoneEndpointSpecSchema,
+  keystoneEndpointStatusSchema,
+  'KeystoneEndpoint registers the endpoints of a KeystoneService in Keystone.',
 );
 
 export type KeystoneEndpointSpec = Static<typeof keystoneEndpointSpecSchema>;

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import type { KubeObject } from '@stackops/lib-common/client';
-import { conditionListSchema } from '@stackops/lib-common/schema';
+import { conditionListSchema, kindSchema } from '@stackops/lib-common/schema';
 
 export const keystoneServiceSpecSchema = Type.Object({
   serviceType: Type.String({ minLength: 1, description: 'Service type in the catalog, e.g. placement.' }),
@@ -23,14 +23,10 @@ export const keystoneServiceStatusSchema = Type.Object({
   observedGeneration: Type.Optional(Type.Integer({ format: 'int64' })),
 });
 
-export const keystoneServiceSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(Type.String()),
-    kind: Type.Optional(Type.String()),
-    spec: keystoneServiceSpecSchema,
-    status: Type.Optional(keystoneServiceStatusSchema),
-  },
-  { description: 'KeystoneService registers a service and its user in Keystone.' },
+export const keystoneServiceSchema = kindSchema(
+  keystoneServiceSpecSchema,
+  keystoneServiceStatusSchema,
+  'KeystoneService registers a service and its user in Keystone.',
 );
 
 export type KeystoneServiceSpec = Static<typeof keystoneServiceSpecSchema>;

@@ -1,14 +1,11 @@
-import type { KindRef, KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll } from 'vitest';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
 import {
   createExternalKeystoneAPI,
   createOspSecret,
-  isReadyObject,
   type KeystoneSuite,
   useKeystoneSuite,
-  waitForObject,
 } from './keystone-server/operator.js';
 
 /**
@@ -18,7 +15,7 @@ import {
  * mode pointing at that Keystone, and the checks on objects the tests use.
  */
 
-export { conditionOf, isReadyObject, waitForObject } from './keystone-server/operator.js';
+export { conditionOf, isReadyObject } from './keystone-server/operator.js';
 
 export const KS = KeystoneKinds.KeystoneService;
 export const KE = KeystoneKinds.KeystoneEndpoint;
@@ -26,8 +23,6 @@ export const KE = KeystoneKinds.KeystoneEndpoint;
 export interface RegistrationSuite extends KeystoneSuite {
   /** A fresh namespace with osp-secret and a KeystoneAPI (`api` merged into its spec) at the real Keystone. */
   keystoneNamespace(api?: Partial<KeystoneAPI['spec']>): Promise<string>;
-  /** Waits (90 s at most) until the object is Ready. */
-  ready<T extends KubeObject>(kind: KindRef, ns: string, name: string): Promise<T>;
 }
 
 /**
@@ -42,7 +37,8 @@ export function registrationSuite(prefix: string): RegistrationSuite {
     await createExternalKeystoneAPI(suite.client, ns, suite.keystone, api);
     return ns;
   };
-  suite.ready = <T extends KubeObject>(kind: KindRef, ns: string, name: string) =>
-    waitForObject<T>(suite.client, kind, ns, name, 'Ready', isReadyObject, 90_000);
+  // 90 s a wait unless told: these tests wait on objects that depend on others.
+  const ready = suite.ready;
+  suite.ready = (kind, ns, name, timeoutMs = 90_000) => ready(kind, ns, name, timeoutMs);
   return suite;
 }

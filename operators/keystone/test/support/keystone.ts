@@ -1,5 +1,5 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitFor } from '@stackops/lib-common/testing';
+import { conditionOf, waitForObject } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
 import { fixture, readYaml } from './harness.js';
@@ -67,30 +67,26 @@ export async function createKeystoneFromFixture(
   return client.create(KeystoneKinds.KeystoneAPI, { ...cr, metadata: { ...cr.metadata, namespace: ns } });
 }
 
-export const conditionOf = (cr: KeystoneAPI | undefined, type: string) =>
-  cr?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf };
 
-/** Waits until `check(cr)` holds (lib-common's `waitFor`: on timeout it shows the KeystoneAPI and its conditions). */
-export async function waitForKeystone(
+/** lib-common's `waitForObject` on the namespace's KeystoneAPI (`keystone` unless named). */
+export const waitForKeystone = (
   client: KubeClient,
   ns: string,
   what: string,
   check: (cr: KeystoneAPI) => boolean,
   opts: { timeoutMs?: number; name?: string } = {},
-): Promise<KeystoneAPI> {
-  const ref = { namespace: ns, name: opts.name ?? 'keystone' };
-  const found = await waitFor<KeystoneAPI>(
+): Promise<KeystoneAPI> =>
+  waitForObject<KeystoneAPI>(
     client,
     KeystoneKinds.KeystoneAPI,
-    ref,
-    (cr) => cr !== undefined && check(cr),
+    { namespace: ns, name: opts.name ?? 'keystone' },
+    check,
     {
       description: what,
-      timeoutMs: opts.timeoutMs ?? 60_000,
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
     },
   );
-  return found as KeystoneAPI;
-}
 
 export const isReady = (cr: KeystoneAPI): boolean =>
   conditionOf(cr, 'Ready')?.status === 'True' && cr.status?.observedGeneration === cr.metadata.generation;

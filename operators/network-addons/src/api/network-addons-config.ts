@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { kindSchema } from '@stackops/lib-common/schema';
 import { CRI_SOCKET_PATHS, IMAGE_PULL_POLICIES } from './constants.js';
 import { GO_DURATION_PATTERN } from './duration.js';
 import { MAC_ADDRESS_PATTERN } from './mac.js';
@@ -171,17 +172,10 @@ export const networkAddonsConfigStatusSchema = Type.Object(
 );
 
 /** The whole object; metadata is left to the API server (a CRD may not constrain it). */
-export const networkAddonsConfigSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(Type.String()),
-    kind: Type.Optional(Type.String()),
-    spec: Type.Optional(networkAddonsConfigSpecSchema),
-    status: Type.Optional(networkAddonsConfigStatusSchema),
-  },
-  {
-    description:
-      'NetworkAddonsConfig: the cluster-wide configuration of network add-ons. Only the object named `cluster` is acted on.',
-  },
+export const networkAddonsConfigSchema = kindSchema(
+  Type.Optional(networkAddonsConfigSpecSchema),
+  networkAddonsConfigStatusSchema,
+  'NetworkAddonsConfig: the cluster-wide configuration of network add-ons. Only the object named `cluster` is acted on.',
 );
 
 export type NetworkAddonsConfigSpec = Static<typeof networkAddonsConfigSpecSchema>;

@@ -6,7 +6,7 @@ import {
   tlsApiSchema,
   topoRefSchema,
 } from '@stackops/keystone-operator';
-import { CONFIG_TEXT_MAX_LENGTH, conditionListSchema } from '@stackops/lib-common/schema';
+import { CONFIG_TEXT_MAX_LENGTH, conditionListSchema, kindSchema } from '@stackops/lib-common/schema';
 import { ALLOWED_CONFIG_OVERWRITE_KEYS } from './constants.js';
 
 const celList = (items: readonly string[]) => `[${items.map((k) => `'${k}'`).join(', ')}]`;
@@ -255,14 +255,10 @@ export const placementApiStatusSchema = Type.Object(
   { description: 'Observed state of a Placement API.' },
 );
 
-export const placementApiSchema = Type.Object(
-  {
-    apiVersion: Type.Optional(Type.String()),
-    kind: Type.Optional(Type.String()),
-    spec: placementApiSpecSchema,
-    status: Type.Optional(placementApiStatusSchema),
-  },
-  { description: 'PlacementAPI deploys the OpenStack Placement API and registers it in keystone.' },
+export const placementApiSchema = kindSchema(
+  placementApiSpecSchema,
+  placementApiStatusSchema,
+  'PlacementAPI deploys the OpenStack Placement API and registers it in keystone.',
 );
 
 /** `apiTimeout` 0 means upstream's default (its webhook writes 60). */

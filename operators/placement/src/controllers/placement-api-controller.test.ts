@@ -4,6 +4,7 @@ import type { Manager } from '@stackops/lib-common/runtime';
 import {
   base64,
   FakeKubeClient,
+  fakeConditionOf,
   settledReconcileCount,
   startFakeManager,
   waitUntil,
@@ -16,10 +17,7 @@ import { registerPlacementApiController } from './placement-api-controller.js';
 const NS = 'openstack';
 const fast = { timeoutMs: 5_000, intervalMs: 10 };
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake
-    .peek<PlacementAPI>(PlacementAPIKind, { namespace: NS, name: 'placement' })
-    ?.status?.conditions?.find((c) => c.type === type);
+const conditionOf = fakeConditionOf(PlacementAPIKind, { namespace: NS, name: 'placement' });
 
 const keystoneStatus = (region: string, readyCount = 1) => ({
   apiEndpoints: { internal: 'http://keystone-internal:5000', public: 'http://keystone-public:5000' },

@@ -4,6 +4,7 @@ import {
   base64,
   conditionOf as conditionIn,
   FakeKubeClient,
+  fakeConditionOf,
   reconcileOnce,
   simulateControllerManager,
   stepFailure,
@@ -101,8 +102,7 @@ async function runOthers(fake: FakeKubeClient): Promise<void> {
   }
 }
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions?.find((c) => c.type === type);
+const conditionOf = fakeConditionOf(PlacementAPIKind, ref);
 
 const reconcile = (fake: FakeKubeClient) =>
   reconcileOnce<PlacementAPI>(fake, PlacementAPIKind, ref, placementApiReconciler(defaultsFromEnv({})));

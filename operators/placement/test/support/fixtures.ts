@@ -1,6 +1,11 @@
 import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { waitFor as waitForObject, waitUntil } from '@stackops/lib-common/testing';
+import {
+  conditionOf,
+  waitForCondition as waitForConditionOf,
+  waitForObject,
+  waitUntil,
+} from '@stackops/lib-common/testing';
 import type { PlacementAPISpecInput } from '../../src/api/index.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../src/api/kinds.js';
 
@@ -147,28 +152,28 @@ export async function createPlacementAPI(
 export const getPlacementAPI = (client: RestKubeClient, namespace: string, name = 'placement') =>
   client.get<PlacementAPI>(PlacementAPIKind, { name, namespace });
 
-export const conditionOf = (cr: PlacementAPI | undefined, type: string) =>
-  cr?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf };
 
-/** Waits until `check(cr)` holds; on timeout the error shows the PlacementAPI and its conditions. */
-export async function waitForPlacement(
+/** lib-common's `waitForObject` on the namespace's PlacementAPI (`placement` unless named). */
+export const waitForPlacement = (
   client: RestKubeClient,
   namespace: string,
   what: string,
   check: (cr: PlacementAPI) => boolean,
   opts: { timeoutMs?: number; name?: string } = {},
-): Promise<PlacementAPI> {
-  const cr = await waitForObject<PlacementAPI>(
+): Promise<PlacementAPI> =>
+  waitForObject<PlacementAPI>(
     client,
     PlacementAPIKind,
     { namespace, name: opts.name ?? 'placement' },
-    (o) => o !== undefined && check(o),
-    { description: what, timeoutMs: opts.timeoutMs ?? 60_000 },
+    check,
+    {
+      description: what,
+      ...(opts.timeoutMs === undefined ? {} : { timeoutMs: opts.timeoutMs }),
+    },
   );
-  return cr!;
-}
 
-/** Waits until a condition has the given status (and, if given, message). */
+/** lib-common's `waitForCondition` on the PlacementAPI: the status (and, if given, message); 60 s unless told. */
 export const waitForCondition = (
   client: RestKubeClient,
   namespace: string,
@@ -176,19 +181,13 @@ export const waitForCondition = (
   status: 'True' | 'False' | 'Unknown',
   opts: { message?: string | RegExp; timeoutMs?: number; name?: string } = {},
 ) =>
-  waitForPlacement(
+  waitForConditionOf<PlacementAPI>(
     client,
-    namespace,
-    `${type}=${status}${opts.message ? ` (${String(opts.message)})` : ''}`,
-    (cr) => {
-      const c = conditionOf(cr, type);
-      if (c?.status !== status) return false;
-      if (opts.message === undefined) return true;
-      return typeof opts.message === 'string'
-        ? c.message === opts.message
-        : opts.message.test(c.message ?? '');
-    },
-    opts,
+    PlacementAPIKind,
+    { namespace, name: opts.name ?? 'placement' },
+    type,
+    { status, ...(opts.message === undefined ? {} : { message: opts.message }) },
+    { timeoutMs: opts.timeoutMs ?? 60_000 },
   );
 
 /** Everything a PlacementAPI needs besides itself: Secret, database Service, a Ready KeystoneAPI. */

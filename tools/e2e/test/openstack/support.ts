@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { buildWorkloadImages, type WorkloadImageName } from '@stackops/images/workloads';
 import { loadImages } from '@stackops/kube-env';
 import { Kinds, type RestKubeClient } from '@stackops/lib-common/client';
+import { waitUntil } from '@stackops/lib-common/testing';
 import type { PodShape } from '../support.js';
 
 const execFileP = promisify(execFile);
@@ -47,26 +48,13 @@ export async function podsReady(
   }
 }
 
-export async function until<T>(
+/** lib-common's `waitUntil` with the end-to-end pace: real pods start in minutes, not seconds. */
+export const until = <T>(
   what: string,
   probe: () => Promise<T | undefined>,
   timeoutMs = 180_000,
   intervalMs = 2000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
+): Promise<T> => waitUntil(what, probe, { timeoutMs, intervalMs });
 
 /** A test CA and one server certificate signed by it (PEM), made with the host's openssl. */
 export interface TestCertificates {

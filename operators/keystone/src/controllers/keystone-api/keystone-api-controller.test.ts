@@ -3,6 +3,7 @@ import type { Manager } from '@stackops/lib-common/runtime';
 import {
   base64,
   FakeKubeClient,
+  fakeConditionOf,
   settledReconcileCount,
   startFakeManager,
   waitUntil,
@@ -16,10 +17,7 @@ import { registerKeystoneApiController } from './keystone-api-controller.js';
 const NS = 'openstack';
 const fast = { timeoutMs: 5_000, intervalMs: 10 };
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake
-    .peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' })
-    ?.status?.conditions?.find((c) => c.type === type);
+const conditionOf = fakeConditionOf(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' });
 
 describe('KeystoneAPI controller registration (a real manager on a fake API server)', () => {
   let manager: Manager | undefined;

@@ -1,9 +1,8 @@
 import type { KubeObject } from '@stackops/lib-common/client';
 import type { Manager } from '@stackops/lib-common/runtime';
-import { FakeKubeClient, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
+import { FakeKubeClient, fakeConditionOf, startFakeManager, waitUntil } from '@stackops/lib-common/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
-import type { KeystoneService } from '../../api/keystone-service.js';
 import { IdentityClientPool } from '../../identity/client-pool.js';
 import { registerKeystoneServiceController } from './keystone-service-controller.js';
 
@@ -17,10 +16,7 @@ const readiness = (status: string) => ({
   },
 });
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake
-    .peek<KeystoneService>(KeystoneKinds.KeystoneService, { namespace: NS, name: 'placement' })
-    ?.status?.conditions?.find((c) => c.type === type);
+const conditionOf = fakeConditionOf(KeystoneKinds.KeystoneService, { namespace: NS, name: 'placement' });
 
 describe('KeystoneService controller registration (a real manager on a fake API server)', () => {
   let manager: Manager | undefined;

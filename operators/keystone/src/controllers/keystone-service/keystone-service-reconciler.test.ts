@@ -1,4 +1,4 @@
-import { FakeKubeClient, reconcileOnce } from '@stackops/lib-common/testing';
+import { FakeKubeClient, fakeConditionOf, reconcileOnce } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -54,10 +54,7 @@ const reconcile = (fake: FakeKubeClient) =>
     keystoneServiceReconciler(new IdentityClientPool()),
   );
 
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake
-    .peek<KeystoneService>(KeystoneKinds.KeystoneService, ref)
-    ?.status?.conditions?.find((c) => c.type === type);
+const conditionOf = fakeConditionOf(KeystoneKinds.KeystoneService, ref);
 
 describe('KeystoneService reconciler (gates on a fake API server)', () => {
   it('without a KeystoneAPI: its own finalizer, KeystoneAPIReady False "KeystoneAPI not found", again in 5 s', async () => {

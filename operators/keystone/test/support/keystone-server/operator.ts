@@ -1,5 +1,5 @@
 import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitFor } from '@stackops/lib-common/testing';
+import { conditionOf, waitForObject } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';
 import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
@@ -93,29 +93,10 @@ type WithConditions = KubeObject & {
   status?: { conditions?: { type: string; status: string; message?: string }[] };
 };
 
-export const conditionOf = (obj: WithConditions | undefined, type: string) =>
-  obj?.status?.conditions?.find((c) => c.type === type);
+export { conditionOf };
 
 export const isReadyObject = (obj: WithConditions | undefined): boolean =>
   conditionOf(obj, 'Ready')?.status === 'True';
-
-/** Waits until `check(obj)` holds (lib-common's `waitFor`: on timeout it shows the object and its conditions). */
-export async function waitForObject<T extends KubeObject>(
-  client: KubeClient,
-  kind: KindRef,
-  ns: string,
-  name: string,
-  what: string,
-  check: (obj: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const ref = { namespace: ns, name };
-  const found = await waitFor<T>(client, kind, ref, (o) => o !== undefined && check(o), {
-    description: what,
-    timeoutMs,
-  });
-  return found as T;
-}
 
 export interface KeystoneSuite {
   client: KubeClient;
@@ -125,6 +106,8 @@ export interface KeystoneSuite {
   operator: Operator;
   /** A fresh namespace, deleted after the file's tests. */
   namespace(prefix: string): Promise<string>;
+  /** Waits (60 s unless told) until the object is Ready. */
+  ready<T extends KubeObject>(kind: KindRef, ns: string, name: string, timeoutMs?: number): Promise<T>;
 }
 
 /**
@@ -142,6 +125,11 @@ export function useKeystoneSuite(hooks: {
       namespaces.push(ns);
       return ns;
     },
+    ready: <T extends KubeObject>(kind: KindRef, ns: string, name: string, timeoutMs = 60_000) =>
+      waitForObject<T>(suite.client, kind, { namespace: ns, name }, isReadyObject, {
+        description: 'Ready',
+        timeoutMs,
+      }),
   } as KeystoneSuite;
   hooks.beforeAll(async () => {
     suite.client = adminClient();

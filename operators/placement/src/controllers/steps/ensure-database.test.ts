@@ -3,6 +3,7 @@ import { ExternalKinds } from '@stackops/lib-common/external';
 import {
   base64,
   FakeKubeClient,
+  fakeConditionOf,
   reconcileOnce,
   seedGalera,
   simulateMariadbOperator,
@@ -29,8 +30,7 @@ function seedControlPlane(fake: FakeKubeClient) {
 
 const reconcile = (fake: FakeKubeClient) =>
   reconcileOnce<PlacementAPI>(fake, PlacementAPIKind, ref, placementApiReconciler(defaultsFromEnv({})));
-const conditionOf = (fake: FakeKubeClient, type: string) =>
-  fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions?.find((c) => c.type === type);
+const conditionOf = fakeConditionOf(PlacementAPIKind, ref);
 
 const mariadbOperatorReports = (fake: FakeKubeClient) =>
   simulateMariadbOperator(fake, { namespace: NS, name: 'placement' });
