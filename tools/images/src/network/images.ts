@@ -142,8 +142,10 @@ export const networkImages: Record<NetworkImageName, NetworkImageDefinition> = {
   },
 };
 
-/** Bumped when the way these images are assembled changes. */
+/** Bumped when the way the binaries are built changes. */
 const RECIPE = 1;
+/** Bumped when the shared bottom layer's recipe changes. */
+const BASE_RECIPE = 2;
 
 export function networkImagesCacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
@@ -230,11 +232,11 @@ async function buildBinaries(
 /**
  * The shared bottom layer: Debian's busybox-static (the shell and tools the DaemonSets' scripts
  * call: sh, cp, ln, rm, sleep; ip and ping for tests), bash-static as /bin/bash, `/etc/passwd`
- * (multus-daemon looks up its user) and the packages' dpkg status entries.
+ * (multus-daemon looks up its user), `/var/run` → `/run`, and the packages' dpkg status entries.
  */
 async function baseLayer(cacheDir: string, progress: (line: string) => void): Promise<string> {
   const packages = await resolvePackages(['busybox-static', 'bash-static'], 'amd64', progress);
-  const key = sha256Hex(JSON.stringify({ RECIPE, packages })).slice(0, 16);
+  const key = sha256Hex(JSON.stringify({ BASE_RECIPE, packages })).slice(0, 16);
   const root = join(cacheDir, `base-${key}`);
   if (existsSync(root)) return root;
   const debs = await downloadPackages(packages, join(cacheDir, 'debs'), progress);
@@ -248,6 +250,9 @@ async function baseLayer(cacheDir: string, progress: (line: string) => void): Pr
     mkdirSync(join(work, d), { recursive: true });
   }
   chmodSync(join(work, 'tmp'), 0o1777);
+  // Paths under /var/run (multus looks for pod network namespaces in /var/run/netns) are /run's.
+  symlinkSync('../run', join(work, 'var', 'run'));
+  mkdirSync(join(work, 'run'));
   copyFileSync(busybox, join(work, 'bin', 'busybox'));
   chmodSync(join(work, 'bin', 'busybox'), 0o755);
   const applets = (await exec([busybox, '--list'])).split('\n').filter((a) => /^[\w.[-]+$/.test(a));
@@ -313,6 +318,8 @@ export interface NetworkImage {
 }
 
 export interface NetworkImageOptions {
+  /** Build only these (default: all). */
+  only?: readonly NetworkImageName[];
   cacheDir?: string;
   images?: BuilderOptions;
   progress?: (line: string) => void;
@@ -324,30 +331,31 @@ export interface NetworkImageOptions {
  */
 export async function buildNetworkImages(
   options: NetworkImageOptions = {},
-): Promise<Record<NetworkImageName, NetworkImage>> {
+): Promise<Partial<Record<NetworkImageName, NetworkImage>>> {
+  const names = networkImageNames.filter((n) => !options.only || options.only.includes(n));
   const progress = options.progress ?? ((line: string) => process.stderr.write(`${line}\n`));
   const cacheDir = options.cacheDir ?? networkImagesCacheDir();
   mkdirSync(cacheDir, { recursive: true });
   const goVersion = (await exec(['go', 'env', 'GOVERSION'], { env: goEnv() })).trim();
   const base = await baseLayer(cacheDir, progress);
   const layers = {} as Record<NetworkImageName, string>;
-  for (const name of networkImageNames) {
+  for (const name of names) {
     const def = networkImages[name];
     const bin = await buildBinaries(name, def, goVersion, cacheDir, progress);
     layers[name] = componentLayer(def, bin, cacheDir);
   }
-  const result = {} as Record<NetworkImageName, NetworkImage>;
+  const result: Partial<Record<NetworkImageName, NetworkImage>> = {};
   await withImageBuilder(
     {
       source: {
         epoch: WORKLOADS_EPOCH,
-        revision: sha256Hex([base, ...Object.values(layers)].join('\n')).slice(0, 40),
+        revision: sha256Hex(base).slice(0, 40),
       },
       progress,
       ...options.images,
     },
     async (builder) => {
-      for (const name of networkImageNames) {
+      for (const name of names) {
         const def = networkImages[name];
         const imageName = `localhost/stackops/${def.repository}:${def.version}`;
         const built = await builder.build({
