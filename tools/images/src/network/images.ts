@@ -147,7 +147,7 @@ const RECIPE = 1;
 /** Bumped when the shared bottom layer's recipe changes. */
 const BASE_RECIPE = 2;
 
-export function networkImagesCacheDir(): string {
+function networkImagesCacheDir(): string {
   const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
   return join(base, 'stackops', 'images', 'network');
 }

@@ -11,7 +11,7 @@ import type { RealNodeSpec } from './network.js';
  * the nodes, as VLAN 21 would, carrying no address of its own and linked to nothing outside
  * kube-env's namespaces. macvlan attachments on it reach each other within and across nodes.
  */
-export const nodeLinks = {
+const nodeLinks = {
   storageLink: 'enp7s0.21',
   storageBridge: 'kenvstor',
 } as const;
