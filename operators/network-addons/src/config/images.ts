@@ -29,32 +29,32 @@ export const IMAGE_ENV_VARS: Readonly<Record<keyof ComponentImages, string>> = {
 };
 
 /**
- * Images used when a variable is unset: the ones cluster-network-addons-operator 0.102 ships
+ * Images used when a variable is unset: the ones cluster-network-addons-operator v0.102.0 ships
  * (pinned by digest), and the last kubernetes-nmstate handler release. The chart sets the same
  * values explicitly (a unit test keeps both in step).
  */
 export const DEFAULT_IMAGES: Readonly<ComponentImages> = {
   multus:
-    'ghcr.io/k8snetworkplumbingwg/multus-cni@sha256:2b9671447f3ea4e7e56730843dbf59445b9307246f393b61386b896d56ae51c9',
+    'ghcr.io/k8snetworkplumbingwg/multus-cni@sha256:3c20900b5381fac7f9cbbdfac8370ea10a2f6ed7fbecc678384a9db57047abb1',
   multusDynamicNetworks:
-    'ghcr.io/k8snetworkplumbingwg/multus-dynamic-networks-controller@sha256:c7d137a7f4ddd81233b9778d02ae57a496e892ddedf74d49382d86df50ddcc27',
+    'ghcr.io/k8snetworkplumbingwg/multus-dynamic-networks-controller@sha256:2a2bb32c0ea8b232b3dbe81c0323a107e8b05f8cad06704fca2efd0d993a87be',
   linuxBridge:
     'quay.io/kubevirt/cni-default-plugins@sha256:976a24392c2a096c38c2663d234b2d3131f5c24558889196d30b9ac1b6716788',
   linuxBridgeMarker:
     'quay.io/kubevirt/bridge-marker@sha256:f9611ec10bb4aec44b0ec19f9b9d748a36255c089a1f59bc76e5fc37acc0fed2',
   kubeMacPool:
-    'quay.io/kubevirt/kubemacpool@sha256:d009c4829af2a3b46f70d54687075aa401d216c27fd965f24c0c5b7b3b7d92c7',
+    'quay.io/kubevirt/kubemacpool@sha256:fee2954568d346c3be9c1ae4353dc6b3acc57a80bf55f008d84ac5ac557b8104',
   nmstateHandler: 'quay.io/nmstate/kubernetes-nmstate-handler:v0.82.0',
   ovsCni:
     'ghcr.io/k8snetworkplumbingwg/ovs-cni-plugin@sha256:435f374b434b3bc70a5cfaba0011fdcf5f433d96b98b06d29306cbd8db3a8c21',
   macvtapCni:
-    'quay.io/kubevirt/macvtap-cni@sha256:aee6d9beb458fa76b0eab34335e2b528ad9eaff74b87be2fd62658ba77cbfa87',
+    'quay.io/kubevirt/macvtap-cni@sha256:5266955a654a4cb4e425424ab274cf31e7a6deb3f340e3679a11d689bfa734d0',
   kubeSecondaryDns:
     'ghcr.io/kubevirt/kubesecondarydns@sha256:f5fe9c98fb6d7e5e57a6df23fe82e43e65db5953d76af44adda9ab40c46ad0bf',
   coreDns:
     'registry.k8s.io/coredns/coredns@sha256:a0ead06651cf580044aeb0a0feba63591858fb2e43ade8c9dea45a6a89ae7e5e',
   kubevirtIpamController:
-    'ghcr.io/kubevirt/ipam-controller@sha256:c26cc85bd8fa6457c1ddb1ffdb68be56d84046611591abc25aedac954c312f6c',
+    'ghcr.io/kubevirt/ipam-controller@sha256:08f250f46f932beb81f82a8fdd003824815a726034d2aa2d58d59feb34496db3',
 };
 
 /** Each image from its variable, else the default. */

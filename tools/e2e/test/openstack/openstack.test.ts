@@ -19,6 +19,14 @@ import { installCrds, readCrds, waitForDeletion } from '@stackops/lib-common/tes
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import {
+  applyObjects,
+  installNetworkAddons,
+  installWhereabouts,
+  seedStorageNad,
+  uninstallNetworkAddons,
+  uninstallWhereabouts,
+} from '../network-addons/support.js';
+import {
   adminClient,
   applyExample,
   cleanUp,
@@ -214,6 +222,14 @@ async function requestAsAdmin(
   );
   return JSON.parse(out) as { status: number; body: string };
 }
+
+/** Prints the IPv4 address (SIOCGIFADDR) of the pod's interface `name`, or fails when it has none. */
+const interfaceAddress = (name: string) =>
+  [
+    'import fcntl, socket, struct',
+    's = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)',
+    `print(socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8915, struct.pack('256s', b'${name}'))[20:24]))`,
+  ].join('; ');
 
 const keystoneApi = () =>
   client.get<KubeObject & { status?: { readyCount?: number; hash?: Record<string, string> } }>(
@@ -565,6 +581,70 @@ describe('Keystone behaviours on real pods', () => {
     );
     await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
     timings['placement tls on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it("networkAttachments: [storage] (the seeds' NAD) gives the Keystone pod an interface in 172.18.0.50-100, listed in status; removing it rolls the pod without", async () => {
+    const t0 = Date.now();
+    await installNetworkAddons(inject('e2eCluster'));
+    try {
+      await installWhereabouts(inject('e2eCluster'));
+      await applyObjects([seedStorageNad(ns)]);
+      const before = (await podNames(keystonePods)).map((p) => p.name);
+      await client.patch(KeystoneAPIKind, keystone, { spec: { networkAttachments: ['storage'] } }, 'merge');
+      const attached = await until(
+        'status.networkAttachments lists the rolled pod on storage, Ready',
+        async () => {
+          const cr = (await keystoneApi()) as
+            | (KubeObject & {
+                status?: {
+                  conditions?: { type: string; status: string }[];
+                  networkAttachments?: Record<string, string[]>;
+                };
+              })
+            | undefined;
+          const ips = cr?.status?.networkAttachments?.[`${ns}/storage`];
+          const ready = cr?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+          const pods = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
+          const rolled = pods && !before.includes(pods[0]?.metadata.name ?? '');
+          return ready && rolled && ips?.length === 1 ? { ips, pod: pods[0]!.metadata.name! } : undefined;
+        },
+        300_000,
+      );
+      const ip = attached.ips[0]!;
+      expect(ip).toMatch(/^172\.18\.0\.(\d+)$/);
+      const last = Number(ip.split('.')[3]);
+      expect(last >= 50 && last <= 100, ip).toBe(true);
+      // As upstream, the operator names the interface after the NAD (`storage`, not multus' net1).
+      // The stand-in image has no iproute2: the kernel's view of it, read in the pod.
+      const address = await kubectl([
+        'exec',
+        '-n',
+        ns,
+        attached.pod,
+        '--',
+        'python3',
+        '-c',
+        interfaceAddress('storage'),
+      ]);
+      expect(address.trim()).toBe(ip);
+
+      await client.patch(KeystoneAPIKind, keystone, { spec: { networkAttachments: null } }, 'merge');
+      const plain = await until(
+        'the Keystone pod rolled without the storage interface',
+        async () => {
+          const pods = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
+          const name = pods?.[0]?.metadata.name;
+          return name && name !== attached.pod ? name : undefined;
+        },
+        300_000,
+      );
+      expect(await kubectl(['exec', '-n', ns, plain, '--', 'ls', '/sys/class/net'])).not.toContain('storage');
+      await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 120_000);
+    } finally {
+      await uninstallWhereabouts();
+      await uninstallNetworkAddons();
+    }
+    timings['networkAttachments on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   });
 
   it('replicas 3 → 1 → 0: real pods follow and readyCount with them', async () => {

@@ -109,7 +109,12 @@ export async function createNodeMountNamespace(clusterRoot: string, layout: Node
     // Field 5 is the mount point; with private propagation there are no optional fields before '-'.
     'awk \'$8 == "nsfs" { print $5 }\' /proc/self/mountinfo | while read -r m; do umount -l "$m"; done',
     'if grep -q " /run/netns " /proc/self/mountinfo; then umount -l /run/netns; fi',
-    ...nodeHostPaths.map((path) => `mount --bind ${quote(nodeHostPath(layout, path))} ${quote(path)}`),
+    // The node's own /run as a whole, not folder by folder: multus removes and recreates
+    // /run/multus, which fails with EBUSY when that folder is a mount point.
+    `mount --bind ${quote(join(layout.hostRoot, 'run'))} /run`,
+    ...nodeHostPaths
+      .filter((path) => !path.startsWith('/run/'))
+      .map((path) => `mount --bind ${quote(nodeHostPath(layout, path))} ${quote(path)}`),
     'mount --make-rshared /',
   ].join('\n');
   await run(['nsenter', `--mount=${layout.mountNamespace}`, '--', 'sh', '-c', script]);

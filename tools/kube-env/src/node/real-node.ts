@@ -40,6 +40,7 @@ import {
   realNodeName,
   realNodeSpec,
 } from './network.js';
+import { configureNodeLinks } from './node-links.js';
 import { ensureNodePackages } from './packages.js';
 import {
   type NodeRecord,
@@ -201,6 +202,7 @@ export async function prepareRealNodes(inputs: PrepareInputs): Promise<PreparedN
   writeNodeRecord(firstLayout.record, record);
   prepareHost(record);
   await configureNodesNetwork(specs);
+  await configureNodeLinks(specs);
 
   const ca = readFileSync(pki.caCert, 'utf8');
   const firstIssue = (name: string, spec: Parameters<typeof ensureLeafCertificate>[3]) =>

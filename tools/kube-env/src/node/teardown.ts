@@ -59,6 +59,8 @@ export const kubeletKernelValues: Readonly<Record<string, number>> = {
  */
 export const hostPaths = [
   '/etc/cni/net.d',
+  // multus' DaemonSet mounts it (its delegates' configuration folder)
+  '/etc/cni/multus',
   '/opt/cni/bin',
   '/var/lib/cni',
   '/var/lib/kubelet',
