@@ -1,4 +1,4 @@
-import type { SecureVersion } from 'node:tls';
+import { DEFAULT_CIPHERS, type SecureVersion } from 'node:tls';
 
 /** The TLS versions by the names Kubernetes operators use (OpenShift's TLSProtocolVersion). */
 const NODE_VERSIONS = {
@@ -23,10 +23,14 @@ export function isTlsVersionName(value: string): value is TlsVersionName {
   return Object.hasOwn(NODE_VERSIONS, value);
 }
 
+const DEFAULT_TLS13_SUITES = DEFAULT_CIPHERS.split(':').filter((c) => c.startsWith('TLS_'));
+
 /** Node's `minVersion`/`ciphers` for `tls.createServer` and `setSecureContext`. */
 export function nodeTlsOptions(tls: MetricsTls): { minVersion: SecureVersion; ciphers?: string } {
-  return {
-    minVersion: NODE_VERSIONS[tls.minVersion],
-    ...(tls.ciphers && tls.ciphers.length > 0 ? { ciphers: tls.ciphers.join(':') } : {}),
-  };
+  const ciphers = tls.ciphers ?? [];
+  if (ciphers.length === 0) return { minVersion: NODE_VERSIONS[tls.minVersion] };
+  // As Go's crypto/tls, which the profiles were written for: a list naming no TLS 1.3 suite leaves
+  // TLS 1.3's suites as they are (Node would otherwise turn TLS 1.3 off).
+  const tls13 = ciphers.some((c) => c.startsWith('TLS_')) ? [] : DEFAULT_TLS13_SUITES;
+  return { minVersion: NODE_VERSIONS[tls.minVersion], ciphers: [...tls13, ...ciphers].join(':') };
 }

@@ -172,8 +172,13 @@ export class Manager {
 
   /**
    * The TLS settings of secure metrics from now on (network-addons: its NetworkAddonsConfig's
-   * tlsSecurityProfile). Before start, they replace the configured ones.
+   * tlsSecurityProfile). Before start, they replace the configured ones; `configuredMetricsTls`
+   * stays what the flags said.
    */
+  get configuredMetricsTls(): MetricsTls {
+    return this.opts.metricsTls ?? { minVersion: 'VersionTLS12' };
+  }
+
   setMetricsTls(settings: MetricsTls): void {
     this.metricsTls = settings;
     for (const s of this.servers) if (s.kind === 'metrics') s.server.setTls(settings);
