@@ -5,7 +5,7 @@
  */
 
 export { counter, gauge, histogram } from './registry.js';
-export { RESOURCE_READY_METRIC, readyValue, trackResourceReady } from './resource-ready.js';
+export { readyValue, trackResourceReady } from './resource-ready.js';
 export { type CertificatePair, selfSignedCertificate } from './self-signed.js';
 export {
   isTlsVersionName,

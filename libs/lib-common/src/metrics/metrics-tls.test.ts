@@ -23,7 +23,7 @@ describe('secure metrics TLS settings', () => {
   it('refuses a TLS 1.2 client at VersionTLS13, and accepts it once the minimum is lowered without a restart', async () => {
     endpoint = new HttpEndpoint(
       { host: '127.0.0.1', port: 0 },
-      { '/metrics': (_q, res) => res.end('ok') },
+      { '/metrics': (_q, res) => void res.end('ok') },
       selfSignedCertificate(['127.0.0.1']),
       { minVersion: 'VersionTLS13' },
     );

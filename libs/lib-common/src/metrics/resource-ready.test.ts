@@ -36,13 +36,15 @@ describe('stackops_resource_ready', () => {
       registry,
     );
     expect(await registry.metrics()).toContain(
-      'stackops_resource_ready{controller="thing",namespace="ns",name="one"} 1\n' +
-        'stackops_resource_ready{controller="thing",namespace="ns",name="two"} 0',
+      'stackops_resource_ready{controller="thing",resource_namespace="ns",resource_name="one"} 1\n' +
+        'stackops_resource_ready{controller="thing",resource_namespace="ns",resource_name="two"} 0',
     );
     objects = [obj('two', [{ type: 'Ready', status: 'True' }])];
     const text = await registry.metrics();
-    expect(text).not.toContain('name="one"');
-    expect(text).toContain('stackops_resource_ready{controller="thing",namespace="ns",name="two"} 1');
+    expect(text).not.toContain('resource_name="one"');
+    expect(text).toContain(
+      'stackops_resource_ready{controller="thing",resource_namespace="ns",resource_name="two"} 1',
+    );
     expect(text).not.toContain('controller="other"');
   });
 });

@@ -8,7 +8,7 @@ interface ObjectWithConditions {
 }
 
 /** The series name; the charts' PrometheusRules alert on it (CRs not Ready for too long). */
-export const RESOURCE_READY_METRIC = 'stackops_resource_ready';
+const RESOURCE_READY_METRIC = 'stackops_resource_ready';
 
 type Lister = () => readonly ObjectWithConditions[];
 
@@ -27,7 +27,8 @@ export function readyValue(obj: ObjectWithConditions): number {
 }
 
 /**
- * `stackops_resource_ready{controller,namespace,name}` for every primary object a controller has
+ * `stackops_resource_ready{controller,resource_namespace,resource_name}` (not `namespace`: Prometheus gives
+ * that label the scrape target's namespace) for every primary object a controller has
  * in its cache, computed when scraped (no bookkeeping on the reconcile path, and a deleted object
  * drops out by itself). Only the leader runs controllers, so a standby exports none.
  */
@@ -41,7 +42,7 @@ export function trackResourceReady(controller: string, list: Lister, registry: R
       {
         name: RESOURCE_READY_METRIC,
         help: 'Whether a custom resource is Ready (1) or not (0), per controller, namespace and name',
-        labelNames: ['controller', 'namespace', 'name'] as const,
+        labelNames: ['controller', 'resource_namespace', 'resource_name'] as const,
         collect() {
           this.reset();
           for (const [name, lister] of own) {
@@ -55,8 +56,8 @@ export function trackResourceReady(controller: string, list: Lister, registry: R
               this.set(
                 {
                   controller: name,
-                  namespace: obj.metadata.namespace ?? '',
-                  name: obj.metadata.name ?? '',
+                  resource_namespace: obj.metadata.namespace ?? '',
+                  resource_name: obj.metadata.name ?? '',
                 },
                 readyValue(obj),
               );

@@ -60,6 +60,13 @@ export {
 export { loadTestKubeConfig } from './kubeconfig.js';
 export { startTestManager, type TestManagerOptions } from './manager.js';
 export { createTestNamespace, type TestNamespace } from './namespace.js';
+export {
+  promtoolRuleTests,
+  type RenderedRuleGroup,
+  renderChartRules,
+  seriesReadByRules,
+  testChartRules,
+} from './prometheus-rules.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
 export { readTestSources } from './test-sources.js';
 export {
