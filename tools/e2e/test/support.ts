@@ -22,7 +22,7 @@ export const repoRoot = resolve(import.meta.dirname, '../../..');
 
 export const kubeconfigPath = inject('kubeconfigPath');
 const kubectlBin = inject('kubectl');
-const helmBin = inject('helm');
+export const helmBinaryPath = inject('helm');
 const netnsPath = inject('netnsPath');
 const images = inject('images');
 
@@ -50,7 +50,7 @@ async function exec(bin: string, args: string[], timeoutMs = 300_000): Promise<s
 
 /** `kubectl …` with the run's kubeconfig; the error carries kubectl's stderr and stdout. */
 export const kubectl = (args: string[], timeoutMs?: number) => exec(kubectlBin, args, timeoutMs);
-export const helm = (args: string[]) => exec(helmBin, args);
+export const helm = (args: string[]) => exec(helmBinaryPath, args);
 
 /** `helm install --wait` with values given as an object (written to a file: no --set escaping). */
 export async function helmInstall(
@@ -194,6 +194,36 @@ export async function fetchInNode(
     30_000,
   );
   return JSON.parse(out) as { status: number; body: string };
+}
+
+/**
+ * The TLS version a client capped at `maxVersion` negotiates with `host:port` from inside the real
+ * node's network, or `refused` when the server will not go that low.
+ */
+export async function tlsVersionInNode(
+  host: string,
+  port: number,
+  maxVersion: 'TLSv1.2' | 'TLSv1.3',
+): Promise<string> {
+  const script =
+    "const s = require('node:tls').connect({ host: process.argv[1], port: Number(process.argv[2]), maxVersion: process.argv[3], rejectUnauthorized: false }," +
+    ' () => { process.stdout.write(String(s.getProtocol())); s.end(); });' +
+    " s.on('error', () => process.stdout.write('refused'));";
+  return exec(
+    'nsenter',
+    [
+      `--net=${netnsPath}`,
+      '--',
+      process.execPath,
+      '--no-warnings',
+      '-e',
+      script,
+      host,
+      String(port),
+      maxVersion,
+    ],
+    30_000,
+  );
 }
 
 /**
