@@ -174,6 +174,15 @@ export function expectRunsForReal(pod: PodShape, operator: string): string[] {
   return problems;
 }
 
+/** Runs `node -e script args…` inside the real node's network namespace (pod IPs reachable); its stdout. */
+function nodeScriptInNode(script: string, args: readonly string[]): Promise<string> {
+  return exec(
+    'nsenter',
+    [`--net=${netnsPath}`, '--', process.execPath, '--no-warnings', '-e', script, ...args],
+    30_000,
+  );
+}
+
 /**
  * An HTTP GET from inside the real node's network namespace, where pod IPs are reachable (from the
  * host they are not): Node's fetch run under `nsenter --net`.
@@ -188,11 +197,7 @@ export async function fetchInNode(
     "const h = process.argv[2] ? { Authorization: 'Bearer ' + process.argv[2] } : {};" +
     'fetch(process.argv[1], { headers: h }).then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })))' +
     '.catch((e) => { process.stderr.write(String(e)); process.exit(1); })';
-  const out = await exec(
-    'nsenter',
-    [`--net=${netnsPath}`, '--', process.execPath, '--no-warnings', '-e', script, url, opts.token ?? ''],
-    30_000,
-  );
+  const out = await nodeScriptInNode(script, [url, opts.token ?? '']);
   return JSON.parse(out) as { status: number; body: string };
 }
 
@@ -209,21 +214,7 @@ export async function tlsVersionInNode(
     "const s = require('node:tls').connect({ host: process.argv[1], port: Number(process.argv[2]), maxVersion: process.argv[3], rejectUnauthorized: false }," +
     ' () => { process.stdout.write(String(s.getProtocol())); s.end(); });' +
     " s.on('error', () => process.stdout.write('refused'));";
-  return exec(
-    'nsenter',
-    [
-      `--net=${netnsPath}`,
-      '--',
-      process.execPath,
-      '--no-warnings',
-      '-e',
-      script,
-      host,
-      String(port),
-      maxVersion,
-    ],
-    30_000,
-  );
+  return nodeScriptInNode(script, [host, String(port), maxVersion]);
 }
 
 /**
