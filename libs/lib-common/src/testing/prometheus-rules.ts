@@ -5,7 +5,7 @@ import { parse, stringify } from 'yaml';
 import { createHelm, runCommand } from './helm.js';
 
 /** One rule of a PrometheusRule as the chart renders it. */
-export interface RenderedPromRule {
+interface RenderedPromRule {
   record?: string;
   alert?: string;
   expr: string;

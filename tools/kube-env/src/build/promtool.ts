@@ -11,7 +11,7 @@ import { checkGo, goEnv } from './go.js';
 export const PROMTOOL_VERSION = 'v0.316.0';
 
 /** `<cache>/promtool-<version>/promtool`: its own cache entry, so the control plane's key is untouched. */
-export function promtoolPath(version: string = PROMTOOL_VERSION): string {
+function promtoolPath(version: string = PROMTOOL_VERSION): string {
   return join(kubeEnvRoot(), `promtool-${version}`, 'promtool');
 }
 
