@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { ensurePromtool } from '@stackops/kube-env';
 import { testChartRules } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
-import { helmBinaryPath, repoRoot } from './support.js';
+import { helm, helmBinaryPath, repoRoot } from './support.js';
 
 /**
  * Each operator chart's PrometheusRule (monitoring.enabled) through Prometheus' own promtool: `check
@@ -17,7 +17,7 @@ describe('the charts PrometheusRules under promtool', () => {
     'network-addons-operator',
     'sip-operator',
   ]) {
-    it(`${chart}: promtool check rules and test rules pass, every alert has a firing and a quiet case`, async () => {
+    it(`${chart}: promtool check rules and test rules pass, every alert has a firing and a quiet case; bad monitoring values refused`, async () => {
       const { groups, check, test, untested } = await testChartRules({
         promtool: await ensurePromtool(),
         helm: helmBinaryPath,
@@ -28,6 +28,14 @@ describe('the charts PrometheusRules under promtool', () => {
       expect(test).toMatch(/SUCCESS/);
       expect(untested).toEqual([]);
       expect(groups.flatMap((g) => g.rules.filter((r) => r.alert)).length).toBeGreaterThanOrEqual(5);
+      // A runbook template without its one %s, or an unknown TLS version, is refused by the schema.
+      for (const bad of [
+        'monitoring.runbookUrlTemplate=https://runbooks.example',
+        'metrics.tlsMinVersion=TLSv1.3',
+      ])
+        await expect(helm(['template', 'op', join(repoRoot, 'charts', chart), '--set', bad])).rejects.toThrow(
+          new RegExp(`${bad.split('=')[0]?.split('.')[1]}[\\s\\S]*(pattern|must be one of)`),
+        );
     });
   }
 });
