@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
 import {
   KeystoneAPIKind,
@@ -8,7 +9,7 @@ import {
   SIPClusterKind,
 } from '@stackops/demo/targets';
 import { Kinds } from '@stackops/lib-common/client';
-import { waitForDeletion } from '@stackops/lib-common/testing';
+import { renderChartRules, seriesReadByRules, waitForDeletion } from '@stackops/lib-common/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   adminClient,
@@ -19,10 +20,13 @@ import {
   expectRunsForReal,
   fetchInNode,
   helm,
+  helmBinaryPath,
   helmInstall,
   jsonLogs,
   readyPods,
+  repoRoot,
   scrapeMetrics,
+  tlsVersionInNode,
   waitForCondition,
 } from './support.js';
 
@@ -139,6 +143,29 @@ describe('each operator chart, alone, on the real node', () => {
           reconciled,
           metrics.body.match(/^controller_runtime_reconcile_total.*$/gm)?.join('\n'),
         ).toBeGreaterThan(0);
+        // Every series the chart's PrometheusRule reads is in this scrape, but `up` (Prometheus makes
+        // it) and KubeMacPool's own series (scraped from KubeMacPool's pods).
+        const rules = await renderChartRules({
+          helm: helmBinaryPath,
+          chartDir: resolve(repoRoot, `charts/${c.operator}-operator`),
+          release,
+          namespace,
+        });
+        const missing = seriesReadByRules(rules).filter(
+          (name) =>
+            name !== 'up' &&
+            !name.startsWith('kmp_') &&
+            !name.startsWith('kubevirt_kmp_') &&
+            !new RegExp(`^${name}[{ ]`, 'm').test(metrics.body),
+        );
+        expect(missing, 'series the rules read but the operator does not export').toEqual([]);
+        // The chart's metrics.tlsMinVersion (VersionTLS13 but for sip), or for network-addons its
+        // NetworkAddonsConfig's profile (none: Modern, TLS 1.3).
+        expect(await tlsVersionInNode(pod!.status!.podIP!, 8080, 'TLSv1.2')).toBe(
+          c.operator === 'sip' ? 'TLSv1.2' : 'refused',
+        );
+        expect(await tlsVersionInNode(pod!.status!.podIP!, 8080, 'TLSv1.3')).toBe('TLSv1.3');
+
         // In-cluster config: the API server through the kubernetes Service's VIP.
         expect(metrics.body).toMatch(
           /^rest_client_requests_total\{[^}]*host="10\.96\.0\.1(:443)?"[^}]*\} \d+/m,

@@ -22,7 +22,7 @@ export const repoRoot = resolve(import.meta.dirname, '../../..');
 
 export const kubeconfigPath = inject('kubeconfigPath');
 const kubectlBin = inject('kubectl');
-const helmBin = inject('helm');
+export const helmBinaryPath = inject('helm');
 const netnsPath = inject('netnsPath');
 const images = inject('images');
 
@@ -50,7 +50,7 @@ async function exec(bin: string, args: string[], timeoutMs = 300_000): Promise<s
 
 /** `kubectl …` with the run's kubeconfig; the error carries kubectl's stderr and stdout. */
 export const kubectl = (args: string[], timeoutMs?: number) => exec(kubectlBin, args, timeoutMs);
-export const helm = (args: string[]) => exec(helmBin, args);
+export const helm = (args: string[]) => exec(helmBinaryPath, args);
 
 /** `helm install --wait` with values given as an object (written to a file: no --set escaping). */
 export async function helmInstall(
@@ -174,6 +174,15 @@ export function expectRunsForReal(pod: PodShape, operator: string): string[] {
   return problems;
 }
 
+/** Runs `node -e script args…` inside the real node's network namespace (pod IPs reachable); its stdout. */
+function nodeScriptInNode(script: string, args: readonly string[]): Promise<string> {
+  return exec(
+    'nsenter',
+    [`--net=${netnsPath}`, '--', process.execPath, '--no-warnings', '-e', script, ...args],
+    30_000,
+  );
+}
+
 /**
  * An HTTP GET from inside the real node's network namespace, where pod IPs are reachable (from the
  * host they are not): Node's fetch run under `nsenter --net`.
@@ -188,12 +197,24 @@ export async function fetchInNode(
     "const h = process.argv[2] ? { Authorization: 'Bearer ' + process.argv[2] } : {};" +
     'fetch(process.argv[1], { headers: h }).then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.text() })))' +
     '.catch((e) => { process.stderr.write(String(e)); process.exit(1); })';
-  const out = await exec(
-    'nsenter',
-    [`--net=${netnsPath}`, '--', process.execPath, '--no-warnings', '-e', script, url, opts.token ?? ''],
-    30_000,
-  );
+  const out = await nodeScriptInNode(script, [url, opts.token ?? '']);
   return JSON.parse(out) as { status: number; body: string };
+}
+
+/**
+ * The TLS version a client capped at `maxVersion` negotiates with `host:port` from inside the real
+ * node's network, or `refused` when the server will not go that low.
+ */
+export async function tlsVersionInNode(
+  host: string,
+  port: number,
+  maxVersion: 'TLSv1.2' | 'TLSv1.3',
+): Promise<string> {
+  const script =
+    "const s = require('node:tls').connect({ host: process.argv[1], port: Number(process.argv[2]), maxVersion: process.argv[3], rejectUnauthorized: false }," +
+    ' () => { process.stdout.write(String(s.getProtocol())); s.end(); });' +
+    " s.on('error', () => process.stdout.write('refused'));";
+  return nodeScriptInNode(script, [host, String(port), maxVersion]);
 }
 
 /**

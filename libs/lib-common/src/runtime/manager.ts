@@ -4,6 +4,8 @@ import { createKubeClient, type Impersonation, type RestKubeClient } from '../cl
 import type { KubeObject } from '../client/types.js';
 import { createLogger } from '../logging/logger.js';
 import { collectDefaultMetrics, register as globalRegistry, type Registry } from '../metrics/prom-client.js';
+import { trackResourceReady } from '../metrics/resource-ready.js';
+import type { MetricsTls } from '../metrics/tls.js';
 import { InformerCache, type InformerCacheOptions } from './cache.js';
 import { type Controller, ControllerBuilder, type ControllerOptions } from './controller.js';
 import { CrdSchemaWatch } from './crd-schema.js';
@@ -45,6 +47,8 @@ export interface ManagerOptions {
   metricsSecure?: boolean;
   /** `tls.crt`/`tls.key` for secure metrics; default a self-signed certificate. */
   metricsCertDir?: string;
+  /** Lowest TLS version (and ciphers) secure metrics accept; default VersionTLS12, Node's ciphers. */
+  metricsTls?: MetricsTls;
   logger?: Logger;
   /** prom-client registry for /metrics (default: the global one). */
   registry?: Registry;
@@ -69,6 +73,7 @@ export function managerOptionsFromFlags(
     metricsBindAddress: flags.metricsBindAddress,
     metricsSecure: flags.metricsSecure,
     ...(flags.metricsCertDir ? { metricsCertDir: flags.metricsCertDir } : {}),
+    metricsTls: { minVersion: flags.metricsTlsMinVersion },
     healthProbeBindAddress: flags.healthProbeBindAddress,
     gracefulShutdownTimeoutMs: flags.gracefulShutdownTimeoutMs,
     ...(flags.namespaces ? { namespaces: flags.namespaces } : {}),
@@ -108,6 +113,7 @@ export class Manager {
   private readonly addresses = new Map<'metrics' | 'probes', Endpoint>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private leading = false;
+  private metricsTls: MetricsTls;
   private stopped: Promise<void> | undefined;
   private resolveDone: (() => void) | undefined;
   readonly done: Promise<void>;
@@ -115,6 +121,7 @@ export class Manager {
   constructor(private readonly opts: ManagerOptions) {
     this.name = opts.name;
     this.registry = opts.registry ?? globalRegistry;
+    this.metricsTls = opts.metricsTls ?? { minVersion: 'VersionTLS12' };
     this.log = opts.logger ?? createLogger({ name: opts.name });
     const fieldManager = opts.fieldManager ?? `stackops-${opts.name}`;
     const clientOpts = {
@@ -165,12 +172,27 @@ export class Manager {
     });
   }
 
+  /**
+   * The TLS settings of secure metrics from now on (network-addons: its NetworkAddonsConfig's
+   * tlsSecurityProfile). Before start, they replace the configured ones; `configuredMetricsTls`
+   * stays what the flags said.
+   */
+  get configuredMetricsTls(): MetricsTls {
+    return this.opts.metricsTls ?? { minVersion: 'VersionTLS12' };
+  }
+
+  setMetricsTls(settings: MetricsTls): void {
+    this.metricsTls = settings;
+    for (const s of this.servers) if (s.kind === 'metrics') s.server.setTls(settings);
+  }
+
   /** Declares a controller; `.reconcile(fn)` registers it with this manager. */
   controller<T extends KubeObject = KubeObject>(opts: ControllerOptions = {}): ControllerBuilder<T> {
     return new ControllerBuilder<T>(
       opts,
       (c) => {
         this.controllers.push(c as unknown as Controller);
+        trackResourceReady(c.name, () => this.cache.list(c.primary), this.registry);
         if (this.state === 'running' && this.shouldReconcile()) void c.start();
       },
       (name) => ({
@@ -341,6 +363,7 @@ export class Manager {
         metrics,
         { '/metrics': secure ? authorizedRoute(this.client, serve, { logger: this.log }) : serve },
         secure ? await servingCertificate(this.opts.metricsCertDir, metrics.host) : undefined,
+        this.metricsTls,
       );
       this.servers.push({ kind: 'metrics', server });
       this.addresses.set('metrics', await server.start());

@@ -108,6 +108,10 @@ export function controllerMetrics(controller: string, registry?: Registry): Cont
     registry,
   );
   const q = { name: controller, controller };
+  // Present from the start at 0, as controller-runtime does, so a rule on them has a series
+  // before the first error (and `rate` sees the first one).
+  errors.inc({ controller }, 0);
+  depth.set(q, 0);
   return {
     reconciled(result, seconds, isTerminal = false) {
       total.inc({ controller, result });

@@ -6,6 +6,7 @@ describe('parseManagerOptions', () => {
     expect(parseManagerOptions([], {})).toEqual({
       metricsBindAddress: '127.0.0.1:8080',
       metricsSecure: false,
+      metricsTlsMinVersion: 'VersionTLS12',
       healthProbeBindAddress: '127.0.0.1:8081',
       leaderElect: false,
       leaseDurationMs: 15_000,
@@ -13,6 +14,18 @@ describe('parseManagerOptions', () => {
       retryPeriodMs: 2_000,
       gracefulShutdownTimeoutMs: 30_000,
     });
+  });
+
+  it('takes the minimum TLS version of secure metrics by its Kubernetes name, and refuses others naming the flag', () => {
+    expect(parseManagerOptions(['--metrics-tls-min-version=VersionTLS13']).metricsTlsMinVersion).toBe(
+      'VersionTLS13',
+    );
+    expect(parseManagerOptions([], { METRICS_TLS_MIN_VERSION: 'VersionTLS11' }).metricsTlsMinVersion).toBe(
+      'VersionTLS11',
+    );
+    expect(() => parseManagerOptions(['--metrics-tls-min-version', 'TLSv1.3'])).toThrow(
+      '--metrics-tls-min-version: "TLSv1.3" is not one of VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13',
+    );
   });
 
   it('reads the environment, and flags win over it', () => {

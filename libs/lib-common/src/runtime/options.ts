@@ -1,3 +1,5 @@
+import { isTlsVersionName, TLS_VERSION_NAMES, type TlsVersionName } from '../metrics/tls.js';
+
 /** Manager settings that come from the command line or the environment (see `parseManagerOptions`). */
 export interface ManagerFlags {
   /** `host:port` for /metrics; `0` disables. Default 127.0.0.1:8080. */
@@ -6,6 +8,8 @@ export interface ManagerFlags {
   metricsSecure: boolean;
   /** `tls.crt`/`tls.key` for secure metrics; absent = a self-signed certificate made at start. */
   metricsCertDir?: string;
+  /** Lowest TLS version secure metrics accept (`VersionTLS12`, `VersionTLS13`, …). Default VersionTLS12. */
+  metricsTlsMinVersion: TlsVersionName;
   /** `host:port` for /healthz and /readyz; `0` disables. Default 127.0.0.1:8081. */
   healthProbeBindAddress: string;
   leaderElect: boolean;
@@ -44,6 +48,18 @@ const specs: Record<string, FlagSpec> = {
   'metrics-bind-address': field('metricsBindAddress', 'string', 'METRICS_BIND_ADDRESS'),
   'metrics-secure': field('metricsSecure', 'bool', 'METRICS_SECURE'),
   'metrics-cert-dir': field('metricsCertDir', 'string', 'METRICS_CERT_DIR'),
+  'metrics-tls-min-version': {
+    env: ['METRICS_TLS_MIN_VERSION'],
+    kind: 'string',
+    apply: (f, v) => {
+      const name = String(v);
+      if (!isTlsVersionName(name))
+        throw new RangeError(
+          `--metrics-tls-min-version: "${name}" is not one of ${TLS_VERSION_NAMES.join(', ')}`,
+        );
+      f.metricsTlsMinVersion = name;
+    },
+  },
   'health-probe-bind-address': field('healthProbeBindAddress', 'string', 'HEALTH_PROBE_BIND_ADDRESS'),
   'leader-elect': field('leaderElect', 'bool', 'LEADER_ELECT'),
   'leader-election-id': field('leaderElectionId', 'string', 'LEADER_ELECTION_ID'),
@@ -121,6 +137,7 @@ function convert(spec: FlagSpec, name: string, raw: string): Value {
 const defaultManagerFlags = (): ManagerFlags => ({
   metricsBindAddress: '127.0.0.1:8080',
   metricsSecure: false,
+  metricsTlsMinVersion: 'VersionTLS12',
   healthProbeBindAddress: '127.0.0.1:8081',
   leaderElect: false,
   leaseDurationMs: 15_000,

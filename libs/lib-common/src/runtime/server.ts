@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
+import { createServer as createTlsServer, Server as TlsServer } from 'node:https';
 import { type AddressInfo, isIP } from 'node:net';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import { type CertificatePair, selfSignedCertificate } from '../metrics/self-signed.js';
+import { type MetricsTls, nodeTlsOptions } from '../metrics/tls.js';
 
 export type Check = () => string | undefined;
 
@@ -54,7 +55,19 @@ export class HttpEndpoint {
     private readonly endpoint: Endpoint,
     private readonly routes: Record<string, Route>,
     private readonly tls?: CertificatePair,
+    private tlsSettings: MetricsTls = { minVersion: 'VersionTLS12' },
   ) {}
+
+  /**
+   * Changes the minimum version and ciphers for connections from now on (open ones keep theirs):
+   * network-addons follows the NetworkAddonsConfig's tlsSecurityProfile without a restart.
+   */
+  setTls(settings: MetricsTls): void {
+    this.tlsSettings = settings;
+    const server = this.server;
+    if (this.tls && server instanceof TlsServer)
+      server.setSecureContext({ cert: this.tls.cert, key: this.tls.key, ...nodeTlsOptions(settings) });
+  }
 
   async start(): Promise<Endpoint> {
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -70,7 +83,10 @@ export class HttpEndpoint {
       });
     };
     const server: Server = this.tls
-      ? createTlsServer({ cert: this.tls.cert, key: this.tls.key, minVersion: 'TLSv1.2' }, handler)
+      ? createTlsServer(
+          { cert: this.tls.cert, key: this.tls.key, ...nodeTlsOptions(this.tlsSettings) },
+          handler,
+        )
       : createServer(handler);
     this.server = server;
     await new Promise<void>((resolve, reject) => {

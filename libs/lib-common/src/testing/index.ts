@@ -79,6 +79,13 @@ export {
   pausedRoundTrip,
   scaledDeployment,
 } from './paused.js';
+export {
+  promtoolRuleTests,
+  type RenderedRuleGroup,
+  renderChartRules,
+  seriesReadByRules,
+  testChartRules,
+} from './prometheus-rules.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
 export { readTestSources } from './test-sources.js';
 export {

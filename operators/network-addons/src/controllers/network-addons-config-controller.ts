@@ -8,8 +8,10 @@ import {
   type Manager,
   or,
 } from '@stackops/lib-common/runtime';
+import { OPERATOR_CONFIG_NAME } from '../api/constants.js';
 import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../api/kinds.js';
 import type { OperatorEnv } from '../config/operator-env.js';
+import { followTlsProfile, registerCnaoMetrics } from '../monitoring.js';
 import type { RandomBytes } from '../network/kubemacpool-range.js';
 import { CERT_MANAGER_KINDS, CertificateKind, RENDERED_KINDS } from '../resources/kinds.js';
 import { MANAGED_SELECTOR } from '../resources/labels.js';
@@ -61,5 +63,11 @@ export async function registerNetworkAddonsConfigController(
     .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
     .forPredicates(or(generationChanged, labelsChanged, pausedChanged));
   for (const kind of kinds) builder = builder.owns(kind, { labelSelector: MANAGED_SELECTOR });
-  return builder.reconcile(reconcile);
+  registerCnaoMetrics(manager);
+  return builder.reconcile(async (cr, ctx) => {
+    // Upstream stores the profile as it reads the CR, before anything else; so here, for every pass
+    // of the singleton (a deleted one leaves the last profile in force, as upstream's does).
+    if (cr.metadata.name === OPERATOR_CONFIG_NAME) followTlsProfile(manager, cr);
+    return reconcile(cr, ctx);
+  });
 }
