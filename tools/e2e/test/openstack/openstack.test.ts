@@ -12,7 +12,6 @@ import {
   PlacementAPIKind,
 } from '@stackops/demo/targets';
 import type { WorkloadImageName } from '@stackops/images/workloads';
-import { realNodeName } from '@stackops/kube-env';
 import { type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds, type MariaDBAccount, type MariaDBDatabase } from '@stackops/lib-common/external';
 import { installCrds, readCrds, waitForDeletion } from '@stackops/lib-common/testing';
@@ -26,6 +25,7 @@ import {
   helmInstall,
   kubectl,
   type PodShape,
+  realNodes,
   repoRoot,
   waitForCondition,
 } from '../support.js';
@@ -143,7 +143,7 @@ describe('Keystone from the seed KeystoneAPI', () => {
     }
     const pods = await podsReady(client, ns, keystonePods, 1);
     const pod = pods[0] as PodShape;
-    expect(pod.spec.nodeName).toBe(realNodeName);
+    expect(realNodes).toContain(pod.spec.nodeName);
     expect(pod.spec.containers[0]?.image).toBe(images.keystone);
     expect(pod.status?.containerStatuses?.[0]?.restartCount).toBe(0);
     expect((cr['status'] as { readyCount?: number }).readyCount).toBe(1);
@@ -221,6 +221,167 @@ const keystoneApi = () =>
     keystone,
   );
 
+/** infra-operator's Topology CRD as tools/crd-types describes it, for the spreading test. */
+const topologyCrds = () =>
+  readCrds(join(repoRoot, 'tools/crd-types/crds/topology.openstack.org_topologies.yaml'));
+const spreadTopology = { kind: ExternalKinds.Topology, namespace: ns, name: 'one-per-host' };
+
+/**
+ * A token request loop in the openstackclient pod, through the keystone-internal Service, as
+ * admin, until `stop()`; then the counts (and the first errors).
+ */
+function tokenLoop(adminPassword: string): {
+  stop: () => Promise<{ ok: number; failed: number; errors: string[] }>;
+} {
+  const script = [
+    'import json, os, sys, time, urllib.request',
+    'body = json.dumps({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "admin", "domain": {"name": "Default"}, "password": sys.argv[1]}}}, "scope": {"project": {"name": "admin", "domain": {"name": "Default"}}}}}).encode()',
+    'ok, errors, end = 0, [], time.time() + 900',
+    'while not os.path.exists("/tmp/stop-token-loop") and time.time() < end:',
+    '    try:',
+    '        r = urllib.request.urlopen(urllib.request.Request("http://keystone-internal.openstack.svc:5000/v3/auth/tokens", data=body, headers={"Content-Type": "application/json"}), timeout=10)',
+    '        ok += r.status == 201',
+    '    except Exception as e:',
+    '        errors.append(f"{time.strftime(\'%H:%M:%S\')} {e}")',
+    '    time.sleep(0.2)',
+    'os.remove("/tmp/stop-token-loop")',
+    'print(json.dumps({"ok": ok, "failed": len(errors), "errors": errors[:5]}))',
+  ].join('\n');
+  const run = kubectl(
+    ['exec', '-n', ns, 'openstackclient', '--', 'python3', '-c', script, adminPassword],
+    960_000,
+  );
+  return {
+    stop: async () => {
+      await kubectl(['exec', '-n', ns, 'openstackclient', '--', 'touch', '/tmp/stop-token-loop']);
+      return JSON.parse(await run) as { ok: number; failed: number; errors: string[] };
+    },
+  };
+}
+
+const adminPassword = async () => {
+  const secret = await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {
+    namespace: ns,
+    name: 'osp-secret',
+  });
+  return Buffer.from(secret?.data?.['AdminPassword'] ?? '', 'base64').toString();
+};
+
+const conditionStatus = async (type: string) =>
+  (
+    (await keystoneApi())?.status as { conditions?: { type: string; status: string }[] } | undefined
+  )?.conditions?.find((c) => c.type === type)?.status;
+
+describe('Keystone on two real nodes', () => {
+  it('replicas 2 with a Topology spreading on kubernetes.io/hostname: one pod per node, and a PodDisruptionBudget', async () => {
+    const t0 = Date.now();
+    await installCrds(client, topologyCrds());
+    await client.apply(ExternalKinds.Topology, {
+      apiVersion: 'topology.openstack.org/v1beta1',
+      kind: 'Topology',
+      metadata: { name: spreadTopology.name, namespace: ns },
+      spec: {
+        topologySpreadConstraints: [
+          { maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule' },
+        ],
+      },
+    });
+    await client.patch(
+      KeystoneAPIKind,
+      keystone,
+      { spec: { replicas: 2, topologyRef: { name: spreadTopology.name } } },
+      'merge',
+    );
+    const pods = await podsReady(client, ns, keystonePods, 2, 300_000);
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...realNodes].sort());
+    await until('readyCount 2, PDBReady', async () =>
+      (await keystoneApi())?.status?.readyCount === 2 && (await conditionStatus('PDBReady')) === 'True'
+        ? true
+        : undefined,
+    );
+    const pdb = await client.get<KubeObject & { spec?: object; status?: { disruptionsAllowed?: number } }>(
+      Kinds.PodDisruptionBudget,
+      { namespace: ns, name: 'keystone' },
+    );
+    expect(pdb?.spec).toEqual({
+      maxUnavailable: 1,
+      selector: { matchLabels: { service: 'keystone', owner: 'keystone' } },
+    });
+    expect(pdb?.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'KeystoneAPI', name: 'keystone' });
+    timings['two nodes: spread'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it('kubectl drain never takes the last ready API pod down: a token loop through the Service counts zero failures', async () => {
+    const t0 = Date.now();
+    const pods = await podsReady(client, ns, keystonePods, 2);
+    const [first, second] = pods.map((p) => p.spec.nodeName ?? '');
+    const loop = tokenLoop(await adminPassword());
+    try {
+      await until('the PodDisruptionBudget allows one disruption', async () => {
+        const pdb = await client.get<KubeObject & { status?: { disruptionsAllowed?: number } }>(
+          Kinds.PodDisruptionBudget,
+          { namespace: ns, name: 'keystone' },
+        );
+        return pdb?.status?.disruptionsAllowed === 1 ? true : undefined;
+      });
+      // Only keystone's pods are drained: MariaDB and the openstackclient are bare pods, which a
+      // drain would delete, and the loop needs both.
+      const drain = (node: string, timeout: string) =>
+        kubectl(
+          [
+            'drain',
+            node,
+            '--pod-selector',
+            keystonePods,
+            '--ignore-daemonsets',
+            '--delete-emptydir-data',
+            `--timeout=${timeout}`,
+          ],
+          300_000,
+        );
+      // The pod on the first node goes (one of two may); its replacement cannot start: the other
+      // node would then hold both, over the Topology's skew, and the first is cordoned.
+      await drain(first ?? '', '240s');
+      await until('readyCount 1, DeploymentReady False', async () =>
+        (await keystoneApi())?.status?.readyCount === 1 &&
+        (await conditionStatus('DeploymentReady')) === 'False'
+          ? true
+          : undefined,
+      );
+      // Draining the second node must not evict the last ready pod: the budget refuses.
+      await expect(drain(second ?? '', '20s')).rejects.toThrow(/disruption budget|timeout|timed out/i);
+      const ready = (
+        await client.list<PodShape>(Kinds.Pod, { namespace: ns, labelSelector: keystonePods })
+      ).items
+        .filter((p) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+        .map((p) => p.spec.nodeName);
+      expect(ready).toEqual([second]);
+    } finally {
+      for (const node of realNodes) await kubectl(['uncordon', node]);
+    }
+    await podsReady(client, ns, keystonePods, 2, 300_000);
+    const counts = await loop.stop();
+    expect(counts.errors).toEqual([]);
+    expect(counts.failed).toBe(0);
+    expect(counts.ok).toBeGreaterThan(10);
+    timings['two nodes: drain'] = `${((Date.now() - t0) / 1000).toFixed(1)}s (${counts.ok} tokens)`;
+  });
+
+  it('back to one replica without a Topology: the PodDisruptionBudget and PDBReady go', async () => {
+    await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 1, topologyRef: null } }, 'merge');
+    await podsReady(client, ns, keystonePods, 1, 300_000);
+    await until('no PodDisruptionBudget, no PDBReady', async () =>
+      !(await client.get(Kinds.PodDisruptionBudget, { namespace: ns, name: 'keystone' })) &&
+      (await conditionStatus('PDBReady')) === undefined
+        ? true
+        : undefined,
+    );
+    await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 300_000);
+    await client.delete(ExternalKinds.Topology, spreadTopology);
+    await waitForDeletion(client, ExternalKinds.Topology, spreadTopology, { timeoutMs: 60_000 });
+  });
+});
+
 describe('Placement from the seed PlacementAPI', () => {
   it('runs real placement pods, registers placement in Keystone and answers an authenticated GET /resource_providers', async () => {
     const t0 = Date.now();
@@ -228,7 +389,7 @@ describe('Placement from the seed PlacementAPI', () => {
     await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 420_000);
     timings['PlacementAPI Ready'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
     const pods = await podsReady(client, ns, 'service=placement,!job-name', 1);
-    expect(pods[0]?.spec.nodeName).toBe(realNodeName);
+    expect(realNodes).toContain(pods[0]?.spec.nodeName);
     expect(pods[0]?.spec.containers.map((c) => c.image)).toContain(images.placement);
     await waitForCondition(
       client,
@@ -730,7 +891,7 @@ describe('mariadb-operator mode: a Galera CR whose database is the MariaDB pod',
     );
     expect(asAccount.trim()).toBe('admin');
     const pods = await podsReady(client, ns, keystonePods, 1);
-    expect(pods[0]?.spec.nodeName).toBe(realNodeName);
+    expect(realNodes).toContain(pods[0]?.spec.nodeName);
     expect((await openstack('token issue -f value -c id')).trim()).toMatch(/^gAAAAA/);
 
     await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
