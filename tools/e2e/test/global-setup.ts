@@ -40,6 +40,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     name,
     realNodes: 2,
     nodes: 2,
+    // A lost node is NotReady after 20 s (default 300 s): within one of keystone's 30 s probe
+    // periods, as the lost-node test requires of the pods' endpoints.
+    nodeMonitorGracePeriodSeconds: 20,
     fresh: !reuse,
     reuse,
     detach: reuse,
