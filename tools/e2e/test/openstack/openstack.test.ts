@@ -263,6 +263,8 @@ function tokenLoop(adminPassword: string): {
     ['exec', '-n', ns, 'openstackclient', '--', 'python3', '-c', script, adminPassword],
     960_000,
   );
+  // Awaited by stop(); a test that fails before leaves it to end with the pod.
+  run.catch(() => undefined);
   return {
     stop: async () => {
       await kubectl(['exec', '-n', ns, 'openstackclient', '--', 'touch', '/tmp/stop-token-loop']);
@@ -304,7 +306,20 @@ describe('Keystone on two real nodes', () => {
       { spec: { replicas: 2, topologyRef: { name: spreadTopology.name } } },
       'merge',
     );
-    const pods = await podsReady(client, ns, keystonePods, 2, 300_000);
+    // The pods of the rollout that placed them by the Topology (the first pass may scale the old
+    // template before the Topology is read).
+    const pods = await until(
+      'two Ready pods spread by the Topology',
+      async () => {
+        const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
+        return ready?.every(
+          (p) => (p.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length,
+        )
+          ? ready
+          : undefined;
+      },
+      300_000,
+    );
     expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...realNodes].sort());
     await until('readyCount 2, PDBReady', async () =>
       (await keystoneApi())?.status?.readyCount === 2 && (await conditionStatus('PDBReady')) === 'True'
@@ -484,14 +499,13 @@ describe('Keystone when a node is lost', () => {
         120_000,
         500,
       );
-      const lastRenew = Date.parse(holder.lease.spec?.renewTime ?? '');
       const leaseMs = (holder.lease.spec?.leaseDurationSeconds ?? 15) * 1000;
-      // Within the lease after the last renewal the old leader could have made before it froze.
-      const takenAfterMs =
-        Date.parse(handedOver.spec?.acquireTime ?? '') - Math.max(lastRenew, frozenAt - leaseMs);
-      timings['lost node: Lease handed over after'] =
-        `${((Date.parse(handedOver.spec?.acquireTime ?? '') - frozenAt) / 1000).toFixed(1)}s`;
-      expect(takenAfterMs).toBeLessThanOrEqual(leaseMs + 5000);
+      const takenAfterMs = Date.parse(handedOver.spec?.acquireTime ?? '') - frozenAt;
+      timings['lost node: Lease handed over after'] = `${(takenAfterMs / 1000).toFixed(1)}s`;
+      // The standby takes the Lease once it has seen no renewal for the lease duration: counted
+      // from its last look before the freeze, and seen at its next look (2 s retries, +20 %
+      // jitter, each), plus the API round trips of a loaded machine.
+      expect(takenAfterMs).toBeLessThanOrEqual(leaseMs + 2 * 2400 + 3000);
 
       await until(
         'node NotReady',
