@@ -300,12 +300,28 @@ describe('Keystone on two real nodes', () => {
         ],
       },
     });
+    // The Topology first, then the second replica: spread constraints hold when a pod is
+    // scheduled, and a rollout of two pods could end with both on one node (old pods counted
+    // while the new ones are placed); one pod rolled, the second must go to the other node.
     await client.patch(
       KeystoneAPIKind,
       keystone,
-      { spec: { replicas: 2, topologyRef: { name: spreadTopology.name } } },
+      { spec: { topologyRef: { name: spreadTopology.name } } },
       'merge',
     );
+    await until(
+      'the pod placed by the Topology',
+      async () => {
+        const ready = await podsReady(client, ns, keystonePods, 1, 1000).catch(() => undefined);
+        return ready?.every(
+          (p) => (p.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length,
+        )
+          ? ready
+          : undefined;
+      },
+      300_000,
+    );
+    await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
     // The pods of the rollout that placed them by the Topology (the first pass may scale the old
     // template before the Topology is read).
     const pods = await until(
@@ -433,27 +449,44 @@ describe('Keystone when a node is lost', () => {
   it('readyCount and DeploymentReady follow, the pod comes back on the other node, the operator Lease is handed over, a token loop fails at most one probe period; back, nothing is rewritten', async () => {
     const t0 = Date.now();
     const [first, lost] = realNodes as [string, string];
-    // Pods created from now on leave an unreachable node after 5 s instead of 300 s.
+    // The pods leave an unreachable or not-ready node after 5 s instead of the 300 s that
+    // kube-apiserver adds by default: set on the Deployment's template (the operator sets no
+    // tolerations, and its apply leaves fields of other managers alone), which rolls the pods.
     const quick = (key: string) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 });
+    await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
+    await podsReady(client, ns, keystonePods, 2, 300_000);
     await client.patch(
-      Kinds.Namespace,
-      { name: ns },
+      Kinds.Deployment,
+      { namespace: ns, name: 'keystone' },
       {
-        metadata: {
-          annotations: {
-            'scheduler.alpha.kubernetes.io/defaultTolerations': JSON.stringify([
-              { operator: 'Equal', ...realNodeTaint },
-              quick('node.kubernetes.io/unreachable'),
-              quick('node.kubernetes.io/not-ready'),
-            ]),
+        spec: {
+          template: {
+            spec: {
+              tolerations: [
+                { operator: 'Equal', ...realNodeTaint },
+                quick('node.kubernetes.io/unreachable'),
+                quick('node.kubernetes.io/not-ready'),
+              ],
+            },
           },
         },
       },
       'merge',
     );
-    await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
-    for (const p of await podsReady(client, ns, keystonePods, 2, 300_000))
-      await client.delete(Kinds.Pod, { namespace: ns, name: p.metadata.name ?? '' });
+    await until(
+      'two Ready pods with the short tolerations',
+      async () => {
+        const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
+        return ready?.every((p) =>
+          (p.spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
+            (t) => t.tolerationSeconds === 5,
+          ),
+        )
+          ? ready
+          : undefined;
+      },
+      300_000,
+    );
     let pods = await podsReady(client, ns, keystonePods, 2, 300_000);
     expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([first, lost].sort());
     await until('readyCount 2', async () =>
