@@ -8,6 +8,7 @@ import {
   operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
+  replicaSpreadProblems,
   webhookChartProblems,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,10 @@ const template = (...set: string[]): Promise<RenderedObject[]> =>
   helm.template(CHART_DIR, { release: 'ks', namespace: 'operators', set });
 
 describe('chart keystone-operator', () => {
+  it('with replicas > 1: a PodDisruptionBudget (maxUnavailable 1) and a preferred anti-affinity on the hostname; neither with one', async () => {
+    expect(replicaSpreadProblems(await template(), await template('replicas=2'))).toEqual([]);
+  });
+
   it('passes helm lint --strict, also when watching namespaces', async () => {
     expect(await helm.lint(CHART_DIR)).toContain('0 chart(s) failed');
     expect(await helm.lint(CHART_DIR, ['watchNamespaces={a,b}'])).toContain('0 chart(s) failed');

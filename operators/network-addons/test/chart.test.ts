@@ -9,6 +9,7 @@ import {
   operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
+  replicaSpreadProblems,
   VALUES_SCHEMA_REFUSAL,
 } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,6 +67,10 @@ function renderEverything(): KubeObject[] {
 }
 
 describe('chart: lint and template', () => {
+  it('with replicas > 1: a PodDisruptionBudget (maxUnavailable 1) and a preferred anti-affinity on the hostname; neither with one', async () => {
+    expect(replicaSpreadProblems(await template(), await template('replicas=2'))).toEqual([]);
+  });
+
   it.each([
     [[]],
     [['replicas=2', 'operandNamespace=cnao']],

@@ -7,6 +7,7 @@ import {
   operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
+  replicaSpreadProblems,
   VALUES_SCHEMA_REFUSAL,
   waitUntil,
   webhookChartProblems,
@@ -34,6 +35,10 @@ const template = (...set: string[]): Promise<RenderedObject[]> =>
   helm.template(CHART_DIR, { release: 'placement', namespace: 'openstack-operators', set });
 
 describe('chart: lint and template', () => {
+  it('with replicas > 1: a PodDisruptionBudget (maxUnavailable 1) and a preferred anti-affinity on the hostname; neither with one', async () => {
+    expect(replicaSpreadProblems(await template(), await template('replicas=2'))).toEqual([]);
+  });
+
   // `enabled` is what the umbrella chart (charts/stackops) sets on each operator chart.
   it.each([
     [[]],

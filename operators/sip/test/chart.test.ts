@@ -10,6 +10,7 @@ import {
   operatorContainerProblems,
   type RenderedObject,
   renderedContainer,
+  replicaSpreadProblems,
   type TestNamespace,
   VALUES_SCHEMA_REFUSAL,
   waitUntil,
@@ -38,6 +39,10 @@ const template = (...set: string[]): Promise<RenderedObject[]> =>
   helm.template(CHART_DIR, { release: 'sip', namespace: 'sip-system', set });
 
 describe('chart: lint and template', () => {
+  it('with replicas > 1: a PodDisruptionBudget (maxUnavailable 1) and a preferred anti-affinity on the hostname; neither with one', async () => {
+    expect(replicaSpreadProblems(await template(), await template('replicas=2'))).toEqual([]);
+  });
+
   it.each([[[]], [['installBareMetalHostCRD=true', 'replicas=2']], [['watchNamespaces={tenants,metal3}']]])(
     'helm lint --strict passes with %j',
     async (set: string[]) => {

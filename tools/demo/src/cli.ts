@@ -17,6 +17,11 @@ const program = new Command('stackops-demo')
     "run the operators as local processes (as their charts' ServiceAccounts) instead of pods on a real node",
     false,
   )
+  .option(
+    '--real-nodes <n>',
+    'real nodes (kubelet+containerd each); the operators and OpenStack pods spread over them (each further node ~190 MiB)',
+    '1',
+  )
   .option('--timeout <seconds>', 'how long to wait for every resource to be Ready', '600')
   .parse();
 
@@ -25,6 +30,7 @@ const opts = program.opts<{
   name: string;
   replace: boolean;
   localOperators: boolean;
+  realNodes: string;
   timeout: string;
 }>();
 try {
@@ -33,6 +39,7 @@ try {
     clusterName: opts.name,
     replace: opts.replace,
     localOperators: opts.localOperators,
+    realNodes: Number(opts.realNodes),
     timeoutMs: Number(opts.timeout) * 1000,
   });
   process.exit(outcome.allDone ? 0 : 1);

@@ -53,6 +53,8 @@ export interface DemoOptions {
    * without a real node, as before the images existed: quicker to iterate on operator code.
    */
   localOperators?: boolean;
+  /** Real nodes (default 1; each further one costs ~190 MiB and a few seconds of `up`). */
+  realNodes?: number;
   timeoutMs: number;
 }
 
@@ -148,12 +150,16 @@ async function waitForPodReady(kubectl: string, kubeconfig: string, namespace: s
   ]);
 }
 
-/** The operator pods, each Ready on the real node and running the image built here, or an error naming what is not. */
-async function checkOperatorPods(client: KubeClient, images: Map<string, string>): Promise<OperatorPod[]> {
+/** The operator pods, each Ready on a real node and running the image built here, or an error naming what is not. */
+async function checkOperatorPods(
+  client: KubeClient,
+  images: Map<string, string>,
+  realNodes: readonly string[],
+): Promise<OperatorPod[]> {
   const pods = await operatorPods(client);
   const problems = pods.flatMap((p) => [
     ...(p.ready ? [] : [`${p.name} is not Ready`]),
-    ...(p.node === 'real-node' ? [] : [`${p.name} runs on ${p.node}`]),
+    ...(realNodes.includes(p.node) ? [] : [`${p.name} runs on ${p.node}`]),
     ...(images.get(p.image) === p.imageID
       ? []
       : [`${p.name} runs ${p.imageID}, not the ${p.image} built here`]),
@@ -170,6 +176,10 @@ async function checkOperatorPods(client: KubeClient, images: Map<string, string>
 export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   await refuseRunningCluster(opts.clusterName, opts.replace ?? false);
   const real = !opts.localOperators;
+  const realNodes = opts.realNodes ?? 1;
+  if (!Number.isInteger(realNodes) || realNodes < 1 || realNodes > 16)
+    throw new Error(`--real-nodes: ${opts.realNodes} is not a whole number from 1 to 16`);
+  if (realNodes > 1 && !real) throw new Error('--real-nodes: --local-operators runs without real nodes');
   const steps = new StepPrinter(real ? 9 : 8);
   let keystone: KeystoneServer | undefined;
   let imageDir: string | undefined;
@@ -238,17 +248,17 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     });
     cp = await steps.run(
       real
-        ? `Start the local control plane "${opts.clusterName}" with a real node, and load the operator and stand-in images`
+        ? `Start the local control plane "${opts.clusterName}" with ${realNodes === 1 ? 'a real node' : `${realNodes} real nodes`}, and load the operator and stand-in images`
         : `Start the local control plane "${opts.clusterName}"`,
       async (note) => {
         const started = await startControlPlane({
           name: opts.clusterName,
           fresh: true,
-          ...(images ? { realNode: true, images: images.archives } : {}),
+          ...(images ? { realNodes, images: images.archives } : {}),
         });
         if (started.realNode) {
           note(
-            `real node ${started.realNode.name} ${started.realNode.ip}; images: ${[...images!.byName.keys()].join(', ')}`,
+            `real ${started.realNodes.length === 1 ? 'node' : 'nodes'} ${started.realNodes.map((n) => `${n.name} ${n.ip}`).join(', ')}; images: ${[...images!.byName.keys()].join(', ')}`,
           );
           const client = createKubeClient(started.kubeConfig, { fieldManager: 'stackops-demo' });
           // After the start, whose deadline is for the daemons: these images are large.
@@ -277,7 +287,11 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     );
     if (real) {
       await steps.run('Check the operator pods, and start MariaDB behind Service openstack', async (note) => {
-        const pods = await checkOperatorPods(admin, images!.byName);
+        const pods = await checkOperatorPods(
+          admin,
+          images!.byName,
+          cp!.realNodes.map((n) => n.name),
+        );
         note(`${pods.length} operator pods Ready on the real node, from the images built here`);
         // MariaDB takes its root password from the prerequisites' osp-secret, and is Ready before
         // the KeystoneAPI and PlacementAPI exist: their db-create Jobs would fail and retry until it is.

@@ -10,17 +10,23 @@ const execFileP = promisify(execFile);
 
 /**
  * The namespace `openstack` (or `name`), annotated so that kube-apiserver's PodNodeSelector and
- * PodTolerationRestriction put every pod created in it on the real node: Keystone, Placement, their
- * Jobs and MariaDB run for real while the other products' workloads stay on kwok. Created, or an
+ * PodTolerationRestriction put every pod created in it on the real nodes (only the one named `node`,
+ * when given): Keystone, Placement, their Jobs and MariaDB run for real while the other products'
+ * workloads stay on kwok. Created, or an
  * existing namespace patched. Not server-side applied: the examples are applied with the same field
  * manager, and their Namespace (no annotations) would then take the annotations away.
  */
 export async function openstackNamespaceOnRealNode(
   client: KubeClient,
   name: string = OPENSTACK_NAMESPACE,
+  node?: string,
 ): Promise<void> {
+  const selector: Record<string, string> = {
+    ...realNodeLabels,
+    ...(node ? { 'kubernetes.io/hostname': node } : {}),
+  };
   const annotations = {
-    'scheduler.alpha.kubernetes.io/node-selector': Object.entries(realNodeLabels)
+    'scheduler.alpha.kubernetes.io/node-selector': Object.entries(selector)
       .map(([k, v]) => `${k}=${v}`)
       .join(','),
     'scheduler.alpha.kubernetes.io/defaultTolerations': JSON.stringify([

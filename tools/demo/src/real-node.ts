@@ -1,4 +1,4 @@
-import { fakeNodeTaint, realNodeLabels, realNodeName } from '@stackops/kube-env';
+import { fakeNodeTaint, realNodeLabels } from '@stackops/kube-env';
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 
 interface Taint {
@@ -8,7 +8,11 @@ interface Taint {
 }
 type NodeShape = KubeObject & { spec?: { taints?: Taint[] } };
 
-/** Keeps ordinary pods off the real node: only what tolerates it (the operators) runs there. */
+/** Every real node carries kube-env's real-node labels (`--real-nodes N`: all N of them). */
+const isRealNode = (node: NodeShape): boolean =>
+  Object.entries(realNodeLabels).every(([k, v]) => node.metadata.labels?.[k] === v);
+
+/** Keeps ordinary pods off the real nodes: only what tolerates it (the operators) runs there. */
 export const realNodeTaint = { key: 'stackops.dev/real-node', value: 'true', effect: 'NoSchedule' } as const;
 
 /**
@@ -35,13 +39,13 @@ async function setTaints(client: KubeClient, node: NodeShape, taints: Taint[]): 
  * kube-env puts ordinary pods on the real node (kwok's nodes are tainted). What the operators
  * deploy cannot run there yet: its images (keystone, MariaDB, multus, haproxy, …) are not on this
  * machine. So the other way round: kwok's nodes lose their taint and simulate those workloads, as
- * without a real node, while the real node is tainted and runs only the operators, which tolerate it.
+ * without a real node, while every real node is tainted and runs only the operators, which tolerate it.
  */
 export async function keepWorkloadsOnKwok(client: KubeClient): Promise<void> {
   const { items } = await client.list<NodeShape>(Kinds.Node);
   for (const node of items) {
     const taints = node.spec?.taints ?? [];
-    if (node.metadata.name === realNodeName) {
+    if (isRealNode(node)) {
       if (!taints.some((t) => t.key === realNodeTaint.key))
         await setTaints(client, node, [...taints, { ...realNodeTaint }]);
     } else if (taints.some((t) => t.key === fakeNodeTaint.key)) {

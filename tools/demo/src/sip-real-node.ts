@@ -3,10 +3,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { type ControlPlane, realNodeLabels } from '@stackops/kube-env';
+import { type ControlPlane, realNodeLabels, realNodeName } from '@stackops/kube-env';
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { realNodeTaint } from './real-node.js';
 import { SIP_NAMESPACE, SIPClusterKind } from './targets.js';
+
+/**
+ * The first real node: the workers' addresses are put on its link and the traffic is sent from its
+ * namespace, so SIP's pods stay there when there are several real nodes.
+ */
+const firstRealNode = { ...realNodeLabels, 'kubernetes.io/hostname': realNodeName };
 
 const execFileP = promisify(execFile);
 
@@ -35,7 +41,7 @@ function fakeWorkersPod(image: string): KubeObject {
     metadata: { name: 'fake-workers', namespace: SIP_NAMESPACE, labels: { app: 'fake-workers' } },
     spec: {
       hostNetwork: true,
-      nodeSelector: { ...realNodeLabels },
+      nodeSelector: { ...firstRealNode },
       terminationGracePeriodSeconds: 1,
       containers: Object.entries(WORKERS).map(([name, ip]) => ({
         name,
@@ -102,15 +108,15 @@ export async function sipOnRealNode(
   if (!sip) throw new Error(`SIPCluster ${SIP_NAMESPACE}/tenant-a not found`);
   const onNode = (kind: string, labels: Record<string, string>): Record<string, unknown>[] =>
     (sip.spec.services[kind] ?? []).map((s) => ({ ...s, nodeLabels: labels }));
-  const [jumpHost] = onNode('jumpHost', realNodeLabels);
+  const [jumpHost] = onNode('jumpHost', firstRealNode);
   await client.patch(
     SIPClusterKind,
     { namespace: SIP_NAMESPACE, name: 'tenant-a' },
     {
       spec: {
         services: {
-          loadBalancerControlPlane: onNode('loadBalancerControlPlane', realNodeLabels),
-          loadBalancerWorker: onNode('loadBalancerWorker', realNodeLabels),
+          loadBalancerControlPlane: onNode('loadBalancerControlPlane', firstRealNode),
+          loadBalancerWorker: onNode('loadBalancerWorker', firstRealNode),
           jumpHost: [
             {
               ...jumpHost,

@@ -13,14 +13,16 @@ declare module 'vitest' {
     e2eCluster: string;
     kubectl: string;
     helm: string;
-    /** `nsenter --net=<this> -- …` reaches pod IPs. */
+    /** `nsenter --net=<this> -- …` reaches pod IPs (of every node: routes between their pod subnets). */
     netnsPath: string;
+    /** The names of the real nodes (two: tests of spreading, draining and losing a node). */
+    realNodes: string[];
     images: LoadedImage[];
   }
 }
 
 /**
- * A private cluster with a real node, started once per run, with the operator images that
+ * A private cluster with two real nodes, started once per run, with the operator images that
  * `make images` built (the nx `test` target depends on `@stackops/images:images`, so they are built
  * once per run and are current) loaded into its containerd. `E2E_CLUSTER` names it (default
  * `stackops-e2e`); `E2E_REUSE=1` keeps it running between runs for a fast inner loop.
@@ -36,8 +38,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const progress = (line: string) => process.stderr.write(`[e2e] ${line}\n`);
   const cp = await startControlPlane({
     name,
-    realNode: true,
+    realNodes: 2,
     nodes: 2,
+    // A lost node is NotReady after 20 s (default 300 s): within one of keystone's 30 s probe
+    // periods, as the lost-node test requires of the pods' endpoints.
+    nodeMonitorGracePeriodSeconds: 20,
     fresh: !reuse,
     reuse,
     detach: reuse,
@@ -45,7 +50,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     images: archives,
     progress,
   });
-  if (!cp.realNode) throw new Error(`cluster ${name} has no real node`);
+  if (!cp.realNode || cp.realNodes.length < 2) throw new Error(`cluster ${name} has not two real nodes`);
   // A reused cluster may hold older images under the same names.
   if (cp.reused) await cp.realNode.loadImages(archives);
   const client = createKubeClient(cp.kubeConfig, { fieldManager: 'stackops-e2e' });
@@ -57,6 +62,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('kubectl', cp.kubectl);
   project.provide('helm', cp.helm);
   project.provide('netnsPath', cp.realNode.netnsPath);
+  project.provide(
+    'realNodes',
+    cp.realNodes.map((n) => n.name),
+  );
   project.provide('images', images);
   return async () => {
     if (!reuse) await cp.stop({ purge: true });

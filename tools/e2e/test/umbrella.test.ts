@@ -10,7 +10,8 @@ import {
   SIPClusterKind,
 } from '@stackops/demo/targets';
 import { chartAliases, RELEASE, RELEASE_NAMESPACE } from '@stackops/demo/umbrella';
-import { Kinds } from '@stackops/lib-common/client';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { waitFor } from '@stackops/lib-common/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   adminClient,
@@ -23,16 +24,19 @@ import {
   helmInstall,
   kubeconfigPath,
   readyPods,
+  realNodes,
   repoRoot,
   waitForCondition,
 } from './support.js';
 
 /**
- * The umbrella chart installs all four operators as pods on the real node; they converge the
+ * The umbrella chart installs all four operators, two replicas each, as pods on the two real nodes
+ * (one per node, one leader each); they converge the
  * examples together; then `make uninstall`, with the operators still running, deletes the custom
  * resources through them (each releases its own finalizers: nothing is forced), the release, and
  * the CRDs.
  */
+type Lease = KubeObject & { spec?: { holderIdentity?: string } };
 const client = adminClient();
 const samples: CrRef[] = [
   { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
@@ -62,20 +66,42 @@ function uninstallCli(): Promise<{ code: number | null; out: string }> {
   });
 }
 
-describe('the umbrella chart on the real node', () => {
-  it('runs all four operators as Ready pods from the built images; make uninstall removes everything through them', async () => {
+describe('the umbrella chart on the real nodes', () => {
+  it('runs all four operators, two replicas each on different nodes with one leader each, as Ready pods from the built images; make uninstall removes everything through them', async () => {
     const values: Record<string, unknown> = { sip: { installBareMetalHostCRD: true } };
+    // Two replicas each: the charts then spread them over the nodes (preferred anti-affinity),
+    // ship a PodDisruptionBudget, and turn leader election on.
     for (const alias of Object.values(chartAliases))
-      values[alias] = { ...(values[alias] as object | undefined), ...operatorOnRealNodeValues };
+      values[alias] = { ...(values[alias] as object | undefined), ...operatorOnRealNodeValues, replicas: 2 };
     // The umbrella's file:// dependencies are packaged into charts/stackops/charts/ here: nothing
     // else in this run is relied on to have done it.
     await helm(['dependency', 'build', resolve(repoRoot, 'charts/stackops'), '--skip-refresh']);
     await helmInstall(RELEASE, 'stackops', RELEASE_NAMESPACE, values);
-    const pods = await readyPods(client, RELEASE_NAMESPACE, RELEASE, 4);
+    const pods = await readyPods(client, RELEASE_NAMESPACE, RELEASE, 8);
     for (const [operator, alias] of Object.entries(chartAliases)) {
-      const pod = pods.find((p) => p.metadata.labels?.['app.kubernetes.io/name'] === alias);
-      expect(pod, `${alias} pod`).toBeDefined();
-      expect(expectRunsForReal(pod!, operator)).toEqual([]);
+      const mine = pods.filter((p) => p.metadata.labels?.['app.kubernetes.io/name'] === alias);
+      expect(mine.length, `${alias} pods`).toBe(2);
+      for (const pod of mine) expect(expectRunsForReal(pod, operator)).toEqual([]);
+      expect(mine.map((p) => p.spec.nodeName).sort(), `${alias} pods' nodes`).toEqual([...realNodes].sort());
+      // One leader: the Lease names one of the two pods.
+      const lease = await waitFor<Lease>(
+        client,
+        Kinds.Lease,
+        { namespace: RELEASE_NAMESPACE, name: `${operator}-operator-leader` },
+        (l) => mine.some((p) => l?.spec?.holderIdentity?.startsWith(`${p.metadata.name}_`)),
+        { timeoutMs: 60_000 },
+      );
+      expect(mine.filter((p) => lease?.spec?.holderIdentity?.startsWith(`${p.metadata.name}_`)).length).toBe(
+        1,
+      );
+      const { items: pdbs } = await client.list<KubeObject & { spec?: { maxUnavailable?: number } }>(
+        Kinds.PodDisruptionBudget,
+        { namespace: RELEASE_NAMESPACE, labelSelector: `app.kubernetes.io/name=${alias}` },
+      );
+      expect(
+        pdbs.map((p) => p.spec?.maxUnavailable),
+        `${alias} PodDisruptionBudget`,
+      ).toEqual([1]);
     }
 
     // PlacementAPI is left out: it registers in Keystone, and no Keystone serves this cluster.

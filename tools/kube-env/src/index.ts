@@ -19,7 +19,7 @@ export {
   type RealNode,
   startControlPlane,
 } from './control-plane.js';
-export { loadImages, runInRealNode } from './node/access.js';
+export { loadImages, runInRealNode, setRealNodeFrozen } from './node/access.js';
 export { fakeNodeTaint, realNodeLabels, realNodeName, realNodeNetwork } from './node/network.js';
 export type { RealNodeState } from './node/real-node.js';
 export { type CacheLayout, cacheLayout, kubeEnvRoot } from './paths.js';

@@ -50,6 +50,7 @@ export const Kinds = {
   StatefulSet: grp('apps', 'v1', 'StatefulSet', 'statefulsets'),
   Job: grp('batch', 'v1', 'Job', 'jobs'),
   CronJob: grp('batch', 'v1', 'CronJob', 'cronjobs'),
+  PodDisruptionBudget: grp('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets'),
   Role: grp('rbac.authorization.k8s.io', 'v1', 'Role', 'roles'),
   RoleBinding: grp('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings'),
   ClusterRole: grp('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),

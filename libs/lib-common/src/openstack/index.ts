@@ -56,6 +56,12 @@ export {
   verifyNetworkStatus,
 } from './network.js';
 export { passwordProblem } from './passwords.js';
+export {
+  buildPodDisruptionBudget,
+  ensurePodDisruptionBudget,
+  type PodDisruptionBudgetInput,
+  wantsPodDisruptionBudget,
+} from './pdb.js';
 export { withPullPolicyDefaults } from './pod.js';
 export {
   buildRbac,

@@ -102,6 +102,53 @@ export function renderedContainer(
 }
 
 /**
+ * What an operator chart must render for its replicas (ADR 0041), as problems (empty when right):
+ * `single` (replicas 1) has no PodDisruptionBudget and no affinity; `replicated` (replicas > 1) a
+ * budget with `maxUnavailable: 1` over the Deployment's pods and a preferred pod anti-affinity on
+ * `kubernetes.io/hostname` over the same pods.
+ */
+export function replicaSpreadProblems(
+  single: readonly RenderedObject[],
+  replicated: readonly RenderedObject[],
+): string[] {
+  const problems: string[] = [];
+  const podSpec = (docs: readonly RenderedObject[]) =>
+    (
+      findRendered(docs, 'Deployment')[0]?.spec as
+        | { template?: { spec?: Record<string, unknown> } }
+        | undefined
+    )?.template?.spec ?? {};
+  if (findRendered(single, 'PodDisruptionBudget').length > 0)
+    problems.push('a PodDisruptionBudget at one replica');
+  if (podSpec(single)['affinity'] !== undefined) problems.push('an affinity at one replica');
+  const selector = (findRendered(replicated, 'Deployment')[0]?.spec as { selector?: unknown } | undefined)
+    ?.selector;
+  const pdbs = findRendered(replicated, 'PodDisruptionBudget');
+  const pdb = pdbs[0]?.spec as { maxUnavailable?: unknown; selector?: unknown } | undefined;
+  if (
+    pdbs.length !== 1 ||
+    pdb?.maxUnavailable !== 1 ||
+    JSON.stringify(pdb.selector) !== JSON.stringify(selector)
+  )
+    problems.push(`replicated: PodDisruptionBudget ${JSON.stringify(pdbs.map((p) => p.spec))}`);
+  const affinity = podSpec(replicated)['affinity'] as
+    | {
+        podAntiAffinity?: {
+          preferredDuringSchedulingIgnoredDuringExecution?: { podAffinityTerm?: Record<string, unknown> }[];
+        };
+      }
+    | undefined;
+  const term =
+    affinity?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.[0]?.podAffinityTerm;
+  if (
+    term?.['topologyKey'] !== 'kubernetes.io/hostname' ||
+    JSON.stringify(term['labelSelector']) !== JSON.stringify(selector)
+  )
+    problems.push(`replicated: affinity ${JSON.stringify(affinity)}`);
+  return problems;
+}
+
+/**
  * The name helm charts' usual `fullname` helper gives a release's objects (and so its
  * ServiceAccount): the release name when it already contains the chart name, else
  * `<release>-<chart>`, cut to 63 characters and one trailing dash dropped (`trunc 63 | trimSuffix "-"`).

@@ -58,6 +58,7 @@ export {
   type RenderedRule,
   type RunCommandOptions,
   renderedContainer,
+  replicaSpreadProblems,
   runCommand,
   setFlags,
   VALUES_SCHEMA_REFUSAL,

@@ -1,4 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
+import { wantsPodDisruptionBudget } from '@stackops/lib-common/openstack';
 import type { PlacementAPI } from '../api/kinds.js';
 
 /**
@@ -23,8 +24,12 @@ export const placementConditionTypes = [
   ConditionType.MariaDBAccountReady,
 ] as const;
 
-/** The conditions of one PlacementAPI: the above, and TopologyReady when it names a Topology (as upstream). */
-export const placementConditions = (cr: PlacementAPI): readonly string[] =>
-  cr.spec.topologyRef?.name
-    ? [...placementConditionTypes, ConditionType.TopologyReady]
-    : placementConditionTypes;
+/**
+ * The conditions of one PlacementAPI: the above, TopologyReady when it names a Topology (as
+ * upstream), and PDBReady (stackops) when it has more than one replica.
+ */
+export const placementConditions = (cr: PlacementAPI): readonly string[] => [
+  ...placementConditionTypes,
+  ...(cr.spec.topologyRef?.name ? [ConditionType.TopologyReady] : []),
+  ...(wantsPodDisruptionBudget(cr.spec.replicas) ? [ConditionType.PDBReady] : []),
+];

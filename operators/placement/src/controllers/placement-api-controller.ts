@@ -18,6 +18,7 @@ export const PLACEMENT_API_OWNED_KINDS: readonly KindRef[] = [
   Kinds.Service,
   Kinds.Job,
   Kinds.Deployment,
+  Kinds.PodDisruptionBudget,
   Kinds.ServiceAccount,
   Kinds.Role,
   Kinds.RoleBinding,

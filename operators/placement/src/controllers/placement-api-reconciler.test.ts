@@ -179,6 +179,33 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
     expect(fake.writes()).toBe(writes);
   });
 
+  it('with several replicas, owns a PodDisruptionBudget (maxUnavailable 1) and reports PDBReady; at one replica, deletes it', async () => {
+    const fake = new FakeKubeClient();
+    const cr = placementAPI();
+    seedDeployable(fake, { ...cr, spec: { ...cr.spec, replicas: 2 } });
+    await converge(fake);
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+    expect(conditionOf(fake, 'PDBReady')?.status).toBe('True');
+    const pdb = fake.peek<KubeObject & { spec: unknown }>(Kinds.PodDisruptionBudget, ref);
+    expect(pdb?.spec).toEqual({
+      maxUnavailable: 1,
+      selector: { matchLabels: { service: 'placement', owner: 'placement' } },
+    });
+    expect(pdb?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'PlacementAPI',
+      name: 'placement',
+      controller: true,
+    });
+
+    await fake.patch(PlacementAPIKind, ref, { spec: { replicas: 1 } }, 'merge');
+    await reconcile(fake);
+    await runOthers(fake);
+    await converge(fake);
+    expect(fake.peek(Kinds.PodDisruptionBudget, ref)).toBeUndefined();
+    expect(conditionOf(fake, 'PDBReady')).toBeUndefined();
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+  });
+
   it('deletion takes its finalizer off the keystone children, then off itself', async () => {
     const fake = new FakeKubeClient();
     const finalizers = ['openstack.org/placementapi'];

@@ -17,6 +17,7 @@ import { ensureConfigSecret } from './steps/ensure-config-secret.js';
 import { ensureDatabase, releaseDatabase } from './steps/ensure-database.js';
 import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
+import { ensurePdb } from './steps/ensure-pdb.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
 import { ensureServices } from './steps/ensure-services.js';
 import { ensureTopology, releaseTopology } from './steps/ensure-topology.js';
@@ -44,6 +45,8 @@ export const PLACEMENT_API_STEPS = [
   reports(ConditionType.CreateServiceReady, ensureServices),
   reports(ConditionType.TopologyReady, ensureTopology),
   reports(ConditionType.DBSyncReady, runDbSync),
+  // Before the Deployment step, which ends the pass until every replica is ready.
+  reports(ConditionType.PDBReady, ensurePdb),
   reports(ConditionType.DeploymentReady, ensureDeployment),
   reports(ConditionType.ServiceConfigReady, handOverApplicationCredential),
   reports(ConditionType.KeystoneServiceReady, registerInKeystone),

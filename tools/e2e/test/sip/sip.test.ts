@@ -270,7 +270,8 @@ beforeAll(async () => {
   timings['fake hosts started'] = secs(t0);
 
   t0 = Date.now();
-  await openstackNamespaceOnRealNode(client, ns);
+  // On the first real node: the workers' addresses are on its link (inNode).
+  await openstackNamespaceOnRealNode(client, ns, 'real-node');
   await helmInstall(release, 'sip-operator', system, {
     ...operatorOnRealNodeValues,
     installBareMetalHostCRD: true,

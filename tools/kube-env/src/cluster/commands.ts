@@ -24,6 +24,8 @@ export interface CommandInputs {
   audit?: { policyFile: string; logFile: string };
   /** The API server calls admission webhooks (off by default, see the flag below). */
   admissionWebhooks?: boolean;
+  /** How long a node may go without a heartbeat before it is NotReady (default 300 s). */
+  nodeMonitorGracePeriodSeconds?: number;
 }
 
 interface RealNodeApiserverInputs {
@@ -127,8 +129,9 @@ export function componentCommands(inputs: CommandInputs): Record<ControlPlaneCom
       // long again after it succeeded (ADR 0029). More workers cost no CPU when idle.
       ...controllerWorkers,
       '--node-monitor-period=5s',
-      // Generous: on a busy 2-core machine a late lease renewal must not evict every pod.
-      '--node-monitor-grace-period=5m',
+      // Generous by default: on a busy 2-core machine a late lease renewal must not evict every
+      // pod. A test of a lost node asks for less.
+      `--node-monitor-grace-period=${inputs.nodeMonitorGracePeriodSeconds ?? 300}s`,
       '--profiling=false',
     ],
     'kube-scheduler': [

@@ -72,6 +72,12 @@ export interface StartOptions {
    * subnet (see README). The first also holds the control plane and CoreDNS.
    */
   realNodes?: number;
+  /**
+   * How long (seconds) a node may miss its heartbeats before the controller-manager marks it
+   * NotReady (default 300: generous on a busy machine). A test that loses a node asks for less.
+   * Asked for, a running cluster is reused only if it was started with the same value.
+   */
+  nodeMonitorGracePeriodSeconds?: number;
   /** Image archives (docker or OCI tar) or OCI layout folders to load into every real node. */
   images?: readonly string[];
   /**
@@ -154,6 +160,8 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         state &&
         realNodeCount(state) >= realNodes &&
         (options.auditLog === undefined || state.auditLog === resolve(options.auditLog)) &&
+        (options.nodeMonitorGracePeriodSeconds === undefined ||
+          state.nodeMonitorGracePeriodSeconds === options.nodeMonitorGracePeriodSeconds) &&
         (!options.admissionWebhooks || state.admissionWebhooks === true) &&
         expectedComponents(state).every((c) => running.includes(c)) &&
         (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki))))
@@ -276,6 +284,9 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
     components: {},
     ...(audit ? { auditLog: audit.logFile } : {}),
     ...(options.admissionWebhooks ? { admissionWebhooks: true } : {}),
+    ...(options.nodeMonitorGracePeriodSeconds
+      ? { nodeMonitorGracePeriodSeconds: options.nodeMonitorGracePeriodSeconds }
+      : {}),
   };
 
   // Tracked for cleanup from the first process on, so Ctrl-C during `up` leaves nothing behind.
@@ -342,6 +353,9 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
       kwokConfig: layout.kwokConfig,
       ...(audit ? { audit } : {}),
       admissionWebhooks: options.admissionWebhooks ?? false,
+      ...(options.nodeMonitorGracePeriodSeconds
+        ? { nodeMonitorGracePeriodSeconds: options.nodeMonitorGracePeriodSeconds }
+        : {}),
       realNode: first &&
         prepared && {
           nodeIp: first.state.ip,

@@ -21,6 +21,8 @@ export interface ClusterState {
   auditLog?: string;
   /** The API server calls admission webhooks (`up --admission-webhooks`). */
   admissionWebhooks?: boolean;
+  /** The controller-manager's node monitor grace period, when `up` was asked for one. */
+  nodeMonitorGracePeriodSeconds?: number;
   /** Present when the cluster has a real node (and then the control plane runs in its namespace): the first one. */
   realNode?: RealNodeState;
   /** Every real node, the first included (absent in a state written before there could be several). */

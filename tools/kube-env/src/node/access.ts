@@ -1,8 +1,11 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { clusterLayout } from '../cluster/layout.js';
 import { readState } from '../cluster/state.js';
 import { type RunResult, run } from '../util/run.js';
 import { importImages } from './images.js';
-import { inNode } from './namespace.js';
+import { cgroupHierarchies, inNode } from './namespace.js';
+import { cgroupRoot } from './network.js';
 import { containerdReady, type RealNodeState } from './real-node.js';
 
 function realNodesOf(cluster: string): RealNodeState[] {
@@ -63,4 +66,23 @@ export function runInRealNode(
   node?: string,
 ): Promise<RunResult> {
   return run(nodeEnterCommand(realNodeOf(cluster, node), command));
+}
+
+/**
+ * Freezes (or thaws) every process of a further real node (not the first: its cgroup holds the
+ * others'): containerd, kubelet, kube-proxy and its pods stop at once, as a host that hangs or
+ * drops off the network; thawed, they go on where they stopped. For tests of a lost node.
+ */
+export function setRealNodeFrozen(cluster: string, node: string, frozen: boolean): void {
+  const n = realNodeOf(cluster, node);
+  if (n.index === 1)
+    throw new Error(`${node} is the first real node of ${cluster}: only a further node can be frozen`);
+  const files = cgroupHierarchies()
+    .map((h) => join(h, cgroupRoot(cluster), n.name))
+    .flatMap((dir) => [join(dir, 'freezer.state'), join(dir, 'cgroup.freeze')])
+    .flat()
+    .filter((f) => existsSync(f));
+  if (files.length === 0) throw new Error(`no cgroup freezer for ${node} of ${cluster}`);
+  for (const f of files)
+    writeFileSync(f, f.endsWith('freezer.state') ? (frozen ? 'FROZEN' : 'THAWED') : frozen ? '1' : '0');
 }

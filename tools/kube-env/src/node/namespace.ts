@@ -121,7 +121,7 @@ export async function createNodeMountNamespace(clusterRoot: string, layout: Node
 }
 
 /** cgroup v1 hierarchies and the cgroup2 one, as mounted (this machine mounts both). */
-function cgroupHierarchies(): string[] {
+export function cgroupHierarchies(): string[] {
   return mountPoints(readFileSync('/proc/self/mountinfo', 'utf8'))
     .filter((m) => m.fstype === 'cgroup' || m.fstype === 'cgroup2')
     .map((m) => m.path);

@@ -20,6 +20,7 @@ export const KEYSTONE_API_OWNED_KINDS: readonly KindRef[] = [
   Kinds.Job,
   Kinds.CronJob,
   Kinds.Deployment,
+  Kinds.PodDisruptionBudget,
   Kinds.ServiceAccount,
   Kinds.Role,
   Kinds.RoleBinding,

@@ -112,6 +112,30 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
     expect(result).toEqual({ requeueAfterMs: 2 * 24 * 3600 * 1000 });
   });
 
+  it('with several replicas, owns a PodDisruptionBudget (maxUnavailable 1) and reports PDBReady; at one replica, deletes it', async () => {
+    const fake = seedKeystoneWorld(new FakeKubeClient(), { replicas: 2 });
+    await converge(fake);
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+    expect(conditionOf(fake, 'PDBReady')?.status).toBe('True');
+    const pdb = fake.peek<KubeObject & { spec: unknown }>(Kinds.PodDisruptionBudget, ref);
+    expect(pdb?.spec).toEqual({
+      maxUnavailable: 1,
+      selector: { matchLabels: { service: 'keystone', owner: 'keystone' } },
+    });
+    expect(pdb?.metadata.ownerReferences?.[0]).toMatchObject({
+      kind: 'KeystoneAPI',
+      name: 'keystone',
+      controller: true,
+    });
+
+    await fake.patch(KeystoneKinds.KeystoneAPI, ref, { spec: { replicas: 1 } }, 'merge');
+    await reconcile(fake);
+    await converge(fake);
+    expect(fake.peek(Kinds.PodDisruptionBudget, ref)).toBeUndefined();
+    expect(conditionOf(fake, 'PDBReady')).toBeUndefined();
+    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
+  });
+
   it('external mode publishes the given endpoints and deploys nothing', async () => {
     const fake = new FakeKubeClient();
     const url = (t: string) => ({ endpointURL: `https://keystone-${t}.example.com` });

@@ -20,6 +20,7 @@ import { ensureDatabaseAccount } from './steps/ensure-database-account.js';
 import { ensureDeployment } from './steps/ensure-deployment.js';
 import { ensureFederation } from './steps/ensure-federation.js';
 import { ensureFernetKeys } from './steps/ensure-fernet-keys.js';
+import { ensurePdb } from './steps/ensure-pdb.js';
 import { ensureRbac } from './steps/ensure-rbac.js';
 import { ensureServices } from './steps/ensure-services.js';
 import { ensureTopology, releaseTopology } from './steps/ensure-topology.js';
@@ -51,7 +52,7 @@ const checkExternalSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
 /**
  * Upstream's order (after the spec check): input, database, the notifications TransportURL, memcached, config, keys, federation, TLS inputs, the input hash, networks,
  * the Topology (before the Jobs, which it places too), RBAC,
- * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment, the trust-flush
+ * db_sync, Services, bootstrap (needs the Service URLs), the API Deployment and its disruption budget, the trust-flush
  * CronJob, and clients' cloud config. Each step either goes on or ends the pass, and names the
  * condition a failure it did not report itself lands on (the conditions are listed in upstream's
  * order, which is not this one).
@@ -75,6 +76,7 @@ const KEYSTONE_API_STEPS = [
   reports(ConditionType.CreateServiceReady, ensureServices),
   reports(ConditionType.BootstrapReady, runBootstrap),
   reports(ConditionType.DeploymentReady, ensureDeployment),
+  reports(ConditionType.PDBReady, ensurePdb),
   reports(ConditionType.CronJobReady, ensureCronJob),
   // The clients' cloud config has no condition of its own (as upstream): its failure is Ready's.
   ensureCloudConfig,
