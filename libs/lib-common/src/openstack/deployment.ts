@@ -96,6 +96,14 @@ export function httpProbe(p: HttpProbeInput): Json {
   };
 }
 
+/**
+ * The API container's preStop: a terminating pod keeps serving for 5 s while the Service drops it
+ * from its endpoints (kube-proxy on every node), so a drain or rollout does not cut the requests
+ * still routed to it. An exec of `sleep` (in every service image), not the `sleep` action, which
+ * older API servers do not know.
+ */
+export const API_PRE_STOP: Json = { preStop: { exec: { command: ['/bin/sleep', '5'] } } };
+
 /** A Deployment (apps/v1) as plain JSON, ready for `applyOwned`. */
 export function buildDeployment(d: DeploymentInput): KubeObject {
   const containers = d.containers.map((c) =>

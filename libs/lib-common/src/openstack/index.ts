@@ -6,6 +6,7 @@
  */
 
 export {
+  API_PRE_STOP,
   buildDeployment,
   CONFIG_HASH_ENV,
   type Container,

@@ -131,7 +131,7 @@ describe('pods', () => {
   const spec = resolveSpec(cr, images);
   const ann = { 'k8s.v1.cni.cncf.io/networks': '[]' };
 
-  it('Deployment keystone carries CONFIG_HASH, probes, spread and the fernet items', () => {
+  it('Deployment keystone carries CONFIG_HASH, probes, a preStop pause, spread and the fernet items', () => {
     const d = buildKeystoneDeployment(cr, spec, 'h1', ann) as unknown as {
       spec: { template: { spec: Record<string, unknown> } };
     };
@@ -139,6 +139,7 @@ describe('pods', () => {
     const c = (pod['containers'] as Record<string, unknown>[])[0]!;
     expect(c['env']).toContainEqual({ name: 'CONFIG_HASH', value: 'h1' });
     expect(c['readinessProbe']).toMatchObject({ httpGet: { path: '/v3', port: 5000 } });
+    expect(c['lifecycle']).toEqual({ preStop: { exec: { command: ['/bin/sleep', '5'] } } });
     expect(pod['nodeSelector']).toEqual({ role: 'ctl' });
     expect(pod['serviceAccountName']).toBe('keystone-keystone');
     expect(JSON.stringify(pod['affinity'])).toContain('"values":["keystone"]');

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@stackops/lib-common/client';
 import {
+  API_PRE_STOP,
   buildDeployment,
   caBundleVolumes,
   endpointCertVolumes,
@@ -65,6 +66,7 @@ export function buildKeystoneDeployment(
         ports: [{ name: 'keystone-api', containerPort: KEYSTONE_PORT, protocol: 'TCP' }],
         livenessProbe: probe,
         readinessProbe: probe,
+        lifecycle: API_PRE_STOP,
         ...(spec.resources ? { resources: spec.resources } : {}),
         // No allowPrivilegeEscalation: false: kolla_start, run as keystone, copies the config
         // files through sudo, which the no_new_privs flag that setting sets refuses.

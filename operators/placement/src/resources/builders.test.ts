@@ -96,7 +96,7 @@ describe('placementDeployment', () => {
     expect(pod.spec.nodeSelector).toEqual({ role: 'ctl' });
   });
 
-  it("runs upstream's -log and -api containers: command/args split, env sorted, mounts in order, placement uid", () => {
+  it("runs upstream's -log and -api containers: command/args split, env sorted, mounts in order, placement uid; the API's preStop", () => {
     const [log, api] = pod.spec.containers;
     const common = {
       image: 'img:1',
@@ -121,6 +121,8 @@ describe('placementDeployment', () => {
       command: ['/bin/bash'],
       args: ['-c', '/usr/local/bin/kolla_start'],
       ...common,
+      // stackops: the API keeps serving while a drain or rollout takes it off the Service
+      lifecycle: { preStop: { exec: { command: ['/bin/sleep', '5'] } } },
     });
     expect(pod.spec.containers).toHaveLength(2);
   });

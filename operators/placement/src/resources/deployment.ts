@@ -1,5 +1,5 @@
 import type { KubeObject } from '@stackops/lib-common/client';
-import { buildDeployment, type Container, tlsEnabled } from '@stackops/lib-common/openstack';
+import { API_PRE_STOP, buildDeployment, type Container, tlsEnabled } from '@stackops/lib-common/openstack';
 import type { PlacementAPI } from '../api/kinds.js';
 import { ConfigFiles, PLACEMENT_LOG_FILE } from '../templates/config-files.js';
 import { childNames, placementServiceLabels } from './names.js';
@@ -48,7 +48,7 @@ export function placementDeployment(cr: PlacementAPI, input: PlacementDeployment
       args: ['--single-child', '--', '/usr/bin/tail', '-n+1', '-F', PLACEMENT_LOG_FILE],
       ...common,
     },
-    { name: names.apiContainer, ...KOLLA_START, ...common },
+    { name: names.apiContainer, ...KOLLA_START, ...common, lifecycle: API_PRE_STOP },
   ];
   return buildDeployment({
     name: names.deployment,
