@@ -27,6 +27,15 @@ const images = inject('images');
 /** The cluster's real nodes (two). */
 export const realNodes = inject('realNodes');
 
+/**
+ * A pod pinned to the first real node: MariaDB and the openstackclient stay there, since the drain
+ * and lost-node tests take the other node away and their token loop needs both.
+ */
+export function onFirstNode(pod: KubeObject): KubeObject {
+  const spec = pod['spec'] as Record<string, unknown>;
+  return { ...pod, spec: { ...spec, nodeSelector: { 'kubernetes.io/hostname': realNodes[0] } } };
+}
+
 export function adminClient(): RestKubeClient {
   const kc = new KubeConfig();
   kc.loadFromFile(kubeconfigPath);

@@ -6,7 +6,14 @@ import { realNodeName } from '@stackops/kube-env';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { podsReady, until } from '../openstack/support.js';
-import { adminClient, deleteNamespaces, kubectl, type PodShape, waitForCondition } from '../support.js';
+import {
+  adminClient,
+  deleteNamespaces,
+  kubectl,
+  type PodShape,
+  realNodes,
+  waitForCondition,
+} from '../support.js';
 import {
   applyObjects,
   installNetworkAddons,
@@ -59,13 +66,13 @@ describe('network add-ons on the real node', () => {
         namespace: OPERAND_NAMESPACE,
         name,
       });
-      expect(ds?.status?.['numberReady'], name).toBe(1);
+      expect(ds?.status?.['numberReady'], name).toBe(realNodes.length);
       const pods = (await client.list<PodShape>(Kinds.Pod, { namespace: OPERAND_NAMESPACE })).items.filter(
         (p) => p.metadata.ownerReferences?.some((o) => o.name === name),
       );
-      expect(pods.map((p) => [p.spec.nodeName, p.spec.containers[0]?.image])).toEqual([
-        [realNodeName, image],
-      ]);
+      expect(pods.map((p) => [p.spec.nodeName, p.spec.containers[0]?.image]).sort()).toEqual(
+        [...realNodes].sort().map((node) => [node, image]),
+      );
     }
     // What the pods did on the node: multus wrote its configuration, linux-bridge its plugins,
     // the marker published the node's bridges (kube-env's pod bridge kenvbr0 among them).

@@ -16,6 +16,7 @@ import {
   helmInstall,
   kubectl,
   type PodShape,
+  realNodes,
   repoRoot,
   waitForCondition,
 } from '../support.js';
@@ -101,6 +102,7 @@ export async function applyObjects(objects: readonly KubeObject[]): Promise<void
 }
 
 /** A pod that sleeps, attached to `networks` (Multus' annotation), labelled `e2e=<prefix of name>`. */
+/** A pod on the first real node (a bridge NAD has no uplink: it joins the pods of one node only). */
 export function podOnNetworks(name: string, namespace: string, networks: string, image: string): KubeObject {
   return {
     apiVersion: 'v1',
@@ -113,6 +115,7 @@ export function podOnNetworks(name: string, namespace: string, networks: string,
     },
     spec: {
       terminationGracePeriodSeconds: 0,
+      nodeSelector: { 'kubernetes.io/hostname': realNodes[0]! },
       containers: [{ name: 'main', image, command: ['sleep', 'infinity'] }],
     },
   };
@@ -222,7 +225,8 @@ export async function installWhereabouts(cluster: string): Promise<void> {
       },
     },
   ]);
-  await podsReady(adminClient(), WHEREABOUTS_NAMESPACE, `app=${name}`, 1, 120_000);
+  // A DaemonSet: one pod per real node.
+  await podsReady(adminClient(), WHEREABOUTS_NAMESPACE, `app=${name}`, realNodes.length, 120_000);
 }
 
 /** Removes what installWhereabouts added (the binary and config it wrote on the node stay with the node). */

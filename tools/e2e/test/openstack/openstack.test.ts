@@ -33,6 +33,7 @@ import {
   deleteNamespaces,
   helmInstall,
   kubectl,
+  onFirstNode,
   type PodShape,
   realNodes,
   repoRoot,
@@ -57,15 +58,6 @@ const releases = [
 const timings: Record<string, string> = {};
 let images: Record<WorkloadImageName, string>;
 const keystonePods = 'service=keystone,!job-name';
-
-/**
- * MariaDB and the openstackclient stay on the first real node: the drain and lost-node tests take
- * the other one away, and their token loop needs both.
- */
-function onFirstNode(pod: KubeObject): KubeObject {
-  const spec = pod['spec'] as Record<string, unknown>;
-  return { ...pod, spec: { ...spec, nodeSelector: { 'kubernetes.io/hostname': realNodes[0] } } };
-}
 
 /** A seed example without its `containerImage`, so that the operator's default (the chart's relatedImages) applies. */
 function seedWithoutImage(file: string): KubeObject {

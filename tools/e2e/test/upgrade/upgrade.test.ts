@@ -27,6 +27,7 @@ import {
   expectRunsForReal,
   helm,
   kubectl,
+  onFirstNode,
   type PodShape,
   readyPods,
   repoRoot,
@@ -70,8 +71,8 @@ beforeAll(async () => {
   timings['images loaded'] = since(t0);
   await openstackNamespaceOnRealNode(client);
   await applyExample('00-openstack-prereqs.yaml', OPENSTACK_NAMESPACE);
-  await client.apply(Kinds.Pod, mariadbPod(images.mariadb));
-  await client.apply(Kinds.Pod, openstackClientPod(images.openstackclient));
+  await client.apply(Kinds.Pod, onFirstNode(mariadbPod(images.mariadb)));
+  await client.apply(Kinds.Pod, onFirstNode(openstackClientPod(images.openstackclient)));
 }, 1_800_000);
 
 afterAll(async () => {
