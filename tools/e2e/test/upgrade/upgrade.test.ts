@@ -280,13 +280,13 @@ async function reconciledOnce(pods: PodShape[]): Promise<void> {
 let before: Snapshot;
 let statusBefore: Record<string, unknown>;
 /**
- * The differences the pin does not declare: a declared Deployment or StatefulSet may roll (its
- * ReplicaSets and pods come and go); nothing else may change.
+ * The differences the pin does not declare: a declared Deployment, StatefulSet or DaemonSet may
+ * roll (its ReplicaSets and pods come and go); nothing else may change.
  */
 function undeclared(diff: string[]): string[] {
   const declared = pin.expectedRollouts.map((r) => r.object);
   const rolling = declared
-    .filter((o) => /^(Deployment|StatefulSet) /.test(o))
+    .filter((o) => /^(Deployment|StatefulSet|DaemonSet) /.test(o))
     .map((o) => `${o.split(' ')[1]}-`);
   return diff.filter((d) => {
     const [kind = '', ref = ''] = d.split(' ');
