@@ -369,3 +369,29 @@ export async function prepareArm64Base(options: {
     rmSync(staging, { recursive: true, force: true });
   }
 }
+
+/** Debian's statically linked qemu for arm64 programs, what the smoke test runs node under. */
+export const qemuAarch64 = '/usr/bin/qemu-aarch64-static';
+
+/**
+ * Installs Debian's qemu-user-static when it is missing (as kube-env installs the node's
+ * packages), refreshing the package lists once if apt does not know it.
+ */
+export async function ensureQemuUser(progress: (line: string) => void): Promise<string> {
+  if (existsSync(qemuAarch64)) return qemuAarch64;
+  if (process.getuid?.() !== 0) {
+    throw new Error(
+      `${qemuAarch64} is missing: apt-get install -y --no-install-recommends qemu-user-static (as root)`,
+    );
+  }
+  progress('images: installing qemu-user-static with apt-get');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const install = ['apt-get', 'install', '-y', '-q', '--no-install-recommends', 'qemu-user-static'];
+  await exec(install, { env }).catch(async () => {
+    await exec(['apt-get', 'update', '-q'], { env });
+    await exec(install, { env });
+  });
+  if (!existsSync(qemuAarch64))
+    throw new Error(`apt-get installed qemu-user-static but ${qemuAarch64} is missing`);
+  return qemuAarch64;
+}

@@ -50,6 +50,11 @@ export async function writeImageIndex(
     manifests,
   });
   const digest = `sha256:${sha256Hex(body)}`;
+  const recordFile = join(dir, 'index.json');
+  if (existsSync(recordFile)) {
+    const record = JSON.parse(readFileSync(recordFile, 'utf8')) as BuiltIndex;
+    if (record.digest === digest && existsSync(record.archive)) return record;
+  }
   const staging = `${dir}.tmp-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const layout = join(staging, 'oci');
