@@ -9,6 +9,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -361,12 +362,25 @@ export async function prepareArm64Base(options: {
       libraries: [...libraries.keys()].sort(),
       description: `stackops node base (${arm64.platform}): node ${node.version}, ${packages.map((p) => `${p.name} ${p.version}`).join(', ')}`,
     };
+    pruneArm64Bases(baseDir, tar);
     renameSync(tmpTar, tar);
     writeFileSync(recordFile, `${JSON.stringify(base, null, 2)}\n`);
     progress(`images: arm64 base layer ${key} assembled in ${((Date.now() - started) / 1000).toFixed(1)}s`);
     return base;
   } finally {
     rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/** Keeps the newest older arm64 base beside the new one (only this folder's own files). */
+function pruneArm64Bases(baseDir: string, current: string): void {
+  const old = readdirSync(baseDir)
+    .filter((f) => /^base-arm64-[0-9a-f]+\.tar$/.test(f) && join(baseDir, f) !== current)
+    .map((f) => ({ f, mtime: statSync(join(baseDir, f)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { f } of old.slice(1)) {
+    rmSync(join(baseDir, f), { force: true });
+    rmSync(join(baseDir, f.replace(/\.tar$/, '.json')), { force: true });
   }
 }
 

@@ -8,7 +8,7 @@ import { withBuildLock } from './util/build-lock.js';
 import { exec } from './util/exec.js';
 import { sha256FileHex, sha256Hex } from './util/hash.js';
 
-/** Every image is built for this platform (the node binary and the Debian libraries are amd64). */
+/** The default platform; an ImageSpec names another (the operators' arm64 images). */
 export const platform = 'linux/amd64';
 
 /**

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { ensureQemuUser } from '../src/arm64.js';
+import { locateCrane, startRegistry } from '../src/crane.js';
 import { exec } from '../src/util/exec.js';
 
 const result = inject('operatorImages');
@@ -73,6 +74,21 @@ describe('the linux/arm64 operator images', () => {
     }
     expect(result.arm64Base.libraries).toContain('/lib/ld-linux-aarch64.so.1');
     expect(result.arm64Base.packages.every((p) => ['arm64', 'all'].includes(p.architecture))).toBe(true);
+  });
+
+  it('push as one multi-platform tag with crane, keeping the index digest (one operator: they share the bases)', async () => {
+    const crane = await locateCrane(() => {});
+    const registry = await startRegistry(crane);
+    try {
+      const index = result.indexes[0]!;
+      const target = `${registry.host}/${index.name.slice(index.name.indexOf('/') + 1)}`;
+      await crane.run(['push', index.ociLayout, target]);
+      expect((await crane.run(['digest', target])).trim()).toBe(index.digest);
+      const arm64 = result.arm64Images.find((i) => i.operator === index.operator)!;
+      expect((await crane.run(['digest', '--platform', 'linux/arm64', target])).trim()).toBe(arm64.digest);
+    } finally {
+      await registry.stop();
+    }
   });
 
   it("start under qemu-user with the image's own node and libraries and reach the API server", async () => {
