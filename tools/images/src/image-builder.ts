@@ -8,7 +8,7 @@ import { withBuildLock } from './util/build-lock.js';
 import { exec } from './util/exec.js';
 import { sha256FileHex, sha256Hex } from './util/hash.js';
 
-/** Every image is built for this platform (the node binary and the Debian libraries are amd64). */
+/** The default platform; an ImageSpec names another (the operators' arm64 images). */
 export const platform = 'linux/amd64';
 
 /**
@@ -47,6 +47,8 @@ export interface ImageSpec {
   /** Bottom first. Layers equal in content and position are shared between images of one builder. */
   layers: readonly LayerSource[];
   config: ImageConfig;
+  /** Default `platform` (linux/amd64); another one is written next to it, `<tag>@<os>-<arch>`. */
+  platform?: string;
 }
 
 export interface LayerInfo {
@@ -109,6 +111,13 @@ export function defaultOutDir(): string {
 /** `<outDir>/<registry>/<repository>/<tag>`: the outputs of one image. */
 export function imageDir(outDir: string, name: ImageName): string {
   return join(outDir, name.registry, ...name.repository.split('/'), name.tag);
+}
+
+/** Where an image for a platform other than the default goes: beside the default one. */
+export function platformDir(dir: string, imagePlatform: string | undefined): string {
+  return imagePlatform === undefined || imagePlatform === platform
+    ? dir
+    : `${dir}@${imagePlatform.replace('/', '-')}`;
 }
 
 /**
@@ -195,14 +204,14 @@ class Session implements ImageBuilder {
       JSON.stringify({
         recipeRevision,
         crane: this.craneVersion,
-        platform,
+        platform: spec.platform ?? platform,
         source: this.source,
         name: spec.name,
         layers: layers.map((l) => [l.diffId, l.description]),
         config: spec.config,
       }),
     );
-    const dir = imageDir(this.outDir, name);
+    const dir = platformDir(imageDir(this.outDir, name), spec.platform);
     const recordFile = join(dir, 'image.json');
     if (!this.force && existsSync(recordFile)) {
       const record = JSON.parse(readFileSync(recordFile, 'utf8')) as BuiltImage;
@@ -285,7 +294,7 @@ class Session implements ImageBuilder {
     const final = `${host}/${name.repository}:${name.tag}`;
 
     const c = spec.config;
-    const mutate = ['mutate', layersRef, '--set-platform', platform, '--tag', unstamped];
+    const mutate = ['mutate', layersRef, '--set-platform', spec.platform ?? platform, '--tag', unstamped];
     for (const e of c.entrypoint ?? []) mutate.push(`--entrypoint=${csvField(e)}`);
     for (const e of c.cmd ?? []) mutate.push(`--cmd=${csvField(e)}`);
     if (c.user !== undefined) mutate.push('--user', c.user);
@@ -342,7 +351,7 @@ class Session implements ImageBuilder {
       name: spec.name,
       digest,
       configDigest: manifest.config.digest,
-      platform,
+      platform: spec.platform ?? platform,
       layers: manifest.layers.map((blob, i) => {
         const layer = layers[i]!;
         return {

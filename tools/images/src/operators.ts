@@ -10,8 +10,18 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
+import { type Arm64Base, arm64, arm64BaseSources, prepareArm64Base } from './arm64.js';
 import { type NodeBase, nodeBaseSources, nodePath, nonroot, prepareNodeBase } from './base/node-base.js';
-import { type BuilderOptions, type BuiltImage, defaultOutDir, withImageBuilder } from './image-builder.js';
+import {
+  type BuilderOptions,
+  type BuiltImage,
+  defaultOutDir,
+  type ImageConfig,
+  imageDir,
+  withImageBuilder,
+} from './image-builder.js';
+import { type BuiltIndex, writeImageIndex } from './image-index.js';
+import { parseImageName } from './image-name.js';
 import { lastChangeEpoch, repoRoot } from './source.js';
 
 /** The operators that ship an image: operators/<name>, charts/<name>-operator. */
@@ -101,7 +111,12 @@ export interface OperatorImages {
   /** Where `images.json` (this result) and the images' folders are. */
   outDir: string;
   base: NodeBase;
+  /** The amd64 images (the charts' default: one platform, as a node imports it). */
   images: Array<BuiltImage & { operator: OperatorName }>;
+  arm64Base: Arm64Base;
+  arm64Images: Array<BuiltImage & { operator: OperatorName }>;
+  /** Per operator, the linux/amd64 + linux/arm64 index (`<tag>@index`). */
+  indexes: Array<BuiltIndex & { operator: OperatorName }>;
   durationMs: number;
 }
 
@@ -134,39 +149,72 @@ export async function buildOperatorImages(options: OperatorImagesOptions = {}): 
       epoch: await lastChangeEpoch(root, nodeBaseSources, builder.source),
       progress,
     });
+    const arm64Base = await prepareArm64Base({
+      root,
+      workDir: builder.workDir,
+      epoch: await lastChangeEpoch(root, arm64BaseSources, builder.source),
+      progress,
+    });
     const images: OperatorImages['images'] = [];
+    const arm64Images: OperatorImages['arm64Images'] = [];
+    const indexes: OperatorImages['indexes'] = [];
     for (const source of sources) {
       const app = join(builder.workDir, 'app', source.operator);
       stageApp(app, source);
-      const created = new Date(builder.source.epoch * 1000).toISOString().replace('.000Z', 'Z');
+      const appLayer = { dir: app, description: `${source.packageName} ${source.version}: ${bundlePath}` };
+      const config = imageConfig(source, builder.source);
       const built = await builder.build({
         name: source.name,
-        layers: [
-          { tar: base.tar, description: base.description },
-          { dir: app, description: `${source.packageName} ${source.version}: ${bundlePath}` },
-        ],
-        config: {
-          entrypoint: [nodePath, ...operatorNodeFlags, bundlePath],
-          user: `${nonroot.uid}:${nonroot.gid}`,
-          workdir: appDir,
-          env: { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_ENV: 'production' },
-          labels: {
-            'org.opencontainers.image.title': `${source.operator}-operator`,
-            'org.opencontainers.image.description': source.description,
-            'org.opencontainers.image.version': source.version,
-            'org.opencontainers.image.revision': builder.source.revision,
-            'org.opencontainers.image.created': created,
-            'org.opencontainers.image.licenses': source.license,
-            'org.opencontainers.image.source': source.sourceUrl,
-          },
-        },
+        layers: [{ tar: base.tar, description: base.description }, appLayer],
+        config,
       });
       images.push({ ...built, operator: source.operator });
+      const builtArm64 = await builder.build({
+        name: source.name,
+        layers: [{ tar: arm64Base.tar, description: arm64Base.description }, appLayer],
+        config,
+        platform: arm64.platform,
+      });
+      arm64Images.push({ ...builtArm64, operator: source.operator });
+      const index = await writeImageIndex(
+        `${imageDir(builder.outDir, parseImageName(source.name))}@index`,
+        [built, builtArm64],
+        builder.source.epoch,
+      );
+      indexes.push({ ...index, operator: source.operator });
     }
-    const result: OperatorImages = { outDir: builder.outDir, base, images, durationMs: Date.now() - started };
+    const result: OperatorImages = {
+      outDir: builder.outDir,
+      base,
+      images,
+      arm64Base,
+      arm64Images,
+      indexes,
+      durationMs: Date.now() - started,
+    };
     writeFileSync(join(builder.outDir, 'images.json'), `${JSON.stringify(result, null, 2)}\n`);
     return result;
   });
+}
+
+/** Entrypoint, user and labels: the same for every platform of an operator. */
+function imageConfig(source: OperatorImageSource, built: { epoch: number; revision: string }): ImageConfig {
+  const created = new Date(built.epoch * 1000).toISOString().replace('.000Z', 'Z');
+  return {
+    entrypoint: [nodePath, ...operatorNodeFlags, bundlePath],
+    user: `${nonroot.uid}:${nonroot.gid}`,
+    workdir: appDir,
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_ENV: 'production' },
+    labels: {
+      'org.opencontainers.image.title': `${source.operator}-operator`,
+      'org.opencontainers.image.description': source.description,
+      'org.opencontainers.image.version': source.version,
+      'org.opencontainers.image.revision': built.revision,
+      'org.opencontainers.image.created': created,
+      'org.opencontainers.image.licenses': source.license,
+      'org.opencontainers.image.source': source.sourceUrl,
+    },
+  };
 }
 
 /**

@@ -36,6 +36,15 @@ export function summary(result: OperatorImages): string {
     `outputs (OCI layout oci/, OCI archive image.oci.tar) under ${relative(root, result.outDir) || '.'}/:`,
   );
   for (const image of result.images) lines.push(`  ${relative(result.outDir, image.archive)}`);
+  if (result.indexes.length > 0) {
+    lines.push('linux/amd64 + linux/arm64 indexes (OCI layout oci/, OCI archive image.oci.tar):');
+    const base = result.arm64Base;
+    lines.push(
+      `  arm64 base: node ${base.node.version} (${base.node.packageName}, sha256 ${base.node.sha256})`,
+    );
+    for (const index of result.indexes)
+      lines.push(`  ${index.digest}  ${relative(result.outDir, index.archive)}`);
+  }
   lines.push(`total ${formatSeconds(result.durationMs)}`);
   return lines.join('\n');
 }

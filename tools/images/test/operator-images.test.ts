@@ -239,6 +239,12 @@ describe('the operator images', () => {
     for (const [i, img] of again.images.entries()) {
       expect(await sha256FileHex(img.archive)).toBe(await sha256FileHex(result.images[i]!.archive));
     }
+    // The arm64 images and the two-platform indexes too (their digests are what a registry serves).
+    expect(again.arm64Images.map((i) => i.digest)).toEqual(result.arm64Images.map((i) => i.digest));
+    expect(again.indexes.map((i) => i.digest)).toEqual(result.indexes.map((i) => i.digest));
+    for (const [i, index] of again.indexes.entries()) {
+      expect(await sha256FileHex(index.archive)).toBe(await sha256FileHex(result.indexes[i]!.archive));
+    }
   });
 
   it('keep the base layer byte-identical for a later commit that does not touch the base', async () => {
@@ -251,6 +257,9 @@ describe('the operator images', () => {
     for (const [i, img] of later.images.entries()) {
       expect(img.digest).not.toBe(result.images[i]!.digest);
       expect(img.layers[0]!.digest).toBe(result.images[i]!.layers[0]!.digest);
+    }
+    for (const [i, img] of later.arm64Images.entries()) {
+      expect(img.layers[0]!.digest).toBe(result.arm64Images[i]!.layers[0]!.digest);
     }
   });
 });
