@@ -69,10 +69,33 @@ beforeAll(async () => {
     prev.images.map((i) => inCache(pin, i.layout)),
   );
   timings['images loaded'] = since(t0);
+  // The openstack tests before this file delete the same namespace: pods applied while it is still
+  // terminating would go with it.
+  await until(
+    `namespace ${OPENSTACK_NAMESPACE} gone or active`,
+    async () => {
+      const ns = await client.get<KubeObject>(Kinds.Namespace, { name: OPENSTACK_NAMESPACE });
+      return ns?.metadata.deletionTimestamp ? undefined : true;
+    },
+    300_000,
+  );
   await openstackNamespaceOnRealNode(client);
   await applyExample('00-openstack-prereqs.yaml', OPENSTACK_NAMESPACE);
   await client.apply(Kinds.Pod, onFirstNode(mariadbPod(images.mariadb)));
   await client.apply(Kinds.Pod, onFirstNode(openstackClientPod(images.openstackclient)));
+  await until(
+    'the openstackclient pod Ready',
+    async () => {
+      const pod = await client.get<PodShape>(Kinds.Pod, {
+        namespace: OPENSTACK_NAMESPACE,
+        name: 'openstackclient',
+      });
+      return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+        ? true
+        : undefined;
+    },
+    300_000,
+  );
 }, 1_800_000);
 
 afterAll(async () => {
