@@ -83,19 +83,6 @@ beforeAll(async () => {
   await applyExample('00-openstack-prereqs.yaml', OPENSTACK_NAMESPACE);
   await client.apply(Kinds.Pod, onFirstNode(mariadbPod(images.mariadb)));
   await client.apply(Kinds.Pod, onFirstNode(openstackClientPod(images.openstackclient)));
-  await until(
-    'the openstackclient pod Ready',
-    async () => {
-      const pod = await client.get<PodShape>(Kinds.Pod, {
-        namespace: OPENSTACK_NAMESPACE,
-        name: 'openstackclient',
-      });
-      return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
-        ? true
-        : undefined;
-    },
-    300_000,
-  );
 }, 1_800_000);
 
 afterAll(async () => {
@@ -140,6 +127,21 @@ function seed(file: string): string {
 
 /** A token from Keystone, then an authenticated GET /resource_providers from Placement, from the openstackclient pod. */
 async function keystoneAndPlacementAnswer(): Promise<{ token: string; placement: string }> {
+  // The pod mounts the clouds ConfigMap keystone-operator writes once Keystone is Ready; kubelet
+  // retries that mount with a backoff, so the pod may start well after Keystone is Ready.
+  await until(
+    'the openstackclient pod Ready',
+    async () => {
+      const pod = await client.get<PodShape>(Kinds.Pod, {
+        namespace: OPENSTACK_NAMESPACE,
+        name: 'openstackclient',
+      });
+      return pod?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')
+        ? true
+        : undefined;
+    },
+    300_000,
+  );
   const out = await kubectl(
     [
       'exec',
