@@ -471,17 +471,18 @@ describe('helm upgrade from the previous release, every operand running for real
     await expectKept(false);
     const answer = await keystoneAndPlacementAnswer();
     expect(answer.placement).toBe('200');
-    // The comparison sees a write that changes no pod: one annotation on Keystone's Deployment.
+    // The comparison sees a write that changes no pod: one annotation on the keystone-internal
+    // Service (not a declared rollout, so the check must report it).
     await kubectl([
       'annotate',
-      'deployment',
-      'keystone',
+      'service',
+      'keystone-internal',
       '-n',
       OPENSTACK_NAMESPACE,
       'e2e.stackops.dev/probe=1',
     ]);
     expect(undeclared(differences(before, await snapshot())).map((d) => d.split(':')[0])).toEqual([
-      'Deployment openstack/keystone changed',
+      'Service openstack/keystone-internal changed',
     ]);
   });
 });
