@@ -61,6 +61,13 @@ export async function pausedRoundTrip(t: PausedRoundTrip): Promise<PausedOutcome
   const annotate = (value: string | null) =>
     t.client.patch(t.kind, t.ref, { metadata: { annotations: { [PAUSED_ANNOTATION]: value } } }, 'merge');
   const before = await get();
+  const eventReasons = async () => {
+    const events = await t.client.list<KubeObject & { reason?: string; involvedObject?: { uid?: string } }>(
+      Kinds.Event,
+      { namespace: t.ref.namespace ?? 'default' },
+    );
+    return events.items.filter((e) => e.involvedObject?.uid === before?.metadata.uid).map((e) => e.reason);
+  };
   await annotate(t.value ?? 'true');
   const paused = await waitUntil(
     'the Paused condition',
@@ -70,6 +77,15 @@ export async function pausedRoundTrip(t: PausedRoundTrip): Promise<PausedOutcome
     },
     { timeoutMs },
   );
+  // The Paused Event follows the status write without waiting for it: counting before it arrived
+  // would count that Event as a write made while paused.
+  await waitUntil(
+    'the Paused Event',
+    async () => ((await eventReasons()).includes(PAUSED_CONDITION) ? true : undefined),
+    {
+      timeoutMs: 10_000,
+    },
+  ).catch(() => undefined);
   const counters = t.namespaces.map((ns) => countWritesIn(t.operatorClient, ns));
   let writesWhilePaused = 0;
   try {
@@ -99,13 +115,7 @@ export async function pausedRoundTrip(t: PausedRoundTrip): Promise<PausedOutcome
   const reasons = await waitUntil(
     'the Paused and Resumed Events',
     async () => {
-      const events = await t.client.list<KubeObject & { reason?: string; involvedObject?: { uid?: string } }>(
-        Kinds.Event,
-        { namespace: t.ref.namespace ?? 'default' },
-      );
-      const r = events.items
-        .filter((e) => e.involvedObject?.uid === before?.metadata.uid)
-        .map((e) => e.reason);
+      const r = await eventReasons();
       return r.includes(RESUMED_REASON) ? r : undefined;
     },
     { timeoutMs: 10_000 },

@@ -455,187 +455,197 @@ const nodeReady = async (name: string) =>
 
 describe('Keystone when a node is lost', () => {
   it('readyCount and DeploymentReady follow, the pod comes back on the other node, the operator Lease is handed over, a token loop fails at most one probe period; back, nothing is rewritten', async () => {
-    const t0 = Date.now();
     const [first, lost] = realNodes as [string, string];
-    // The pods leave an unreachable or not-ready node after 5 s instead of the 300 s that
-    // kube-apiserver adds by default: set on the Deployment's template (the operator sets no
-    // tolerations, and its apply leaves fields of other managers alone), which rolls the pods.
-    const quick = (key: string) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 });
-    await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
-    await podsReady(client, ns, keystonePods, 2, 300_000);
-    await client.patch(
-      Kinds.Deployment,
-      { namespace: ns, name: 'keystone' },
-      {
-        spec: {
-          template: {
-            spec: {
-              tolerations: [
-                { operator: 'Equal', ...realNodeTaint },
-                quick('node.kubernetes.io/unreachable'),
-                quick('node.kubernetes.io/not-ready'),
-              ],
-            },
+    try {
+      await nodeLost(first, lost);
+    } finally {
+      // Whatever failed, the tests after this one get both nodes and one Keystone pod back.
+      setRealNodeFrozen(inject('e2eCluster'), lost, false);
+      await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 1 } }, 'merge');
+    }
+  });
+});
+
+async function nodeLost(first: string, lost: string): Promise<void> {
+  const t0 = Date.now();
+  // The pods leave an unreachable or not-ready node after 5 s instead of the 300 s that
+  // kube-apiserver adds by default: set on the Deployment's template (the operator sets no
+  // tolerations, and its apply leaves fields of other managers alone), which rolls the pods.
+  const quick = (key: string) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 });
+  await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
+  await podsReady(client, ns, keystonePods, 2, 300_000);
+  await client.patch(
+    Kinds.Deployment,
+    { namespace: ns, name: 'keystone' },
+    {
+      spec: {
+        template: {
+          spec: {
+            tolerations: [
+              { operator: 'Equal', ...realNodeTaint },
+              quick('node.kubernetes.io/unreachable'),
+              quick('node.kubernetes.io/not-ready'),
+            ],
           },
         },
       },
-      'merge',
+    },
+    'merge',
+  );
+  await until(
+    'two Ready pods with the short tolerations',
+    async () => {
+      const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
+      return ready?.every((p) =>
+        (p.spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
+          (t) => t.tolerationSeconds === 5,
+        ),
+      )
+        ? ready
+        : undefined;
+    },
+    300_000,
+  );
+  let pods = await podsReady(client, ns, keystonePods, 2, 300_000);
+  expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([first, lost].sort());
+  await until('readyCount 2', async () =>
+    (await keystoneApi())?.status?.readyCount === 2 ? true : undefined,
+  );
+  // The operator's leader on the node that goes: its standby must take over.
+  let holder = await until('a keystone-operator leader', leaseHolderPod);
+  if (holder.pod.spec.nodeName !== lost) {
+    await client.delete(Kinds.Pod, { namespace: 'stackops-system', name: holder.pod.metadata.name ?? '' });
+    holder = await until('the leader on the other node', async () => {
+      const h = await leaseHolderPod();
+      return h?.pod.spec.nodeName === lost ? h : undefined;
+    });
+  }
+  await until('two keystone-operator pods Ready', async () => {
+    const ready = (
+      await client.list<PodShape>(Kinds.Pod, {
+        namespace: 'stackops-system',
+        labelSelector: 'app.kubernetes.io/name=keystone-operator',
+      })
+    ).items.filter(
+      (p) =>
+        !p.metadata.deletionTimestamp &&
+        p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+    );
+    return ready.length === 2 ? true : undefined;
+  });
+
+  const loop = tokenLoop(await adminPassword());
+  await new Promise((r) => setTimeout(r, 3000));
+  const frozenAt = Date.now();
+  setRealNodeFrozen(inject('e2eCluster'), lost, true);
+  let counts: Awaited<ReturnType<typeof loop.stop>>;
+  try {
+    const handedOver = await until(
+      'the Lease handed over',
+      async () => {
+        const l = await client.get<Lease>(Kinds.Lease, operatorLease);
+        return l?.spec?.holderIdentity && l.spec.holderIdentity !== holder.lease.spec?.holderIdentity
+          ? l
+          : undefined;
+      },
+      120_000,
+      500,
+    );
+    const leaseMs = (holder.lease.spec?.leaseDurationSeconds ?? 15) * 1000;
+    const takenAfterMs = Date.parse(handedOver.spec?.acquireTime ?? '') - frozenAt;
+    timings['lost node: Lease handed over after'] = `${(takenAfterMs / 1000).toFixed(1)}s`;
+    // The standby takes the Lease once it has seen no renewal for the lease duration: counted
+    // from its last look before the freeze, and seen at its next look (2 s retries, +20 %
+    // jitter, each), plus the API round trips of a loaded machine.
+    expect(takenAfterMs).toBeLessThanOrEqual(leaseMs + 2 * 2400 + 3000);
+
+    await until(
+      'node NotReady',
+      async () => ((await nodeReady(lost)) !== 'True' ? true : undefined),
+      120_000,
+      1000,
     );
     await until(
-      'two Ready pods with the short tolerations',
+      'readyCount 1, DeploymentReady False',
+      async () =>
+        (await keystoneApi())?.status?.readyCount === 1 &&
+        (await conditionStatus('DeploymentReady')) === 'False'
+          ? true
+          : undefined,
+      120_000,
+      1000,
+    );
+    timings['lost node: readyCount 1 after'] = `${((Date.now() - frozenAt) / 1000).toFixed(1)}s`;
+    // Evicted after 5 s, the pod is replaced on the node that is left.
+    await until(
+      'two Ready keystone pods on the first node, readyCount 2, DeploymentReady True',
       async () => {
-        const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
-        return ready?.every((p) =>
-          (p.spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
-            (t) => t.tolerationSeconds === 5,
-          ),
-        )
-          ? ready
+        const live = (
+          await client.list<PodShape>(Kinds.Pod, { namespace: ns, labelSelector: keystonePods })
+        ).items.filter(
+          (p) =>
+            !p.metadata.deletionTimestamp &&
+            p.spec.nodeName === first &&
+            p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
+        );
+        return live.length === 2 &&
+          (await keystoneApi())?.status?.readyCount === 2 &&
+          (await conditionStatus('DeploymentReady')) === 'True'
+          ? true
           : undefined;
       },
       300_000,
-    );
-    let pods = await podsReady(client, ns, keystonePods, 2, 300_000);
-    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([first, lost].sort());
-    await until('readyCount 2', async () =>
-      (await keystoneApi())?.status?.readyCount === 2 ? true : undefined,
-    );
-    // The operator's leader on the node that goes: its standby must take over.
-    let holder = await until('a keystone-operator leader', leaseHolderPod);
-    if (holder.pod.spec.nodeName !== lost) {
-      await client.delete(Kinds.Pod, { namespace: 'stackops-system', name: holder.pod.metadata.name ?? '' });
-      holder = await until('the leader on the other node', async () => {
-        const h = await leaseHolderPod();
-        return h?.pod.spec.nodeName === lost ? h : undefined;
-      });
-    }
-    await until('two keystone-operator pods Ready', async () => {
-      const ready = (
-        await client.list<PodShape>(Kinds.Pod, {
-          namespace: 'stackops-system',
-          labelSelector: 'app.kubernetes.io/name=keystone-operator',
-        })
-      ).items.filter(
-        (p) =>
-          !p.metadata.deletionTimestamp &&
-          p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-      );
-      return ready.length === 2 ? true : undefined;
-    });
-
-    const loop = tokenLoop(await adminPassword());
-    await new Promise((r) => setTimeout(r, 3000));
-    const frozenAt = Date.now();
-    setRealNodeFrozen(inject('e2eCluster'), lost, true);
-    let counts: Awaited<ReturnType<typeof loop.stop>>;
-    try {
-      const handedOver = await until(
-        'the Lease handed over',
-        async () => {
-          const l = await client.get<Lease>(Kinds.Lease, operatorLease);
-          return l?.spec?.holderIdentity && l.spec.holderIdentity !== holder.lease.spec?.holderIdentity
-            ? l
-            : undefined;
-        },
-        120_000,
-        500,
-      );
-      const leaseMs = (holder.lease.spec?.leaseDurationSeconds ?? 15) * 1000;
-      const takenAfterMs = Date.parse(handedOver.spec?.acquireTime ?? '') - frozenAt;
-      timings['lost node: Lease handed over after'] = `${(takenAfterMs / 1000).toFixed(1)}s`;
-      // The standby takes the Lease once it has seen no renewal for the lease duration: counted
-      // from its last look before the freeze, and seen at its next look (2 s retries, +20 %
-      // jitter, each), plus the API round trips of a loaded machine.
-      expect(takenAfterMs).toBeLessThanOrEqual(leaseMs + 2 * 2400 + 3000);
-
-      await until(
-        'node NotReady',
-        async () => ((await nodeReady(lost)) !== 'True' ? true : undefined),
-        120_000,
-        1000,
-      );
-      await until(
-        'readyCount 1, DeploymentReady False',
-        async () =>
-          (await keystoneApi())?.status?.readyCount === 1 &&
-          (await conditionStatus('DeploymentReady')) === 'False'
-            ? true
-            : undefined,
-        120_000,
-        1000,
-      );
-      timings['lost node: readyCount 1 after'] = `${((Date.now() - frozenAt) / 1000).toFixed(1)}s`;
-      // Evicted after 5 s, the pod is replaced on the node that is left.
-      await until(
-        'two Ready keystone pods on the first node, readyCount 2, DeploymentReady True',
-        async () => {
-          const live = (
-            await client.list<PodShape>(Kinds.Pod, { namespace: ns, labelSelector: keystonePods })
-          ).items.filter(
-            (p) =>
-              !p.metadata.deletionTimestamp &&
-              p.spec.nodeName === first &&
-              p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-          );
-          return live.length === 2 &&
-            (await keystoneApi())?.status?.readyCount === 2 &&
-            (await conditionStatus('DeploymentReady')) === 'True'
-            ? true
-            : undefined;
-        },
-        300_000,
-        1000,
-      );
-      timings['lost node: back to 2 ready after'] = `${((Date.now() - frozenAt) / 1000).toFixed(1)}s`;
-      counts = await loop.stop();
-    } finally {
-      setRealNodeFrozen(inject('e2eCluster'), lost, false);
-    }
-    // Failures only while the lost pod was still an endpoint: no longer than one readiness probe
-    // period of keystone's (30 s; the cluster's node-monitor grace period is 20 s).
-    const times = counts.errors.map((e) => e.slice(0, 8));
-    timings['lost node: token loop'] = `${counts.ok} ok, ${counts.failed} failed (${times[0] ?? '-'}…)`;
-    expect(counts.ok).toBeGreaterThan(10);
-    expect(counts.failed * 200).toBeLessThanOrEqual(30_000);
-    if (counts.failed > 1) {
-      const secs = (t: string) =>
-        Number(t.slice(0, 2)) * 3600 + Number(t.slice(3, 5)) * 60 + Number(t.slice(6, 8));
-      expect(secs(times[times.length - 1] ?? '') - secs(times[0] ?? '')).toBeLessThanOrEqual(30);
-    }
-
-    // The node comes back: kubelet removes what was evicted; nothing of Keystone's is rewritten.
-    await until(
-      'node Ready again',
-      async () => ((await nodeReady(lost)) === 'True' ? true : undefined),
-      180_000,
       1000,
     );
-    await until('the evicted pod gone', async () => {
-      const all = (await client.list<PodShape>(Kinds.Pod, { namespace: ns, labelSelector: keystonePods }))
-        .items;
-      return all.length === 2 ? true : undefined;
-    });
-    const snapshot = async () => ({
-      keystoneApi: (await keystoneApi())?.metadata.resourceVersion,
-      deployment: (await client.get(Kinds.Deployment, { namespace: ns, name: 'keystone' }))?.metadata
-        .generation,
-      pdb: (await client.get(Kinds.PodDisruptionBudget, { namespace: ns, name: 'keystone' }))?.metadata
-        .generation,
-      config: (await client.get(Kinds.Secret, { namespace: ns, name: 'keystone-config-data' }))?.metadata
-        .resourceVersion,
-    });
-    const before = await snapshot();
-    await new Promise((r) => setTimeout(r, 15_000));
-    expect(await snapshot()).toEqual(before);
-    pods = await podsReady(client, ns, keystonePods, 2);
-    expect(pods.every((p) => p.spec.nodeName === first)).toBe(true);
+    timings['lost node: back to 2 ready after'] = `${((Date.now() - frozenAt) / 1000).toFixed(1)}s`;
+    counts = await loop.stop();
+  } finally {
+    setRealNodeFrozen(inject('e2eCluster'), lost, false);
+  }
+  // Failures only while the lost pod was still an endpoint: no longer than one readiness probe
+  // period of keystone's (30 s; the cluster's node-monitor grace period is 20 s).
+  const times = counts.errors.map((e) => e.slice(0, 8));
+  timings['lost node: token loop'] = `${counts.ok} ok, ${counts.failed} failed (${times[0] ?? '-'}…)`;
+  expect(counts.ok).toBeGreaterThan(10);
+  expect(counts.failed * 200).toBeLessThanOrEqual(30_000);
+  if (counts.failed > 1) {
+    const secs = (t: string) =>
+      Number(t.slice(0, 2)) * 3600 + Number(t.slice(3, 5)) * 60 + Number(t.slice(6, 8));
+    expect(secs(times[times.length - 1] ?? '') - secs(times[0] ?? '')).toBeLessThanOrEqual(30);
+  }
 
-    await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 1 } }, 'merge');
-    await podsReady(client, ns, keystonePods, 1, 300_000);
-    await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 300_000);
-    timings['lost node'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  // The node comes back: kubelet removes what was evicted; nothing of Keystone's is rewritten.
+  await until(
+    'node Ready again',
+    async () => ((await nodeReady(lost)) === 'True' ? true : undefined),
+    180_000,
+    1000,
+  );
+  await until('the evicted pod gone', async () => {
+    const all = (await client.list<PodShape>(Kinds.Pod, { namespace: ns, labelSelector: keystonePods }))
+      .items;
+    return all.length === 2 ? true : undefined;
   });
-});
+  const snapshot = async () => ({
+    keystoneApi: (await keystoneApi())?.metadata.resourceVersion,
+    deployment: (await client.get(Kinds.Deployment, { namespace: ns, name: 'keystone' }))?.metadata
+      .generation,
+    pdb: (await client.get(Kinds.PodDisruptionBudget, { namespace: ns, name: 'keystone' }))?.metadata
+      .generation,
+    config: (await client.get(Kinds.Secret, { namespace: ns, name: 'keystone-config-data' }))?.metadata
+      .resourceVersion,
+  });
+  const before = await snapshot();
+  await new Promise((r) => setTimeout(r, 15_000));
+  expect(await snapshot()).toEqual(before);
+  pods = await podsReady(client, ns, keystonePods, 2);
+  expect(pods.every((p) => p.spec.nodeName === first)).toBe(true);
+
+  await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 1 } }, 'merge');
+  await podsReady(client, ns, keystonePods, 1, 300_000);
+  await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 300_000);
+  timings['lost node'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+}
 
 describe('Placement from the seed PlacementAPI', () => {
   it('runs real placement pods, registers placement in Keystone and answers an authenticated GET /resource_providers', async () => {

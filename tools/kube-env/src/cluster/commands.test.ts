@@ -56,10 +56,12 @@ describe('componentCommands', () => {
     expect(flag(commands.kwok, 'node-ip')).toEqual(['127.0.0.1']);
   });
 
-  it('marks a silent node NotReady after 300 s unless asked for less', () => {
+  it('marks a silent node NotReady after 300 s unless asked for less, then looking every second', () => {
     expect(flag(commands['kube-controller-manager'], 'node-monitor-grace-period')).toEqual(['300s']);
     const quick = componentCommands({ ...inputs, nodeMonitorGracePeriodSeconds: 20 });
     expect(flag(quick['kube-controller-manager'], 'node-monitor-grace-period')).toEqual(['20s']);
+    expect(flag(commands['kube-controller-manager'], 'node-monitor-period')).toEqual(['5s']);
+    expect(flag(quick['kube-controller-manager'], 'node-monitor-period')).toEqual(['1s']);
   });
 
   it('runs the controllers without leader election, against the admin kubeconfig', () => {

@@ -128,9 +128,10 @@ export function componentCommands(inputs: CommandInputs): Record<ControlPlaneCom
       // Jobs at once 5 workers kept Jobs 4–16 s in the queue before their pod was created, and as
       // long again after it succeeded (ADR 0029). More workers cost no CPU when idle.
       ...controllerWorkers,
-      '--node-monitor-period=5s',
       // Generous by default: on a busy 2-core machine a late lease renewal must not evict every
-      // pod. A test of a lost node asks for less.
+      // pod. A test of a lost node asks for less, and then the nodes are also looked at every
+      // second, so that a lost node is NotReady within its grace period plus one second.
+      `--node-monitor-period=${inputs.nodeMonitorGracePeriodSeconds ? 1 : 5}s`,
       `--node-monitor-grace-period=${inputs.nodeMonitorGracePeriodSeconds ?? 300}s`,
       '--profiling=false',
     ],

@@ -180,6 +180,9 @@ export function kubeletConfig(
     imageGCHighThresholdPercent: 99,
     imageGCLowThresholdPercent: 98,
     nodeStatusUpdateFrequency: '10s',
+    // The Lease is renewed every quarter of this (5 s instead of 10 s): a node that stops is seen
+    // within the cluster's grace period counted from at most 5 s before it stopped.
+    nodeLeaseDurationSeconds: 20,
     syncFrequency: '10s',
     fileCheckFrequency: '10s',
     shutdownGracePeriod: '0s',
