@@ -471,9 +471,8 @@ async function nodeLost(first: string, lost: string): Promise<void> {
   // The pods leave an unreachable or not-ready node after 5 s instead of the 300 s that
   // kube-apiserver adds by default: set on the Deployment's template (the operator sets no
   // tolerations, and its apply leaves fields of other managers alone), which rolls the pods.
+  // The tolerations before the second replica: one pod rolled instead of two.
   const quick = (key: string) => ({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 });
-  await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
-  await podsReady(client, ns, keystonePods, 2, 300_000);
   await client.patch(
     Kinds.Deployment,
     { namespace: ns, name: 'keystone' },
@@ -492,6 +491,7 @@ async function nodeLost(first: string, lost: string): Promise<void> {
     },
     'merge',
   );
+  await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
   await until(
     'two Ready pods with the short tolerations',
     async () => {

@@ -195,7 +195,9 @@ type Tracking = KubeObject & {
 async function snapshot(): Promise<Snapshot> {
   const out: Snapshot = new Map();
   for (const ns of operandNamespaces) {
-    const { items } = JSON.parse(await kubectl(['get', operandKinds, '-n', ns, '-o', 'json'])) as {
+    const { items } = JSON.parse(
+      await kubectl(['get', operandKinds, '-n', ns, '-o', 'json', '--show-managed-fields']),
+    ) as {
       items: Tracking[];
     };
     const scheduled = new Set(
