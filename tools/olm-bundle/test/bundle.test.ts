@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureBinary, ensureOperatorSdk } from '@stackops/kube-env';
 import { parseRendered, renderedContainer, runCommand } from '@stackops/lib-common/testing';
@@ -38,11 +40,22 @@ beforeAll(async () => {
   operatorSdk = await ensureOperatorSdk();
 });
 
-/** `operator-sdk bundle validate` on `dir`; its combined output, or a rejection with it. */
-const validate = (dir: string, extra: string[] = []) =>
-  runCommand(operatorSdk, ['bundle', 'validate', dir, ...extra], {
-    env: { ...process.env, HOME: process.env['HOME'] ?? '/root' },
+interface Validation {
+  passed: boolean;
+  outputs: { type: string; message: string }[] | null;
+  exit: number | null;
+}
+
+/** `operator-sdk bundle validate` on `dir`, its JSON report (on stdout, whatever the verdict) and exit code. */
+function validate(dir: string, extra: string[] = []): Validation {
+  const r = spawnSync(operatorSdk, ['bundle', 'validate', dir, '-o', 'json-alpha1', ...extra], {
+    encoding: 'utf8',
   });
+  if (!r.stdout) throw new Error(`operator-sdk bundle validate ${dir}: no report: ${r.stderr || r.error}`);
+  return { ...(JSON.parse(r.stdout) as Omit<Validation, 'exit'>), exit: r.status };
+}
+
+const errors = (v: Validation) => (v.outputs ?? []).filter((o) => o.type === 'error').map((o) => o.message);
 
 describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
   for (const chart of OPERATOR_CHARTS) {
@@ -50,8 +63,12 @@ describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
       const bundle = await makeBundle({ chartDir: chartDir(chart), helm });
       const dir = join(root, 'build', 'olm', chart);
       writeBundle(bundle, dir);
-      const report = await validate(dir);
-      expect(report).toMatch(/All validation tests have completed successfully/);
+      // operator-sdk's default validators, then its optional operatorframework suite (offline too).
+      for (const extra of [[], ['--select-optional', 'suite=operatorframework']]) {
+        const report = validate(dir, extra);
+        expect(errors(report)).toEqual([]);
+        expect(report).toMatchObject({ passed: true, exit: 0 });
+      }
 
       const csv = parse(
         readFileSync(join(dir, 'manifests', `${chart}.clusterserviceversion.yaml`), 'utf8'),
@@ -114,6 +131,22 @@ describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
     expect(csv.spec.relatedImages).toContainEqual({ name: 'haproxy', image: 'registry.example/haproxy:9.9' });
     // replicas > 1: the chart's PodDisruptionBudget goes into the bundle too.
     expect([...bundle.manifests.keys()].some((f) => f.endsWith('_poddisruptionbudget.yaml'))).toBe(true);
+  });
+
+  it('operator-sdk fails a bundle whose CSV owns a CRD the bundle lacks (the validation can fail)', async () => {
+    const bundle = await makeBundle({ chartDir: chartDir('sip-operator'), helm });
+    const csv = bundle.csv as unknown as Csv;
+    csv.spec.customresourcedefinitions.owned.push({
+      name: 'widgets.example.com',
+      version: 'v1',
+      kind: 'Widget',
+      description: 'Not in the bundle.',
+    });
+    const dir = join(tmpdir(), `olm-bundle-broken-${process.pid}`);
+    writeBundle(bundle, dir);
+    const report = validate(dir);
+    expect(report).toMatchObject({ passed: false, exit: 1 });
+    expect(errors(report).join('\n')).toMatch(/owned CRD .*Widget.* not found in bundle/);
   });
 
   it('refuses what OLM cannot install or chooses itself', async () => {
