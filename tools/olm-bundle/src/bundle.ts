@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRendered, type RenderedObject, runCommand, setFlags } from '@stackops/lib-common/testing';
 import { parse, stringify } from 'yaml';
@@ -41,6 +41,8 @@ export interface BundleOptions {
   set?: readonly string[];
   /** The OLM channel (default `alpha`). */
   channel?: string;
+  /** Example objects; those of the bundle's owned kinds become the CSV's `alm-examples`. */
+  examples?: readonly RenderedObject[];
 }
 
 interface ChartMeta {
@@ -262,6 +264,17 @@ export async function makeBundle(opts: BundleOptions): Promise<Bundle> {
         };
       });
   });
+  const ownedKinds = new Set(
+    owned.map((o) => `${o.name?.split('.').slice(1).join('.')}/${o.version}/${o.kind}`),
+  );
+  const almExamples = (opts.examples ?? [])
+    .filter((e) => ownedKinds.has(`${e.apiVersion}/${e.kind}`))
+    .map((e) => {
+      const copy = structuredClone(e);
+      // OLM's console creates the example in the namespace it is looking at.
+      if (copy.metadata) delete copy.metadata.namespace;
+      return copy;
+    });
   const permission = (rules: PolicyRule[]) => (rules.length ? [{ serviceAccountName: sa, rules }] : []);
   const allModes = ['OwnNamespace', 'SingleNamespace', 'MultiNamespace'];
   const csvName = `${chart.name}.v${chart.version}`;
@@ -272,6 +285,7 @@ export async function makeBundle(opts: BundleOptions): Promise<Bundle> {
     metadata: {
       name: csvName,
       annotations: {
+        ...(almExamples.length ? { 'alm-examples': JSON.stringify(almExamples) } : {}),
         capabilities: 'Basic Install',
         categories: 'Networking, OpenShift Optional',
         containerImage: operatorImage,
@@ -340,6 +354,14 @@ export function writeBundle(bundle: Bundle, dir: string): void {
   mkdirSync(join(dir, 'metadata'), { recursive: true });
   for (const [file, o] of bundle.manifests) writeFileSync(join(dir, 'manifests', file), stringify(o));
   writeFileSync(join(dir, 'metadata', 'annotations.yaml'), stringify({ annotations: bundle.annotations }));
+}
+
+/** The objects of every YAML file in `dir` (e.g. tools/demo/examples), in name order. */
+export function readExamples(dir: string): RenderedObject[] {
+  return readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .sort()
+    .flatMap((f) => parseRendered(readFileSync(join(dir, f), 'utf8')));
 }
 
 /** The charts under charts/ that get a bundle: one per operator. */

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { join, resolve } from 'node:path';
 import { ensureBinary } from '@stackops/kube-env';
-import { makeBundle, OPERATOR_CHARTS, writeBundle } from './bundle.js';
+import { makeBundle, OPERATOR_CHARTS, readExamples, writeBundle } from './bundle.js';
 
 // `olm-bundle [--out DIR] [--set key=value]... [chart...]`: writes build/olm/<chart>/ per operator chart.
 const args = process.argv.slice(2);
@@ -22,8 +22,10 @@ for (let i = 0; i < args.length; i++) {
   else charts.push(a);
 }
 const helm = await ensureBinary('helm');
+// The demo's upstream README examples: the CSV's alm-examples.
+const examples = readExamples(join(root, 'tools', 'demo', 'examples'));
 for (const chart of charts.length ? charts : OPERATOR_CHARTS) {
-  const bundle = await makeBundle({ chartDir: join(root, 'charts', chart), helm, set });
+  const bundle = await makeBundle({ chartDir: join(root, 'charts', chart), helm, set, examples });
   const dir = join(out, chart);
   writeBundle(bundle, dir);
   console.log(

@@ -4,5 +4,6 @@ export {
   makeBundle,
   OPERATOR_CHARTS,
   RENDER_NAMESPACE,
+  readExamples,
   writeBundle,
 } from './bundle.js';

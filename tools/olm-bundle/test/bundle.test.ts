@@ -6,7 +6,7 @@ import { ensureBinary, ensureOperatorSdk } from '@stackops/kube-env';
 import { parseRendered, renderedContainer, runCommand } from '@stackops/lib-common/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { makeBundle, OPERATOR_CHARTS, RENDER_NAMESPACE, writeBundle } from '../src/bundle.js';
+import { makeBundle, OPERATOR_CHARTS, RENDER_NAMESPACE, readExamples, writeBundle } from '../src/bundle.js';
 
 const root = resolve(import.meta.dirname, '../../..');
 const chartDir = (chart: string) => join(root, 'charts', chart);
@@ -60,7 +60,8 @@ const errors = (v: Validation) => (v.outputs ?? []).filter((o) => o.type === 'er
 describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
   for (const chart of OPERATOR_CHARTS) {
     it(`${chart}: generated from the chart, operator-sdk bundle validate passes`, async () => {
-      const bundle = await makeBundle({ chartDir: chartDir(chart), helm });
+      const examples = readExamples(join(root, 'tools', 'demo', 'examples'));
+      const bundle = await makeBundle({ chartDir: chartDir(chart), helm, examples });
       const dir = join(root, 'build', 'olm', chart);
       writeBundle(bundle, dir);
       // operator-sdk's default validators, then its optional operatorframework suite (offline too).
@@ -78,6 +79,13 @@ describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
       };
       expect(csv.metadata.name).toBe(`${chart}.v${chartMeta.version}`);
       expect(csv.spec.minKubeVersion).toBe('1.29.0');
+      // alm-examples: the demo's upstream example of the operator's main kind, without a namespace.
+      const almExamples = JSON.parse(csv.metadata.annotations['alm-examples'] ?? '[]') as {
+        kind: string;
+        metadata: Record<string, unknown>;
+      }[];
+      expect(almExamples.map((e) => e.kind)).toEqual([csv.spec.customresourcedefinitions.owned[0]?.kind]);
+      for (const e of almExamples) expect(e.metadata['namespace']).toBeUndefined();
       expect(parse(readFileSync(join(dir, 'metadata', 'annotations.yaml'), 'utf8'))).toMatchObject({
         annotations: {
           'operators.operatorframework.io.bundle.mediatype.v1': 'registry+v1',
