@@ -3,7 +3,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureBinary, ensureOperatorSdk } from '@stackops/kube-env';
-import { parseRendered, renderedContainer, runCommand } from '@stackops/lib-common/testing';
+import {
+  parseRendered,
+  type RenderedContainer,
+  renderedContainer,
+  runCommand,
+} from '@stackops/lib-common/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { makeBundle, OPERATOR_CHARTS, RENDER_NAMESPACE, readExamples, writeBundle } from '../src/bundle.js';
@@ -107,12 +112,18 @@ describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
       const [deployment] = csv.spec.install.spec.deployments;
       const scoped =
         'watchNamespaces' in (parse(readFileSync(join(chartDir(chart), 'values.yaml'), 'utf8')) as object);
-      const podSpec = deployment?.spec.template.spec as { containers: { env: { name: string }[] }[] };
+      const podSpec = deployment?.spec.template.spec as { containers: RenderedContainer[] };
       const env = podSpec.containers[0]?.env ?? [];
       expect(env.some((e) => e.name === 'WATCH_NAMESPACE')).toBe(scoped);
-      expect(podSpec.containers[0]).toMatchObject({
-        image: chartContainer.image,
-        args: chartContainer.args,
+      // Everything else of the container is the chart's, but env values naming the render namespace,
+      // which become the pod's own namespace.
+      const sameEnv = (e: RenderedContainer['env'][number]) =>
+        e.value === RENDER_NAMESPACE
+          ? { name: e.name, valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } }
+          : e;
+      expect({ ...podSpec.containers[0], env: env.filter((e) => e.name !== 'WATCH_NAMESPACE') }).toEqual({
+        ...chartContainer,
+        env: chartContainer.env.map(sameEnv),
       });
       expect(csv.spec.installModes.filter((m) => m.supported).map((m) => m.type)).toEqual(
         scoped ? ['AllNamespaces', 'OwnNamespace', 'SingleNamespace', 'MultiNamespace'] : ['AllNamespaces'],
