@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureBinary, ensureOperatorSdk } from '@stackops/kube-env';
 import {
+  findRendered,
   parseRendered,
   type RenderedContainer,
   renderedContainer,
@@ -106,10 +107,20 @@ describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
 
       // The Deployment is the chart's: the same pod spec, plus WATCH_NAMESPACE from the OperatorGroup
       // where the chart can watch some namespaces (and then every install mode).
-      const chartContainer = renderedContainer(
-        parseRendered(await runCommand(helm, ['template', chart, chartDir(chart), '-n', RENDER_NAMESPACE])),
+      const chartDocs = parseRendered(
+        await runCommand(helm, ['template', chart, chartDir(chart), '-n', RENDER_NAMESPACE]),
       );
+      const chartContainer = renderedContainer(chartDocs);
       const [deployment] = csv.spec.install.spec.deployments;
+      // Outside the container, the Deployment spec is the chart's as it is.
+      const withoutContainers = (spec: unknown) => {
+        const copy = structuredClone(spec) as { template: { spec: { containers?: unknown } } };
+        delete copy.template.spec.containers;
+        return copy;
+      };
+      expect(withoutContainers(deployment?.spec)).toEqual(
+        withoutContainers(findRendered(chartDocs, 'Deployment')[0]?.spec),
+      );
       const scoped =
         'watchNamespaces' in (parse(readFileSync(join(chartDir(chart), 'values.yaml'), 'utf8')) as object);
       const podSpec = deployment?.spec.template.spec as { containers: RenderedContainer[] };
