@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { kubeEnvRoot } from '../paths.js';
 import { run } from '../util/run.js';
 import { checkGo, goEnv } from './go.js';
@@ -21,19 +21,9 @@ function promtoolPath(version: string = PROMTOOL_VERSION): string {
   return join(kubeEnvRoot(), `promtool-${version}-${BUILD_TAGS}`, 'promtool');
 }
 
-/**
- * The pinned promtool, built once with `go install` (as the control plane's tools, static, no VCS
- * stamp) and then reused. A build goes to a private folder and is renamed into place, so runs that
- * race each build and the last rename wins with an identical binary; a killed build leaves nothing.
- */
+/** The pinned promtool, built once with `go install` (as the control plane's tools, static, no VCS stamp). */
 export async function ensurePromtool(version: string = PROMTOOL_VERSION): Promise<string> {
-  const target = promtoolPath(version);
-  if (existsSync(target)) return target;
-  await checkGo();
-  const dir = join(target, '..');
-  mkdirSync(dir, { recursive: true });
-  const gobin = mkdtempSync(join(dir, 'build-'));
-  try {
+  return ensureCachedTool(promtoolPath(version), async (out, logFile) => {
     await run(
       [
         'go',
@@ -45,15 +35,31 @@ export async function ensurePromtool(version: string = PROMTOOL_VERSION): Promis
         '-s -w',
         `github.com/prometheus/prometheus/cmd/promtool@${version}`,
       ],
-      {
-        cwd: gobin,
-        env: goEnv({ GOBIN: gobin, GOFLAGS: '-buildvcs=false' }),
-        logFile: join(dir, 'build.log'),
-      },
+      { cwd: out, env: goEnv({ GOBIN: out, GOFLAGS: '-buildvcs=false' }), logFile },
     );
-    renameSync(join(gobin, 'promtool'), target);
+  });
+}
+
+/**
+ * `target` when it exists, else built once by `build` (which leaves the binary, named as `target`,
+ * in the private folder it is given) and then reused. A build goes to a private folder and is
+ * renamed into place, so runs that race each build and the last rename wins with an identical
+ * binary; a killed build leaves nothing. `build.log` beside `target` gets the go commands' output.
+ */
+export async function ensureCachedTool(
+  target: string,
+  build: (out: string, logFile: string) => Promise<void>,
+): Promise<string> {
+  if (existsSync(target)) return target;
+  await checkGo();
+  const dir = join(target, '..');
+  mkdirSync(dir, { recursive: true });
+  const out = mkdtempSync(join(dir, 'build-'));
+  try {
+    await build(out, join(dir, 'build.log'));
+    renameSync(join(out, basename(target)), target);
   } finally {
-    rmSync(gobin, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
   }
   return target;
 }
