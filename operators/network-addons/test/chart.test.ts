@@ -129,8 +129,11 @@ describe('chart: lint and template', () => {
         .sort();
     expect(named('clusterroles')).toEqual(roleNames('ClusterRole'));
     expect(named('roles')).toEqual(roleNames('Role'));
-    // Nothing beyond: no wildcard, no Secrets, no Nodes, no Pods.
-    expect(JSON.stringify(rules)).not.toMatch(/"\*"|"secrets"|"nodes"|"pods"/);
+    // Nothing beyond: no wildcard, no Secrets, no Nodes; Pods only listed and watched (Degraded's reason).
+    expect(JSON.stringify(rules)).not.toMatch(/"\*"|"secrets"|"nodes"/);
+    expect(rules.filter((r) => r.resources.includes('pods'))).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+    ]);
     expect(allows('networkaddonsoperator.network.kubevirt.io', 'networkaddonsconfigs', 'patch')).toBe(false);
     expect(allows('networkaddonsoperator.network.kubevirt.io', 'networkaddonsconfigs/status', 'patch')).toBe(
       true,

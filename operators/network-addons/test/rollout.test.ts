@@ -158,4 +158,64 @@ describe('rollouts that cannot finish', () => {
     await setCpu('4');
     await waitAvailable(client, 90_000);
   });
+
+  it('is Degraded naming the workload, the pod and its waiting reason while a pod fails, and recovers', async () => {
+    await setSpec(client, { linuxBridge: {} });
+    await waitAvailable(client, 90_000);
+    const { items } = await client.list(Kinds.Pod, { namespace: ns, labelSelector: 'name=bridge-marker' });
+    const pod = items.map((p) => p.metadata.name ?? '').sort()[0] ?? '';
+    // kwok marks a pod ready once (while it has no IP) and then leaves its status alone, so this
+    // stands until the pod is replaced: what kubelet reports for an image it cannot pull.
+    const now = new Date().toISOString();
+    await client.patch(
+      Kinds.Pod,
+      { namespace: ns, name: pod },
+      {
+        status: {
+          conditions: ['Ready', 'ContainersReady'].map((type) => ({
+            type,
+            status: 'False',
+            lastTransitionTime: now,
+          })),
+          containerStatuses: [
+            {
+              name: 'bridge-marker',
+              ready: false,
+              restartCount: 0,
+              image: 'registry.test/missing:1',
+              imageID: '',
+              state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image' } },
+            },
+          ],
+        },
+      },
+      'merge',
+      { subresource: 'status' },
+    );
+    const line = `DaemonSet "${ns}/bridge-marker": pod "${pod}" container "bridge-marker" is waiting: ImagePullBackOff`;
+    const degraded = await waitUntil("Degraded with the pod's reason", async () => {
+      const cr = await getConfig(client);
+      return condition(cr, 'Degraded')?.status === 'True' ? cr : undefined;
+    });
+    expect(condition(degraded, 'Degraded')).toMatchObject({ reason: 'PodsFailing', message: line });
+    expect(condition(degraded, 'Available')).toMatchObject({ status: 'False', reason: 'Startup' });
+    const { items: events } = await client.list<KubeObject & { reason: string; message: string }>(
+      Kinds.Event,
+      { namespace: 'default' },
+    );
+    expect(
+      events.some(
+        (e) =>
+          (e['involvedObject'] as { uid?: string }).uid === degraded.metadata.uid &&
+          e['type'] === 'Warning' &&
+          e.reason === 'Failed: PodsFailing' &&
+          e.message.includes(pod),
+      ),
+    ).toBe(true);
+
+    // The pod replaced (as a fixed image would be pulled): Degraded goes back to False.
+    await client.delete(Kinds.Pod, { namespace: ns, name: pod });
+    const recovered = await waitAvailable(client, 90_000);
+    expect(condition(recovered, 'Degraded')?.status).toBe('False');
+  });
 });

@@ -236,6 +236,8 @@ const NETWORK_ADDONS: Grant[] = [
   ...rule(['networkaddonsconfigs.networkaddonsoperator.network.kubevirt.io'], READ),
   ...rule(['networkaddonsconfigs.networkaddonsoperator.network.kubevirt.io/status'], ['get', 'patch']),
   ...rule(['networkaddonsconfigs.networkaddonsoperator.network.kubevirt.io/finalizers'], ['update']),
+  // Its components' pods, read only (a failing container makes the config Degraded).
+  ...rule(['pods'], ['list', 'watch']),
   ...rule(
     ['configmaps', 'serviceaccounts', 'services', 'daemonsets.apps', 'deployments.apps'],
     ['get', 'list', 'watch', 'create', 'patch', 'delete'],
@@ -366,7 +368,7 @@ describe('chart RBAC is exactly the documented list', () => {
     });
   }
 
-  it('network-addons-operator: escalate and bind only on the ClusterRoles it renders, no Secrets, no pods', async () => {
+  it('network-addons-operator: escalate and bind only on the ClusterRoles it renders, no Secrets, pods read only', async () => {
     const release = await namespace('perm-network-addons');
     const served = await namespace('perm-network-addons-any');
     const as = `system:serviceaccount:${release}:network-addons-operator`;

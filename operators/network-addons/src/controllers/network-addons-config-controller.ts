@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isNotFound, type KubeClient } from '@stackops/lib-common/client';
+import { isNotFound, Kinds, type KubeClient } from '@stackops/lib-common/client';
 import { pausedChanged } from '@stackops/lib-common/pipeline';
 import {
   type Controller,
@@ -15,6 +15,7 @@ import { followTlsProfile, registerCnaoMetrics } from '../monitoring.js';
 import type { RandomBytes } from '../network/kubemacpool-range.js';
 import { CERT_MANAGER_KINDS, CertificateKind, RENDERED_KINDS } from '../resources/kinds.js';
 import { MANAGED_SELECTOR } from '../resources/labels.js';
+import { podStateChanged } from '../status/pod-failures.js';
 import { networkAddonsConfigReconciler } from './network-addons-config-reconciler.js';
 
 export interface NetworkAddonsControllerOptions {
@@ -39,7 +40,8 @@ async function certManagerServed(client: KubeClient): Promise<boolean> {
 /**
  * Registers the NetworkAddonsConfig controller. It owns every kind it renders, cached only where
  * labelled `app.kubernetes.io/managed-by=cnao-operator` (so the operator never lists every
- * ConfigMap or ClusterRole of the cluster); a change to one it owns brings the owner back. Spec
+ * ConfigMap or ClusterRole of the cluster); a change to one it owns brings the owner back, and so
+ * does a change in a component pod's containers (ready, waiting reason). Spec
  * and label changes of the CR trigger it, and setting or removing `openstack.org/paused`; its own
  * status writes do not.
  */
@@ -63,6 +65,12 @@ export async function registerNetworkAddonsConfigController(
     .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
     .forPredicates(or(generationChanged, labelsChanged, pausedChanged));
   for (const kind of kinds) builder = builder.owns(kind, { labelSelector: MANAGED_SELECTOR });
+  // The components' pods (labelled like every rendered object): a container that starts failing or
+  // recovers changes Degraded, while the DaemonSet's or Deployment's own status stays the same.
+  builder = builder.watches(Kinds.Pod, () => ({ name: OPERATOR_CONFIG_NAME }), {
+    labelSelector: MANAGED_SELECTOR,
+    predicates: [podStateChanged],
+  });
   registerCnaoMetrics(manager);
   return builder.reconcile(async (cr, ctx) => {
     // Upstream stores the profile as it reads the CR, before anything else; so here, for every pass

@@ -25,7 +25,7 @@ function setup(opts: { certManager?: boolean } = {}) {
     () => new Date('2024-05-06T07:08:09.123Z'),
   );
   // The cache holds only what the controller watches, as the manager's would.
-  const cache = fake.cache([NetworkAddonsConfigKind, ...kinds]);
+  const cache = fake.cache([NetworkAddonsConfigKind, ...kinds, Kinds.Pod]);
   const run = (name = 'cluster') =>
     reconcileOnce(fake, NetworkAddonsConfigKind, { name }, reconcile, { cache });
   const setSpec = async (spec: NetworkAddonsConfigSpec, name = 'cluster') => {

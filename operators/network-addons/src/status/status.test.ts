@@ -149,4 +149,26 @@ describe('ignoredStatus', () => {
     expect(cond(s, 'Available')?.status).toBe('False');
     expect(ignoredStatus(s, 'other', 'cluster', v('1.0'), T1)).toEqual(s);
   });
+
+  it('is Degraded with PodsFailing and one Warning Event while pods fail, and back to False once they recover', () => {
+    const line = 'DaemonSet "ns/multus": pod "multus-x" container "kube-multus" is waiting: ImagePullBackOff';
+    const failing: Outcome = { ...rollingOut, failing: [line] };
+    const first = computeStatus(undefined, failing, v('1.0'), T0);
+    expect(cond(first.status, 'Degraded')).toMatchObject({
+      status: 'True',
+      reason: 'PodsFailing',
+      message: line,
+    });
+    expect(cond(first.status, 'Progressing')).toMatchObject({ status: 'True', reason: 'Deploying' });
+    expect(first.events).toContainEqual({
+      type: 'Warning',
+      reason: 'Failed: PodsFailing',
+      message: `Operator failed: ${line}`,
+    });
+    const again = computeStatus(first.status, failing, v('1.0'), T1);
+    expect(again.events.filter((e) => e.type === 'Warning')).toEqual([]);
+    const recovered = computeStatus(again.status, rolledOut, v('1.0'), T1);
+    expect(cond(recovered.status, 'Degraded')).toMatchObject({ status: 'False' });
+    expect(cond(recovered.status, 'Available')).toMatchObject({ status: 'True' });
+  });
 });

@@ -11,6 +11,7 @@ import {
   setCondition,
 } from './conditions.js';
 import { availableEvent, type ConfigEvent, failedEvent, progressingEvent } from './events.js';
+import { PODS_FAILING_REASON } from './pod-failures.js';
 
 /** A failure that stops the reconcile: the Degraded reason (FailedToValidate, FailedToApply, …) and message. */
 interface Failure {
@@ -25,6 +26,8 @@ export type Outcome =
       kind: 'applied';
       /** Why tracked DaemonSets/Deployments are not rolled out yet (empty when they all are). */
       progressing: string[];
+      /** Tracked workloads whose pods fail to start (`podFailures`); Degraded while any. */
+      failing?: string[];
       containers: DeployedContainer[];
     };
 
@@ -39,6 +42,8 @@ export interface StatusUpdate {
  * - failed: Degraded=True with the reason; Available=False/Failing; Progressing=False/InvalidConfiguration;
  *   the containers of the last successful apply are kept.
  * - rolling out: Degraded=False; Progressing=True/Deploying with one line per workload; Available=False/Startup.
+ * - pods failing (beyond upstream, which stays Progressing): as rolling out, and Degraded=True/PodsFailing
+ *   with one line per workload naming its pod and the container's waiting reason, with a Warning Event.
  * - rolled out: Degraded=False; Progressing=False; Available=True; observedVersion = operator version.
  * operatorVersion and targetVersion are always the running operator's; observedGeneration is the
  * generation just processed; the legacy `Failing` is dropped.
@@ -59,13 +64,16 @@ export function computeStatus(
   let observedVersion = before?.observedVersion;
   let containers = before?.containers ?? [];
 
-  if (outcome.kind === 'failed') {
-    const { reason, message } = outcome.failure;
+  const degrade = ({ reason, message }: Failure) => {
     const degraded = was(ConditionType.Degraded);
     if (degraded?.status !== 'True' || degraded.reason !== reason || degraded.message !== message) {
       events.push(failedEvent(reason, message));
     }
     set({ type: ConditionType.Degraded, status: 'True', reason, message });
+  };
+
+  if (outcome.kind === 'failed') {
+    degrade(outcome.failure);
     set({
       type: ConditionType.Available,
       status: 'False',
@@ -80,7 +88,9 @@ export function computeStatus(
     });
   } else {
     containers = outcome.containers;
-    set({ type: ConditionType.Degraded, status: 'False' });
+    const failing = outcome.failing ?? [];
+    if (failing.length > 0) degrade({ reason: PODS_FAILING_REASON, message: failing.join('\n') });
+    else set({ type: ConditionType.Degraded, status: 'False' });
     if (outcome.progressing.length > 0) {
       if (was(ConditionType.Progressing)?.status !== 'True') events.push(progressingEvent);
       set({

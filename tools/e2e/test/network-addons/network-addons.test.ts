@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
 import { NetworkAddonsConfigKind } from '@stackops/demo/targets';
-import { realNodeName } from '@stackops/kube-env';
+import { realNodeName, runInRealNode } from '@stackops/kube-env';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { podsReady, until } from '../openstack/support.js';
@@ -16,11 +16,15 @@ import {
 } from '../support.js';
 import {
   applyObjects,
+  expectSeedStorageIp,
   installNetworkAddons,
   installWhereabouts,
+  loadNetworkImages,
   networkStatus,
   OPERAND_NAMESPACE,
   podOnNetworks,
+  removeComponents,
+  removeImageFromNode,
   seedStorageNad,
   uninstallNetworkAddons,
   uninstallWhereabouts,
@@ -33,6 +37,12 @@ import {
  * NetworkAttachmentDefinitions describe (bridge + host-local; the seeds' macvlan + whereabouts).
  */
 const execFileP = promisify(execFile);
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
 const client = adminClient();
 const nac = { kind: NetworkAddonsConfigKind, name: 'cluster' };
 const ns = 'network-e2e';
@@ -133,12 +143,7 @@ describe('network add-ons on the real node', () => {
     ]);
     const pods = await podsReady(client, ns, 'e2e=storage', 2, 180_000);
     const ips = pods.map((p) => networkStatus(p, 'storage').ips[0]!);
-    for (const ip of ips) {
-      const last = Number(ip.split('.')[3]);
-      expect(ip.startsWith('172.18.0.')).toBe(true);
-      expect(last).toBeGreaterThanOrEqual(50);
-      expect(last).toBeLessThanOrEqual(100);
-    }
+    for (const ip of ips) expectSeedStorageIp(ip);
     // net1's lower link is the node's enp7s0.21 (macvlan): its iflink is that link's index.
     const iflink = await kubectl([
       'exec',
@@ -193,5 +198,117 @@ describe('network add-ons on the real node', () => {
       async () => ((await allocated()) === 0 ? true : undefined),
       60_000,
     );
+  });
+
+  it("is Degraded with the pod's reason while a component's image cannot be pulled on a node, and recovers", async () => {
+    const cluster = inject('e2eCluster');
+    const node = realNodes[1]!;
+    const markerPod = async () =>
+      (
+        await client.list<PodShape>(Kinds.Pod, {
+          namespace: OPERAND_NAMESPACE,
+          labelSelector: 'name=bridge-marker',
+        })
+      ).items.find((p) => p.spec.nodeName === node && !p.metadata.deletionTimestamp);
+    // The image gone from the node and its pod replaced: kubelet tries to pull it (nothing serves
+    // it in the node's namespace) and reports ErrImagePull, then ImagePullBackOff.
+    await removeImageFromNode(cluster, node, images.bridgeMarker);
+    await kubectl(['delete', 'pod', '-n', OPERAND_NAMESPACE, (await markerPod())!.metadata.name!, '--wait']);
+    const started = Date.now();
+    const degraded = await until(
+      'NetworkAddonsConfig Degraded with the pod and its reason',
+      async () => {
+        const cr = await client.get<KubeObject & { status?: { conditions?: Condition[] } }>(nac.kind, nac);
+        const d = cr?.status?.conditions?.find((c) => c.type === 'Degraded');
+        return d?.status === 'True' ? { cr, d } : undefined;
+      },
+      120_000,
+      1000,
+    );
+    console.log(`[e2e] Degraded ${Math.round((Date.now() - started) / 1000)} s after the pod was replaced`);
+    const pod = (await markerPod())!.metadata.name!;
+    expect(degraded.d.reason).toBe('PodsFailing');
+    expect(degraded.d.message).toMatch(
+      new RegExp(
+        `^DaemonSet "${OPERAND_NAMESPACE}/bridge-marker": pod "${pod}" container "bridge-marker" is waiting: (ErrImagePull|ImagePullBackOff)$`,
+      ),
+    );
+    const events = await client.list<KubeObject & { reason: string; message: string }>(Kinds.Event, {
+      namespace: 'default',
+    });
+    expect(
+      events.items.some(
+        (e) =>
+          (e['involvedObject'] as { uid?: string }).uid === degraded.cr?.metadata.uid &&
+          e.reason === 'Failed: PodsFailing' &&
+          e.message.includes(pod),
+      ),
+    ).toBe(true);
+    // The image back on the node: the pod starts (replaced at once rather than after kubelet's
+    // pull backoff) and the condition goes back to False.
+    await loadNetworkImages(cluster, ['bridgeMarker'], node);
+    await kubectl(['delete', 'pod', '-n', OPERAND_NAMESPACE, pod, '--wait']);
+    await waitForCondition(client, nac.kind, nac, 'Available', 'True', 120_000);
+    await waitForCondition(client, nac.kind, nac, 'Degraded', 'False');
+  });
+
+  it('removing multus and linuxBridge removes their DaemonSets and multus’ node configuration; new pods still get a network', async () => {
+    const cluster = inject('e2eCluster');
+    /** The node's CNI folders, as the node itself sees them (its mount namespace). */
+    const onNode = async (node: string) => {
+      const ls = async (dir: string) =>
+        (await runInRealNode(cluster, ['ls', '-1', dir], node)).stdout.split('\n').filter(Boolean);
+      return { conf: await ls('/etc/cni/net.d'), bin: await ls('/opt/cni/bin') };
+    };
+    const installed = ['multus-shim', 'bridge', 'tuning', 'cnv-bridge', 'cnv-tuning'];
+    for (const node of realNodes) {
+      const before = await onNode(node);
+      expect(before.conf, node).toEqual(expect.arrayContaining(['00-multus.conf', '10-kube-env.conflist']));
+      expect(before.bin, node).toEqual(expect.arrayContaining(installed));
+    }
+    const started = Date.now();
+    await removeComponents();
+    for (const name of ['multus', 'kube-cni-linux-bridge-plugin', 'bridge-marker']) {
+      await until(
+        `DaemonSet ${name} and its pods gone`,
+        async () => {
+          const ds = await client.get(Kinds.DaemonSet, { namespace: OPERAND_NAMESPACE, name });
+          const pods = (
+            await client.list<PodShape>(Kinds.Pod, { namespace: OPERAND_NAMESPACE })
+          ).items.filter((p) => p.metadata.ownerReferences?.some((o) => o.name === name));
+          return ds === undefined && pods.length === 0 ? true : undefined;
+        },
+        120_000,
+      );
+    }
+    console.log(
+      `[e2e] components' DaemonSets and pods gone ${Math.round((Date.now() - started) / 1000)} s after removal`,
+    );
+    await waitForCondition(client, nac.kind, nac, 'Available', 'True');
+    for (const node of realNodes) {
+      const after = await onNode(node);
+      // multus' pod removes its configuration as it stops (preStop, as upstream's): the node's own
+      // network is the default again. The plugins the init containers copied stay, as upstream's do.
+      expect(after.conf, node).not.toContain('00-multus.conf');
+      expect(after.conf, node).toContain('10-kube-env.conflist');
+      expect(after.bin, node).toEqual(expect.arrayContaining(installed));
+    }
+    // The nodes still give pods their network: one pod per real node, each Ready with its pod IP.
+    await applyObjects(
+      realNodes.map((node, i) => ({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: `after-${i}`, namespace: ns, labels: { e2e: 'after' } },
+        spec: {
+          terminationGracePeriodSeconds: 0,
+          nodeSelector: { 'kubernetes.io/hostname': node },
+          containers: [{ name: 'main', image: images.linuxBridge, command: ['sleep', 'infinity'] }],
+        },
+      })),
+    );
+    const pods = await podsReady(client, ns, 'e2e=after', realNodes.length, 120_000);
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...realNodes].sort());
+    for (const p of pods) expect(p.status?.podIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+    await kubectl(['delete', 'pod', '-n', ns, '-l', 'e2e=after', '--wait']);
   });
 });

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { operatorOnRealNodeValues, realNodeTaint } from '@stackops/demo/real-node';
 import { NetworkAddonsConfigKind } from '@stackops/demo/targets';
 import { buildNetworkImages, type NetworkImageName } from '@stackops/images/network';
-import { loadImages, realNodeLabels } from '@stackops/kube-env';
+import { clusterLayout, loadImages, realNodeLabels } from '@stackops/kube-env';
 import type { KubeObject } from '@stackops/lib-common/client';
 import { parse, stringify } from 'yaml';
 import { podsReady } from '../openstack/support.js';
@@ -27,10 +27,11 @@ const execFileP = promisify(execFile);
 export const OPERAND_NAMESPACE = 'stackops-network';
 const WHEREABOUTS_NAMESPACE = 'whereabouts-e2e';
 
-/** Network add-on images (built or from the cache), loaded into the cluster's real nodes; their names. */
-async function loadNetworkImages<N extends NetworkImageName>(
+/** Network add-on images (built or from the cache), loaded into the cluster's real nodes (or one); their names. */
+export async function loadNetworkImages<N extends NetworkImageName>(
   cluster: string,
   only: readonly N[],
+  node?: string,
 ): Promise<Record<N, string>> {
   const images = await buildNetworkImages({ only });
   const wanted = only.map((n) => {
@@ -41,6 +42,7 @@ async function loadNetworkImages<N extends NetworkImageName>(
   await loadImages(
     cluster,
     wanted.map((i) => i.built.archive),
+    node,
   );
   return Object.fromEntries(wanted.map((i) => [i.image, i.name])) as Record<N, string>;
 }
@@ -49,6 +51,17 @@ const componentImages = ['multus', 'linuxBridge', 'bridgeMarker'] as const;
 type ComponentImage = (typeof componentImages)[number];
 const release = { release: 'network-addons-operator', namespace: OPERAND_NAMESPACE };
 const nac = { kind: NetworkAddonsConfigKind, name: 'cluster' };
+/** multus and linuxBridge, their DaemonSets on the real nodes. */
+const nacSpec = {
+  multus: {},
+  linuxBridge: {},
+  placementConfiguration: {
+    workloads: {
+      nodeSelector: { ...realNodeLabels },
+      tolerations: [{ operator: 'Equal', ...realNodeTaint }],
+    },
+  },
+};
 
 /**
  * network-addons-operator from its chart on the real node, its relatedImages the images built here,
@@ -72,21 +85,34 @@ export async function installNetworkAddons(
       apiVersion: 'networkaddonsoperator.network.kubevirt.io/v1',
       kind: 'NetworkAddonsConfig',
       metadata: { name: 'cluster' },
-      spec: {
-        multus: {},
-        linuxBridge: {},
-        placementConfiguration: {
-          workloads: {
-            nodeSelector: { ...realNodeLabels },
-            tolerations: [{ operator: 'Equal', ...realNodeTaint }],
-          },
-        },
-      },
+      spec: nacSpec,
     },
   ]);
   const started = Date.now();
   await waitForCondition(adminClient(), nac.kind, nac, 'Available', 'True', 300_000);
   return { images, availableAfterMs: Date.now() - started };
+}
+
+/** Takes multus and linuxBridge out of the NetworkAddonsConfig (the placement stays). */
+export async function removeComponents(): Promise<void> {
+  await applyObjects([
+    {
+      apiVersion: 'networkaddonsoperator.network.kubevirt.io/v1',
+      kind: 'NetworkAddonsConfig',
+      metadata: { name: 'cluster' },
+      spec: { placementConfiguration: nacSpec.placementConfiguration },
+    },
+  ]);
+}
+
+/** Removes an image from one real node's containerd (as if it had never been pulled there). */
+export async function removeImageFromNode(cluster: string, node: string, image: string): Promise<void> {
+  const state = JSON.parse(readFileSync(clusterLayout(cluster).stateFile, 'utf8')) as {
+    realNodes: { name: string; containerdSocket: string }[];
+  };
+  const socket = state.realNodes.find((n) => n.name === node)?.containerdSocket;
+  if (!socket) throw new Error(`cluster ${cluster} has no real node ${node}`);
+  await execFileP('ctr', ['--address', socket, '--namespace', 'k8s.io', 'images', 'rm', image]);
 }
 
 /** Removes the NetworkAddonsConfig (the operator removes its components), then the operator. */
@@ -146,6 +172,12 @@ export function seedStorageNad(namespace: string): KubeObject {
     ),
   ) as KubeObject;
   return { ...nad, metadata: { ...nad.metadata, namespace } };
+}
+
+/** An address of the seeds' storage range (whereabouts 172.18.0.50-100 in 172.18.0.0/24), or fails. */
+export function expectSeedStorageIp(ip: string | undefined): void {
+  const last = Number(/^172\.18\.0\.(\d+)$/.exec(ip ?? '')?.[1]);
+  if (!(last >= 50 && last <= 100)) throw new Error(`${ip} is not in the seeds' range 172.18.0.50-100`);
 }
 
 /** whereabouts' own module (the Go module cache): its CRDs are applied from there. */

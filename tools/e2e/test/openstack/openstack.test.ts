@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import {
   applyObjects,
+  expectSeedStorageIp,
   installNetworkAddons,
   installWhereabouts,
   seedStorageNad,
@@ -131,6 +132,7 @@ const mariadbCrs = ['keystone', 'placement'].flatMap((name) => [
 
 afterAll(async () => {
   process.stderr.write(`[openstack e2e] timings: ${JSON.stringify(timings)}\n`);
+  await storageNetworkDown();
   await cleanUp(client, [placement, keystone, ...mariadbCrs], releases);
   await deleteNamespaces(client, [ns]);
   for (const crd of mariadbCrds())
@@ -234,6 +236,79 @@ const interfaceAddress = (name: string) =>
     's = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)',
     `print(socket.inet_ntoa(fcntl.ioctl(s.fileno(), 0x8915, struct.pack('256s', b'${name}'))[20:24]))`,
   ].join('; ');
+
+/** A command in a pod of the namespace (`kubectl exec`); its output. */
+const inPod = (pod: string, ...command: string[]) => kubectl(['exec', '-n', ns, pod, '--', ...command]);
+
+/**
+ * Sets `networkAttachments: [storage]` on the CR and waits until its pod was rolled, Ready, with the
+ * CR Ready and its status listing the pod's one IP on `storage`.
+ */
+async function attachStorage(
+  ref: typeof keystone | typeof placement,
+  pods: string,
+): Promise<{ ips: string[]; pod: string }> {
+  const before = (await podNames(pods)).map((p) => p.name);
+  await client.patch(ref.kind, ref, { spec: { networkAttachments: ['storage'] } }, 'merge');
+  return until(
+    `${ref.kind} status.networkAttachments lists the rolled pod on storage, Ready`,
+    async () => {
+      const cr = await client.get<
+        KubeObject & {
+          status?: {
+            conditions?: { type: string; status: string }[];
+            networkAttachments?: Record<string, string[]>;
+          };
+        }
+      >(ref.kind, ref);
+      const ips = cr?.status?.networkAttachments?.[`${ns}/storage`];
+      const ready = cr?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+      const running = await podsReady(client, ns, pods, 1, 5000).catch(() => undefined);
+      const rolled = running && !before.includes(running[0]?.metadata.name ?? '');
+      return ready && rolled && ips?.length === 1 ? { ips, pod: running[0]!.metadata.name! } : undefined;
+    },
+    300_000,
+  );
+}
+
+/** Removes the attachment; waits for a new Ready pod instead of `attachedPod` and the CR Ready. Returns the pod. */
+async function detachStorage(
+  ref: typeof keystone | typeof placement,
+  pods: string,
+  attachedPod: string,
+): Promise<string> {
+  await client.patch(ref.kind, ref, { spec: { networkAttachments: null } }, 'merge');
+  const plain = await until(
+    `the ${ref.kind} pod rolled without the storage interface`,
+    async () => {
+      const running = await podsReady(client, ns, pods, 1, 5000).catch(() => undefined);
+      const name = running?.[0]?.metadata.name;
+      return name && name !== attachedPod ? name : undefined;
+    },
+    300_000,
+  );
+  await waitForCondition(client, ref.kind, ref, 'Ready', 'True', 120_000);
+  return plain;
+}
+
+/**
+ * The seeds' storage network (network-addons with multus, whereabouts, the NAD), installed once for
+ * the Keystone and Placement networkAttachments tests, removed after the second (or by afterAll).
+ */
+let storageNetwork = false;
+async function storageNetworkUp(): Promise<void> {
+  if (storageNetwork) return;
+  storageNetwork = true;
+  await installNetworkAddons(inject('e2eCluster'));
+  await installWhereabouts(inject('e2eCluster'));
+  await applyObjects([seedStorageNad(ns)]);
+}
+async function storageNetworkDown(): Promise<void> {
+  if (!storageNetwork) return;
+  storageNetwork = false;
+  await uninstallWhereabouts();
+  await uninstallNetworkAddons();
+}
 
 const keystoneApi = () =>
   client.get<KubeObject & { status?: { readyCount?: number; hash?: Record<string, string> } }>(
@@ -995,66 +1070,41 @@ describe('Keystone behaviours on real pods', () => {
 
   it("networkAttachments: [storage] (the seeds' NAD) gives the Keystone pod an interface in 172.18.0.50-100, listed in status; removing it rolls the pod without", async () => {
     const t0 = Date.now();
-    await installNetworkAddons(inject('e2eCluster'));
     try {
-      await installWhereabouts(inject('e2eCluster'));
-      await applyObjects([seedStorageNad(ns)]);
-      const before = (await podNames(keystonePods)).map((p) => p.name);
-      await client.patch(KeystoneAPIKind, keystone, { spec: { networkAttachments: ['storage'] } }, 'merge');
-      const attached = await until(
-        'status.networkAttachments lists the rolled pod on storage, Ready',
-        async () => {
-          const cr = (await keystoneApi()) as
-            | (KubeObject & {
-                status?: {
-                  conditions?: { type: string; status: string }[];
-                  networkAttachments?: Record<string, string[]>;
-                };
-              })
-            | undefined;
-          const ips = cr?.status?.networkAttachments?.[`${ns}/storage`];
-          const ready = cr?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-          const pods = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
-          const rolled = pods && !before.includes(pods[0]?.metadata.name ?? '');
-          return ready && rolled && ips?.length === 1 ? { ips, pod: pods[0]!.metadata.name! } : undefined;
-        },
-        300_000,
-      );
+      await storageNetworkUp();
+      const attached = await attachStorage(keystone, keystonePods);
       const ip = attached.ips[0]!;
-      expect(ip).toMatch(/^172\.18\.0\.(\d+)$/);
-      const last = Number(ip.split('.')[3]);
-      expect(last >= 50 && last <= 100, ip).toBe(true);
-      // As upstream, the operator names the interface after the NAD (`storage`, not multus' net1).
-      // The stand-in image has no iproute2: the kernel's view of it, read in the pod.
-      const address = await kubectl([
-        'exec',
-        '-n',
-        ns,
-        attached.pod,
-        '--',
-        'python3',
-        '-c',
-        interfaceAddress('storage'),
-      ]);
-      expect(address.trim()).toBe(ip);
+      expectSeedStorageIp(ip);
+      // As upstream, the operator names the interface after the NAD (`storage`, not multus' net1);
+      // `ip a` in the pod, as the seeds show it.
+      const address = await inPod(attached.pod, 'ip', '-4', '-o', 'addr', 'show', 'storage');
+      expect(address).toContain(`inet ${ip}/24`);
 
-      await client.patch(KeystoneAPIKind, keystone, { spec: { networkAttachments: null } }, 'merge');
-      const plain = await until(
-        'the Keystone pod rolled without the storage interface',
-        async () => {
-          const pods = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
-          const name = pods?.[0]?.metadata.name;
-          return name && name !== attached.pod ? name : undefined;
-        },
-        300_000,
-      );
+      const plain = await detachStorage(keystone, keystonePods, attached.pod);
       expect(await kubectl(['exec', '-n', ns, plain, '--', 'ls', '/sys/class/net'])).not.toContain('storage');
-      await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 120_000);
-    } finally {
-      await uninstallWhereabouts();
-      await uninstallNetworkAddons();
+    } catch (err) {
+      await storageNetworkDown();
+      throw err;
     }
     timings['networkAttachments on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
+  });
+
+  it("networkAttachments: [storage] on the PlacementAPI (the same network, still up): the Placement pod's interface in 172.18.0.50-100, listed in status; removed again", async () => {
+    const t0 = Date.now();
+    try {
+      await storageNetworkUp();
+      const placementPods = 'service=placement,!job-name';
+      const attached = await attachStorage(placement, placementPods);
+      const ip = attached.ips[0]!;
+      expectSeedStorageIp(ip);
+      // The Placement stand-in has no iproute2: the kernel's view of the interface, read in the pod.
+      const address = await inPod(attached.pod, 'python3', '-c', interfaceAddress('storage'));
+      expect(address.trim()).toBe(ip);
+      await detachStorage(placement, placementPods, attached.pod);
+    } finally {
+      await storageNetworkDown();
+    }
+    timings['placement networkAttachments on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   });
 
   it('replicas 3 → 1 → 0: real pods follow and readyCount with them', async () => {
