@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Kinds, type KubeObject } from '../src/client/index.js';
 import { Conditions } from '../src/conditions/index.js';
 import { applyOwned } from '../src/objects/index.js';
 import {
@@ -13,43 +13,24 @@ import {
   serviceLabels,
 } from '../src/openstack/index.js';
 import { waitUntil } from '../src/testing/wait.js';
-import {
-  createNamespace,
-  createOwner,
-  deleteNamespace,
-  FIELD_MANAGER,
-  testClient,
-} from './resources-support.js';
+import { createOwner, FIELD_MANAGER, testClient, useResourcesNamespace } from './resources-support.js';
 
-let client: RestKubeClient;
-let ns: string;
-let owner: KubeObject;
-
-beforeAll(async () => {
-  client = testClient();
-  ns = await createNamespace(client, 'res-apply');
-  owner = await createOwner(client, ns);
-});
-
-afterAll(async () => {
-  await deleteNamespace(client, ns);
-  client.close();
-});
+const file = useResourcesNamespace({ beforeAll, afterAll, beforeEach, afterEach }, 'res-apply');
 
 const configMap = (
   name: string,
   data: Record<string, string>,
   labels?: Record<string, string>,
 ): KubeObject => ({
-  metadata: { name, namespace: ns, ...(labels ? { labels } : {}) },
+  metadata: { name, namespace: file.ns, ...(labels ? { labels } : {}) },
   data,
 });
 
 describe('applyOwned', () => {
   it('creates the object owned by the CR, applied with the operator field manager', async () => {
     const { object, applied } = await applyOwned(
-      client,
-      owner,
+      file.client,
+      file.owner,
       Kinds.ConfigMap,
       configMap('created', { a: '1' }),
     );
@@ -59,7 +40,7 @@ describe('applyOwned', () => {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         name: 'owner',
-        uid: owner.metadata.uid,
+        uid: file.owner.metadata.uid,
         controller: true,
         blockOwnerDeletion: true,
       },
@@ -70,41 +51,51 @@ describe('applyOwned', () => {
   });
 
   it('sends no write when nothing changed (cached object) and only a GET when it must read', async () => {
-    const first = await applyOwned(client, owner, Kinds.ConfigMap, configMap('noop', { a: '1' }, { l: 'x' }));
-    const before = client.requests.snapshot();
-    const writes = client.requests.writes();
-    const gets = client.requests.count({ verb: 'get' });
+    const first = await applyOwned(
+      file.client,
+      file.owner,
+      Kinds.ConfigMap,
+      configMap('noop', { a: '1' }, { l: 'x' }),
+    );
+    const before = file.client.requests.snapshot();
+    const writes = file.client.requests.writes();
+    const gets = file.client.requests.count({ verb: 'get' });
 
     const cached = await applyOwned(
-      client,
-      owner,
+      file.client,
+      file.owner,
       Kinds.ConfigMap,
       configMap('noop', { a: '1' }, { l: 'x' }),
       {
         current: first.object,
       },
     );
-    const read = await applyOwned(client, owner, Kinds.ConfigMap, configMap('noop', { a: '1' }, { l: 'x' }));
+    const read = await applyOwned(
+      file.client,
+      file.owner,
+      Kinds.ConfigMap,
+      configMap('noop', { a: '1' }, { l: 'x' }),
+    );
 
     expect(cached.applied).toBe(false);
     expect(read.applied).toBe(false);
     expect(
-      client.requests.writes() - writes,
-      JSON.stringify({ before, after: client.requests.snapshot() }),
+      file.client.requests.writes() - writes,
+      JSON.stringify({ before, after: file.client.requests.snapshot() }),
     ).toBe(0);
-    expect(client.requests.count({ verb: 'get' }) - gets).toBe(1);
+    expect(file.client.requests.count({ verb: 'get' }) - gets).toBe(1);
   });
 
   it('changes a field, and removes a field it no longer sets', async () => {
     await applyOwned(
-      client,
-      owner,
+      file.client,
+      file.owner,
       Kinds.ConfigMap,
       configMap('edit', { a: '1', b: '2' }, { keep: 'k', drop: 'd' }),
     );
     const { object, applied } = await applyOwned(
-      client,
-      owner,
+      file.client,
+      file.owner,
       Kinds.ConfigMap,
       configMap('edit', { a: '9' }, { keep: 'k' }),
     );
@@ -114,18 +105,18 @@ describe('applyOwned', () => {
   });
 
   it('puts back a field someone else changed, and leaves fields it does not own alone', async () => {
-    const first = await applyOwned(client, owner, Kinds.ConfigMap, configMap('drift', { a: '1' }));
+    const first = await applyOwned(file.client, file.owner, Kinds.ConfigMap, configMap('drift', { a: '1' }));
     const intruder = testClient('someone-else');
     const edited = await intruder.patch<KubeObject>(
       Kinds.ConfigMap,
-      { name: 'drift', namespace: ns },
+      { name: 'drift', namespace: file.ns },
       { data: { a: 'changed', extra: 'theirs' } },
       'merge',
     );
     intruder.close();
     expect(edited.metadata.resourceVersion).not.toBe(first.object.metadata.resourceVersion);
 
-    const again = await applyOwned(client, owner, Kinds.ConfigMap, configMap('drift', { a: '1' }), {
+    const again = await applyOwned(file.client, file.owner, Kinds.ConfigMap, configMap('drift', { a: '1' }), {
       current: edited,
     });
     expect(again.applied).toBe(true);
@@ -133,11 +124,22 @@ describe('applyOwned', () => {
   });
 
   it('re-creates an owned object that was deleted', async () => {
-    const first = await applyOwned(client, owner, Kinds.ConfigMap, configMap('deleted', { a: '1' }));
-    await client.delete(Kinds.ConfigMap, { name: 'deleted', namespace: ns });
-    const again = await applyOwned(client, owner, Kinds.ConfigMap, configMap('deleted', { a: '1' }), {
-      current: null,
-    });
+    const first = await applyOwned(
+      file.client,
+      file.owner,
+      Kinds.ConfigMap,
+      configMap('deleted', { a: '1' }),
+    );
+    await file.client.delete(Kinds.ConfigMap, { name: 'deleted', namespace: file.ns });
+    const again = await applyOwned(
+      file.client,
+      file.owner,
+      Kinds.ConfigMap,
+      configMap('deleted', { a: '1' }),
+      {
+        current: null,
+      },
+    );
     expect(again.applied).toBe(true);
     expect(again.object.metadata.uid).not.toBe(first.object.metadata.uid);
   });
@@ -149,7 +151,7 @@ describe('applyOwned', () => {
         Kinds.Deployment,
         buildDeployment({
           name: 'keystone',
-          namespace: ns,
+          namespace: file.ns,
           selector: labels,
           replicas: 1,
           configHash: 'h1',
@@ -172,7 +174,7 @@ describe('applyOwned', () => {
         buildEndpointService({
           name: 'keystone',
           endpoint: 'internal',
-          namespace: ns,
+          namespace: file.ns,
           labels,
           selector: labels,
           port: 5000,
@@ -183,41 +185,41 @@ describe('applyOwned', () => {
         Kinds.Secret,
         buildConfigSecret({
           name: 'keystone-config-data',
-          namespace: ns,
+          namespace: file.ns,
           data: { 'keystone.conf': '[DEFAULT]\n' },
         }),
       ],
     ];
     for (const [kind, obj] of objects) {
-      const first = await applyOwned(client, owner, kind, obj);
+      const first = await applyOwned(file.client, file.owner, kind, obj);
       expect(first.applied).toBe(true);
-      const writes = client.requests.writes();
-      const second = await applyOwned(client, owner, kind, obj, { current: first.object });
+      const writes = file.client.requests.writes();
+      const second = await applyOwned(file.client, file.owner, kind, obj, { current: first.object });
       expect(second.applied, `${obj.kind} was re-applied`).toBe(false);
-      expect(client.requests.writes() - writes).toBe(0);
+      expect(file.client.requests.writes() - writes).toBe(0);
     }
   });
 
   it('reconcileRbac makes the ServiceAccount, Role and RoleBinding, sets their conditions, and is a no-op after', async () => {
     const conds = new Conditions();
-    const input = { name: 'keystone-keystone', namespace: ns, rules: SERVICE_POD_RULES };
-    await reconcileRbac(client, owner, conds, input);
+    const input = { name: 'keystone-keystone', namespace: file.ns, rules: SERVICE_POD_RULES };
+    await reconcileRbac(file.client, file.owner, conds, input);
     expect(conds.list().map((c) => [c.type, c.status, c.message])).toEqual([
       ['RoleBindingReady', 'True', 'RoleBinding created'],
       ['RoleReady', 'True', 'Role created'],
       ['ServiceAccountReady', 'True', 'ServiceAccount created'],
     ]);
-    const writes = client.requests.writes();
-    await reconcileRbac(client, owner, new Conditions(), input);
-    expect(client.requests.writes() - writes).toBe(0);
+    const writes = file.client.requests.writes();
+    await reconcileRbac(file.client, file.owner, new Conditions(), input);
+    expect(file.client.requests.writes() - writes).toBe(0);
   });
 
-  it('owned objects go away with their owner (garbage collection)', async () => {
-    const gcOwner = await createOwner(client, ns, 'gc-owner');
-    await applyOwned(client, gcOwner, Kinds.ConfigMap, configMap('gc-child', { a: '1' }));
-    await client.delete(Kinds.ConfigMap, { name: 'gc-owner', namespace: ns });
+  it('owned objects go away with their file.owner (garbage collection)', async () => {
+    const gcOwner = await createOwner(file.client, file.ns, 'gc-owner');
+    await applyOwned(file.client, gcOwner, Kinds.ConfigMap, configMap('gc-child', { a: '1' }));
+    await file.client.delete(Kinds.ConfigMap, { name: 'gc-owner', namespace: file.ns });
     await waitUntil('the owned ConfigMap to be garbage-collected', async () =>
-      (await client.get(Kinds.ConfigMap, { name: 'gc-child', namespace: ns })) === undefined
+      (await file.client.get(Kinds.ConfigMap, { name: 'gc-child', namespace: file.ns })) === undefined
         ? true
         : undefined,
     );

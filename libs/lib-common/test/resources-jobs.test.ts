@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Kinds } from '../src/client/index.js';
 import { Conditions } from '../src/conditions/index.js';
 import {
   DEFAULT_JOB_TTL_SECONDS,
@@ -10,25 +10,12 @@ import {
   runHashGatedJob,
 } from '../src/openstack/index.js';
 import { waitUntil } from '../src/testing/wait.js';
-import { createNamespace, createOwner, deleteNamespace, testClient } from './resources-support.js';
+import { useResourcesNamespace } from './resources-support.js';
 
-let client: RestKubeClient;
-let ns: string;
-let owner: KubeObject;
-
-beforeAll(async () => {
-  client = testClient();
-  ns = await createNamespace(client, 'res-jobs');
-  owner = await createOwner(client, ns);
-});
-
-afterAll(async () => {
-  await deleteNamespace(client, ns);
-  client.close();
-});
+const file = useResourcesNamespace({ beforeAll, afterAll, beforeEach, afterEach }, 'res-jobs');
 
 const dbSync = (name: string, command: string): JobObject => ({
-  metadata: { name, namespace: ns, labels: { service: 'keystone' } },
+  metadata: { name, namespace: file.ns, labels: { service: 'keystone' } },
   spec: {
     backoffLimit: 2,
     template: {
@@ -43,12 +30,12 @@ const dbSync = (name: string, command: string): JobObject => ({
   },
 });
 
-const getJob = (name: string) => client.get<JobObject>(Kinds.Job, { name, namespace: ns });
+const getJob = (name: string) => file.client.get<JobObject>(Kinds.Job, { name, namespace: file.ns });
 
 /** Reconciles until the runner reports success, as the operator would on each Job event. */
 async function runToSuccess(job: JobObject, previousHash: string | undefined) {
   return waitUntil(`Job ${job.metadata.name} to succeed`, async () => {
-    const r = await runHashGatedJob(client, owner, job, { previousHash });
+    const r = await runHashGatedJob(file.client, file.owner, job, { previousHash });
     return r.state === 'succeeded' ? r : undefined;
   });
 }
@@ -56,7 +43,7 @@ async function runToSuccess(job: JobObject, previousHash: string | undefined) {
 describe('runHashGatedJob', () => {
   it('creates the Job, reports running, then succeeded with the hash to record; then does nothing', async () => {
     const job = dbSync('db-sync', 'keystone-manage db_sync');
-    const first = await runHashGatedJob(client, owner, job, { previousHash: undefined });
+    const first = await runHashGatedJob(file.client, file.owner, job, { previousHash: undefined });
     expect(first).toEqual({ state: 'running', hash: jobHash(job), changed: true });
     expect(markJobCondition(new Conditions(), 'DBSyncReady', first).get('DBSyncReady')).toMatchObject({
       status: 'False',
@@ -66,29 +53,32 @@ describe('runHashGatedJob', () => {
     const live = (await getJob('db-sync')) as JobObject;
     expect(live.metadata.annotations?.[JOB_HASH_ANNOTATION]).toBe(first.hash);
     expect(live.spec?.ttlSecondsAfterFinished).toBe(DEFAULT_JOB_TTL_SECONDS);
-    expect(live.metadata.ownerReferences?.[0]).toMatchObject({ uid: owner.metadata.uid, controller: true });
+    expect(live.metadata.ownerReferences?.[0]).toMatchObject({
+      uid: file.owner.metadata.uid,
+      controller: true,
+    });
 
     const done = await runToSuccess(job, undefined);
     expect(done.hashToRecord).toBe(first.hash);
 
     // The hash is now in status: nothing runs again, and no request writes.
-    const writes = client.requests.writes();
-    const settled = await runHashGatedJob(client, owner, job, {
+    const writes = file.client.requests.writes();
+    const settled = await runHashGatedJob(file.client, file.owner, job, {
       previousHash: first.hash,
       current: await getJob('db-sync'),
     });
     expect(settled).toEqual({ state: 'succeeded', hash: first.hash, changed: false });
-    expect(client.requests.writes() - writes).toBe(0);
+    expect(file.client.requests.writes() - writes).toBe(0);
   });
 
   it('preserveJobs removes the TTL from a finished Job once, then stays quiet', async () => {
     const job = dbSync('preserve', 'true');
     const { hashToRecord } = await runToSuccess(job, undefined);
-    await runHashGatedJob(client, owner, job, { previousHash: hashToRecord, preserveJobs: true });
+    await runHashGatedJob(file.client, file.owner, job, { previousHash: hashToRecord, preserveJobs: true });
     expect((await getJob('preserve'))?.spec?.ttlSecondsAfterFinished).toBeUndefined();
-    const writes = client.requests.writes();
-    await runHashGatedJob(client, owner, job, { previousHash: hashToRecord, preserveJobs: true });
-    expect(client.requests.writes() - writes).toBe(0);
+    const writes = file.client.requests.writes();
+    await runHashGatedJob(file.client, file.owner, job, { previousHash: hashToRecord, preserveJobs: true });
+    expect(file.client.requests.writes() - writes).toBe(0);
   });
 
   it('re-runs when the pod spec changes: the old Job is replaced by one with the new hash', async () => {
@@ -108,7 +98,7 @@ describe('runHashGatedJob', () => {
   it('a finished Job is deleted after its TTL, and is not run again while the hash is unchanged', async () => {
     const job = dbSync('ttl-gone', 'true');
     const { hashToRecord } = await waitUntil('Job ttl-gone to succeed', async () => {
-      const r = await runHashGatedJob(client, owner, job, {
+      const r = await runHashGatedJob(file.client, file.owner, job, {
         previousHash: undefined,
         ttlSecondsAfterFinished: 1,
       });
@@ -118,13 +108,13 @@ describe('runHashGatedJob', () => {
     await waitUntil('the TTL controller to delete the Job', async () =>
       (await getJob('ttl-gone')) ? undefined : true,
     );
-    const writes = client.requests.writes();
-    const r = await runHashGatedJob(client, owner, job, {
+    const writes = file.client.requests.writes();
+    const r = await runHashGatedJob(file.client, file.owner, job, {
       previousHash: hashToRecord,
       ttlSecondsAfterFinished: 1,
     });
     expect(r).toEqual({ state: 'succeeded', hash: hashToRecord, changed: false });
-    expect(client.requests.writes() - writes).toBe(0);
+    expect(file.client.requests.writes() - writes).toBe(0);
     expect(await getJob('ttl-gone')).toBeUndefined();
   });
 });

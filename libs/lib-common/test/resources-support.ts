@@ -1,7 +1,7 @@
 /** Shared set-up of the resources integration tests: a client on the real control plane, a namespace per file, waiting. */
 import { createKubeClient, Kinds, type KubeObject, type RestKubeClient } from '../src/client/index.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
-import { createTestNamespace } from '../src/testing/namespace.js';
+import { createTestNamespace, type TestHooks, useTestNamespace } from '../src/testing/namespace.js';
 
 export const FIELD_MANAGER = 'stackops-test-operator';
 
@@ -28,4 +28,32 @@ export async function createOwner(
     kind: 'ConfigMap',
     metadata: { name, namespace },
   });
+}
+
+/** What a resources test file works with: the client, its namespace and an owner in it. */
+export interface ResourcesFile {
+  readonly client: RestKubeClient;
+  readonly ns: string;
+  readonly owner: KubeObject;
+}
+
+/** One namespace for the file (deleted after it) with an owner in it, and a client as the operator's field manager. */
+export function useResourcesNamespace(hooks: TestHooks, prefix: string): ResourcesFile {
+  const t = useTestNamespace(hooks, { prefix, fieldManager: FIELD_MANAGER, scope: 'file' });
+  let owner: KubeObject | undefined;
+  hooks.beforeAll(async () => {
+    owner = await createOwner(t.admin, t.ns.name);
+  });
+  return {
+    get client() {
+      return t.admin;
+    },
+    get ns() {
+      return t.ns.name;
+    },
+    get owner() {
+      if (!owner) throw new Error('useResourcesNamespace: the owner is only there inside a test');
+      return owner;
+    },
+  };
 }

@@ -1,32 +1,26 @@
-import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KindRef, KubeObject } from '@stackops/lib-common/client';
+import { useTestNamespace } from '@stackops/lib-common/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
-import { adminClient, installCrds, newNamespace } from './support/harness.js';
+import { installCrds } from './support/harness.js';
 
 /** The API server itself refuses bad input, with a message naming the field. */
 describe('schema and CEL rules', () => {
-  let client: KubeClient;
-  let ns: string;
-
-  beforeAll(async () => {
-    client = adminClient();
-    await installCrds(client);
-    ns = await newNamespace(client, 'ks-validate');
-  });
-  afterAll(async () => {
-    if (ns) await client.delete(Kinds.Namespace, { name: ns });
-  });
+  const t = useTestNamespace(
+    { beforeAll, afterAll, beforeEach, afterEach },
+    { prefix: 'ks-validate', crds: installCrds, fieldManager: 'keystone-tests', scope: 'file' },
+  );
 
   let n = 0;
   async function rejection(kind: KindRef, spec: Record<string, unknown>): Promise<string> {
     const obj = {
       apiVersion: 'keystone.openstack.org/v1beta1',
       kind: kind.kind,
-      metadata: { name: `bad-${n++}`, namespace: ns },
+      metadata: { name: `bad-${n++}`, namespace: t.ns.name },
       spec,
     } as KubeObject;
     try {
-      await client.create(kind, obj);
+      await t.admin.create(kind, obj);
     } catch (err) {
       return err instanceof Error ? err.message : String(err);
     }
@@ -194,10 +188,10 @@ describe('schema and CEL rules', () => {
   }
 
   it('KeystoneAPI: accepts upstream manifests setting rabbitMqClusterName to its zero value', async () => {
-    const created = await client.create(KeystoneKinds.KeystoneAPI, {
+    const created = await t.admin.create(KeystoneKinds.KeystoneAPI, {
       apiVersion: 'keystone.openstack.org/v1beta1',
       kind: 'KeystoneAPI',
-      metadata: { name: 'zero-values', namespace: ns },
+      metadata: { name: 'zero-values', namespace: t.ns.name },
       spec: { secret: 'osp-secret', rabbitMqClusterName: '', federatedRealmConfig: '' },
     } as KubeObject);
     expect(created.metadata.name).toBe('zero-values');

@@ -1,31 +1,16 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { Kinds } from '@stackops/lib-common/client';
+import { eventsIn, failedCondition, REQUEST_LINE, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import { useOperator } from './support/harness.js';
-import { conditionOf, createKeystone, preparedNamespace, waitForKeystone } from './support/keystone.js';
-
-type Event = KubeObject & {
-  type?: string;
-  reason?: string;
-  message?: string;
-  involvedObject?: { name?: string };
-};
-
-/** No HTTP verb, URL or query string in what a user reads. */
-const NO_REQUEST_LINE =
-  /\b(GET|POST|PUT|PATCH|DELETE)\s+\/|https?:\/\/127\.|\/apis?\/|fieldManager=|force=true/;
-
-/** The first condition (other than Ready) that is False with reason Error. */
-const failed = (cr: KeystoneAPI) =>
-  cr.status?.conditions?.find((c) => c.type !== 'Ready' && c.status === 'False' && c.reason === 'Error');
-
-async function eventsOf(client: import('@stackops/lib-common/client').KubeClient, ns: string, name: string) {
-  return (await client.list<Event>(Kinds.Event, { namespace: ns })).items.filter(
-    (e) => e.involvedObject?.name === name,
-  );
-}
+import {
+  conditionOf,
+  createKeystone,
+  preparedNamespace,
+  waitForKeystone,
+  waitForKeystoneCondition,
+} from './support/keystone.js';
 
 describe('KeystoneAPI failures say what they are', () => {
   const suite = useOperator({ beforeAll, afterAll });
@@ -53,27 +38,27 @@ describe('KeystoneAPI failures say what they are', () => {
         client,
         ns,
         'a False condition with reason Error',
-        (c) => failed(c) !== undefined,
+        (c) => failedCondition(c) !== undefined,
         {
           name,
         },
       );
-      const condition = failed(cr)!;
+      const condition = failedCondition(cr)!;
       // The db-create Job is refused: the database step's condition, not the first one listed.
       expect(condition.type).toBe('DBReady');
       expect(conditionOf(cr, 'TLSInputReady')?.status).not.toBe('False');
       expect(condition.severity).toBe('Error');
       expect(condition.message).toMatch(expected);
       expect(condition.message).toMatch(/^(Job|Service|Deployment|Secret|ConfigMap) /);
-      expect(condition.message).not.toMatch(NO_REQUEST_LINE);
+      expect(condition.message).not.toMatch(REQUEST_LINE);
       expect(condition.message?.length).toBeLessThanOrEqual(200);
       expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', severity: 'Error' });
       // Events are sent after the status write, without holding the worker: wait for it.
       const events = await waitUntil('the Warning Event', async () => {
-        const all = await eventsOf(client, ns, name);
+        const all = await eventsIn(client, ns, name);
         return all.some((e) => e.type === 'Warning' && e.reason === 'InvalidObject') && all;
       });
-      for (const e of events) expect(e.message ?? '').not.toMatch(NO_REQUEST_LINE);
+      for (const e of events) expect(e.message ?? '').not.toMatch(REQUEST_LINE);
     },
   );
 
@@ -93,12 +78,12 @@ describe('KeystoneAPI failures say what they are', () => {
       client,
       ns,
       'a False condition with reason Error',
-      (c) => failed(c) !== undefined,
+      (c) => failedCondition(c) !== undefined,
       {
         timeoutMs: 90_000,
       },
     );
-    const condition = failed(cr)!;
+    const condition = failedCondition(cr)!;
     expect(condition).toMatchObject({ type: 'DBSyncReady', severity: 'Error' });
     expect(condition.message).toMatch(
       /^Job keystone-db-sync is invalid: spec\.template\.spec\.containers\[0\]\.image: ".*": not a valid image reference/,
@@ -110,12 +95,7 @@ describe('KeystoneAPI failures say what they are', () => {
     const { client } = suite;
     const ns = await suite.namespace();
     await createKeystone(client, ns, { secret: 'not-there' });
-    const cr = await waitForKeystone(
-      client,
-      ns,
-      'InputReady False',
-      (c) => conditionOf(c, 'InputReady')?.status === 'False',
-    );
+    const cr = await waitForKeystoneCondition(client, ns, 'InputReady', 'False');
     expect(conditionOf(cr, 'InputReady')?.message).toContain('not-there');
   });
 
@@ -124,7 +104,7 @@ describe('KeystoneAPI failures say what they are', () => {
     const ns = await preparedNamespace(suite);
     await createKeystone(client, ns);
     const created = await waitUntil('a SuccessfulCreate Event for the db-create Job', async () =>
-      (await eventsOf(client, ns, 'keystone')).find(
+      (await eventsIn(client, ns, 'keystone')).find(
         (e) => e.reason === 'SuccessfulCreate' && e.message === 'Created Job keystone-db-create',
       ),
     );
@@ -136,12 +116,7 @@ describe('KeystoneAPI failures say what they are', () => {
     const ns = await suite.namespace();
     const secret = `s${'e'.repeat(250)}`;
     await createKeystone(client, ns, { secret });
-    const cr = await waitForKeystone(
-      client,
-      ns,
-      'InputReady False',
-      (c) => conditionOf(c, 'InputReady')?.status === 'False',
-    );
+    const cr = await waitForKeystoneCondition(client, ns, 'InputReady', 'False');
     for (const c of cr.status?.conditions ?? []) expect(c.message?.length ?? 0).toBeLessThanOrEqual(200);
     expect(await client.get(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' })).toBeDefined();
   });

@@ -9,6 +9,7 @@ import {
   isReady,
   patchKeystoneSpec,
   waitForKeystone,
+  waitForKeystoneCondition,
 } from './support/keystone.js';
 import {
   INTEROP_CRDS,
@@ -168,12 +169,7 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
     await patchKeystoneSpec(client, ns, {
       topologyRef: { name: 'keystone-topology', namespace: 'elsewhere' },
     });
-    const refused = await waitForKeystone(
-      client,
-      ns,
-      'TopologyReady False',
-      (c) => conditionOf(c, 'TopologyReady')?.status === 'False',
-    );
+    const refused = await waitForKeystoneCondition(client, ns, 'TopologyReady', 'False');
     expect(conditionOf(refused, 'TopologyReady')).toMatchObject({ reason: 'Error', severity: 'Error' });
     expect(conditionOf(refused, 'TopologyReady')?.message).toMatch(
       /Customizing namespace field is not supported/,
@@ -191,12 +187,7 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
     await patchKeystoneSpec(client, ns, {
       notificationsBus: { cluster: 'rabbitmq', user: 'keystone', vhost: 'ks' },
     });
-    const waiting = await waitForKeystone(
-      client,
-      ns,
-      'RabbitMqTransportURLReady in progress',
-      (c) => conditionOf(c, 'RabbitMqTransportURLReady')?.status === 'False',
-    );
+    const waiting = await waitForKeystoneCondition(client, ns, 'RabbitMqTransportURLReady', 'False');
     expect(conditionOf(waiting, 'RabbitMqTransportURLReady')).toMatchObject({
       reason: 'Requested',
       message: 'RabbitMqTransportURL creation in progress',
@@ -223,12 +214,7 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
       secretName: 'rabbitmq-transport-url-keystone-keystone-transport',
       conditions: readyConditions('Ready'),
     });
-    const ready = await waitForKeystone(
-      client,
-      ns,
-      'RabbitMqTransportURLReady True',
-      (c) => conditionOf(c, 'RabbitMqTransportURLReady')?.status === 'True',
-    );
+    const ready = await waitForKeystoneCondition(client, ns, 'RabbitMqTransportURLReady', 'True');
     expect(conditionOf(ready, 'RabbitMqTransportURLReady')?.message).toBe(
       'RabbitMqTransportURL successfully created',
     );

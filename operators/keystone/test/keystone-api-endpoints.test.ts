@@ -10,6 +10,7 @@ import {
   isReady,
   preparedNamespace,
   waitForKeystone,
+  waitForKeystoneCondition,
 } from './support/keystone.js';
 
 type SecretObj = KubeObject & { data: Record<string, string> };
@@ -36,12 +37,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
         },
       },
     });
-    await waitForKeystone(
-      client,
-      ns,
-      'LB pending',
-      (c) => conditionOf(c, 'CreateServiceReady')?.status === 'False',
-    );
+    await waitForKeystoneCondition(client, ns, 'CreateServiceReady', 'False');
     await client.patch(
       Kinds.Service,
       { name: 'keystone-internal', namespace: ns },
@@ -125,12 +121,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
     const created = await createKeystone(client, ns);
     // The API server stores upstream's default.
     expect(created.spec.memcachedInstance).toBe('memcached');
-    const waiting = await waitForKeystone(
-      client,
-      ns,
-      'MemcachedReady False',
-      (c) => conditionOf(c, 'MemcachedReady')?.status === 'False',
-    );
+    const waiting = await waitForKeystoneCondition(client, ns, 'MemcachedReady', 'False');
     expect(conditionOf(waiting, 'MemcachedReady')).toMatchObject({
       reason: 'Error',
       severity: 'Warning',
@@ -163,12 +154,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
     const ns = await suite.namespace();
     await createInputSecret(client, ns);
     await createKeystone(client, ns, { databaseInstance: 'galera' });
-    const cr = await waitForKeystone(
-      client,
-      ns,
-      'DBReady False',
-      (c) => conditionOf(c, 'DBReady')?.status === 'False',
-    );
+    const cr = await waitForKeystoneCondition(client, ns, 'DBReady', 'False');
     expect(conditionOf(cr, 'DBReady')).toMatchObject({
       reason: 'Requested',
       severity: 'Info',

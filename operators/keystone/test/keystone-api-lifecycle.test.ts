@@ -15,6 +15,7 @@ import {
   patchKeystoneSpec,
   preparedNamespace,
   waitForKeystone,
+  waitForKeystoneCondition,
 } from './support/keystone.js';
 
 type Workload = KubeObject & {
@@ -36,12 +37,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     await createDatabaseService(client, ns);
     await createMemcachedService(client, ns);
     await createKeystone(client, ns, {});
-    const cr = await waitForKeystone(
-      client,
-      ns,
-      'InputReady False',
-      (c) => conditionOf(c, 'InputReady')?.status === 'False',
-    );
+    const cr = await waitForKeystoneCondition(client, ns, 'InputReady', 'False');
     expect(cr.spec).toMatchObject({
       databaseInstance: 'openstack',
       databaseAccount: 'keystone',
@@ -210,12 +206,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     const ns = await preparedNamespace(suite);
     // More CPU than any node has: the API pods stay Pending (the Jobs do not ask for resources).
     await createKeystone(client, ns, { resources: { requests: { cpu: '64' } } });
-    const cr = await waitForKeystone(
-      client,
-      ns,
-      'DeploymentReady False',
-      (c) => conditionOf(c, 'DeploymentReady')?.status === 'False',
-    );
+    const cr = await waitForKeystoneCondition(client, ns, 'DeploymentReady', 'False');
     expect(conditionOf(cr, 'DeploymentReady')).toMatchObject({
       reason: 'Requested',
       severity: 'Info',

@@ -6,6 +6,7 @@ import type { CacheReader } from '@stackops/lib-common/runtime';
 import {
   chartFullname,
   createHelm,
+  eventsIn,
   startTestManager,
   waitForDeletion,
   waitForObject,
@@ -33,6 +34,7 @@ import {
   rememberingReaders,
   TEST_DEFAULTS,
 } from './support/harness.js';
+import { waitForStatus } from './support/keystone.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -42,8 +44,6 @@ import {
 
 const AC = KeystoneApplicationCredentialKind;
 const helm = createHelm(join(cacheLayout().bin, 'helm'));
-
-type Event = KubeObject & { reason: string; message: string; involvedObject: { name?: string } };
 
 /** The KeystoneApplicationCredential openstack-operator creates for placement (upstream's example shape). */
 const acPlacement = (ns: string, spec: Partial<KeystoneApplicationCredential['spec']> = {}) =>
@@ -226,9 +226,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     expect(await loginWith(keystone, c2.id, c2.secret)).toBe('placement:service');
     expect(await loginWith(keystone, c1.id, c1.secret)).toBe('placement:service');
     const rotated = await waitUntil('ApplicationCredentialRotated event', async () =>
-      (await client.list<Event>(Kinds.Event, { namespace: ns })).items.find(
-        (e) => e.reason === 'ApplicationCredentialRotated',
-      ),
+      (await eventsIn(client, ns)).find((e) => e.reason === 'ApplicationCredentialRotated'),
     );
     expect(rotated.message).not.toContain(c2.secret);
 
@@ -289,12 +287,12 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
       { spec: { roles: ['service', 'admin'] } },
       'merge',
     );
-    const refused = await waitForObject<KeystoneApplicationCredential>(
+    const refused = await waitForStatus<KeystoneApplicationCredential>(
       client,
       AC,
       { namespace: ns, name: 'ac-placement' },
-      (o) => conditionOf(o, 'KeystoneApplicationCredentialReady')?.status === 'False',
-      { description: 'refused role' },
+      'KeystoneApplicationCredentialReady',
+      'False',
     );
     expect(conditionOf(refused, 'KeystoneApplicationCredentialReady')).toMatchObject({
       severity: 'Error',
@@ -302,8 +300,8 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     });
     expect(conditionOf(refused, 'KeystoneApplicationCredentialReady')?.message).toContain('spec.roles');
     await waitUntil('InvalidSpec event', async () =>
-      (await client.list<Event>(Kinds.Event, { namespace: ns })).items.find(
-        (e) => e.reason === 'InvalidSpec' && e.message.includes('spec.roles'),
+      (await eventsIn(client, ns)).find(
+        (e) => e.reason === 'InvalidSpec' && e.message?.includes('spec.roles'),
       ),
     );
     expect(refused.status?.acID).toBe(first.status?.acID);
@@ -327,12 +325,12 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
       { spec: { passwordSelector: 'NoSuchKey' } },
       'merge',
     );
-    const noKey = await waitForObject<KeystoneApplicationCredential>(
+    const noKey = await waitForStatus<KeystoneApplicationCredential>(
       client,
       AC,
       { namespace: ns, name: 'ac-placement' },
-      (o) => conditionOf(o, 'KeystoneApplicationCredentialReady')?.status === 'False',
-      { description: 'missing key' },
+      'KeystoneApplicationCredentialReady',
+      'False',
     );
     expect(conditionOf(noKey, 'KeystoneApplicationCredentialReady')).toMatchObject({
       severity: 'Error',

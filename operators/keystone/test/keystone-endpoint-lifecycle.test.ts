@@ -6,6 +6,7 @@ import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
 import { conditionOf, isReadyObject, KE, KS, registrationSuite } from './support/catalog.js';
+import { waitForStatus } from './support/keystone.js';
 import { placementEndpoint, placementService } from './support/keystone-server/operator.js';
 
 describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode)', () => {
@@ -143,12 +144,12 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { client } = suite;
     const ns = await suite.keystoneNamespace();
     await client.create(KE, placementEndpoint(ns, 'placement-late'));
-    const waiting = await waitForObject<KeystoneEndpoint>(
+    const waiting = await waitForStatus<KeystoneEndpoint>(
       client,
       KE,
       { namespace: ns, name: 'placement-late' },
-      (o) => conditionOf(o, 'KeystoneAPIReady')?.status === 'True',
-      { description: 'KeystoneAPI ready' },
+      'KeystoneAPIReady',
+      'True',
     );
     expect(conditionOf(waiting, 'KeystoneServiceOSEndpointsReady')?.status).toBe('Unknown');
     expect(conditionOf(waiting, 'Ready')?.status).not.toBe('True');

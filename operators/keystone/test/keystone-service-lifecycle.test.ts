@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
+import { waitForStatus } from './support/keystone.js';
 import {
   conditionOf,
   createExternalKeystoneAPI,
@@ -168,12 +169,12 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-pw', { secret: 'placement-secret' }));
-    const waiting = await waitForObject<KeystoneService>(
+    const waiting = await waitForStatus<KeystoneService>(
       client,
       KS,
       { namespace: ns, name: 'placement-pw' },
-      (o) => conditionOf(o, 'KeystoneServiceOSUserReady')?.status === 'False',
-      { description: 'user waits' },
+      'KeystoneServiceOSUserReady',
+      'False',
     );
     expect(conditionOf(waiting, 'KeystoneServiceOSUserReady')).toMatchObject({
       reason: 'Requested',
@@ -226,12 +227,12 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     );
     await createExternalKeystoneAPI(client, ns, keystone);
     await client.create(KS, placementService(ns, 'placement-login'));
-    const refused = await waitForObject<KeystoneService>(
+    const refused = await waitForStatus<KeystoneService>(
       client,
       KS,
       { namespace: ns, name: 'placement-login' },
-      (o) => conditionOf(o, 'AdminServiceClientReady')?.status === 'False',
-      { description: 'login refused' },
+      'AdminServiceClientReady',
+      'False',
     );
     expect(conditionOf(refused, 'AdminServiceClientReady')).toMatchObject({
       reason: 'Error',
@@ -256,12 +257,12 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await suite.namespace('kss');
     await client.create(KS, placementService(ns, 'orphan'));
-    const cr = await waitForObject<KeystoneService>(
+    const cr = await waitForStatus<KeystoneService>(
       client,
       KS,
       { namespace: ns, name: 'orphan' },
-      (o) => conditionOf(o, 'KeystoneAPIReady')?.status === 'False',
-      { description: 'KeystoneAPIReady False' },
+      'KeystoneAPIReady',
+      'False',
     );
     expect(conditionOf(cr, 'KeystoneAPIReady')).toMatchObject({
       reason: 'Error',

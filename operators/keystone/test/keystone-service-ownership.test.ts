@@ -1,5 +1,5 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
+import { Kinds } from '@stackops/lib-common/client';
+import { eventsIn, waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
@@ -15,13 +15,6 @@ const ADOPT = 'keystone.openstack.org/adopt';
 // The drift re-check runs every 3 s here (5 min by default), read when the controllers register.
 const savedResync = process.env.KEYSTONE_RESYNC_PERIOD;
 process.env.KEYSTONE_RESYNC_PERIOD = '3s';
-
-type Event = KubeObject & {
-  type: string;
-  reason: string;
-  message: string;
-  involvedObject: { name?: string };
-};
 
 describe('Keystone objects have owners; drift is repaired (real Keystone, KeystoneAPI in external mode)', () => {
   const suite = registrationSuite('kso');
@@ -39,11 +32,11 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
   /** Waits for an Event of `reason` on the object whose message matches. */
   const eventOf = (ns: string, name: string, reason: string, message: string | RegExp) =>
     waitUntil(`${reason} event on ${ns}/${name}`, async () =>
-      (await suite.client.list<Event>(Kinds.Event, { namespace: ns })).items.find(
+      (await eventsIn(suite.client, ns)).find(
         (e) =>
-          e.involvedObject.name === name &&
+          e.involvedObject?.name === name &&
           e.reason === reason &&
-          (typeof message === 'string' ? e.message === message : message.test(e.message)),
+          (typeof message === 'string' ? e.message === message : message.test(e.message ?? '')),
       ),
     );
 

@@ -1,4 +1,5 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { Kinds } from '@stackops/lib-common/client';
+import { eventsIn } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
 import { useOperator } from './support/harness.js';
@@ -9,13 +10,6 @@ import {
   createKeystone,
   waitForKeystone,
 } from './support/keystone.js';
-
-type Event = KubeObject & {
-  type?: string;
-  reason?: string;
-  message?: string;
-  involvedObject?: { name?: string };
-};
 
 /**
  * Errors in the spec itself are reported at once, while the Memcached the KeystoneAPI names by
@@ -54,7 +48,7 @@ describe('KeystoneAPI: spec errors before any wait', () => {
       message: expect.stringContaining('Memcached instance has not been provisioned'),
     });
     expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', severity: 'Error' });
-    const events = (await client.list<Event>(Kinds.Event, { namespace: ns })).items;
+    const events = await eventsIn(client, ns);
     expect(events).toContainEqual(
       expect.objectContaining({
         type: 'Warning',

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '@stackops/lib-common/client';
 import { waitForDeletion, waitForObject, writesOver } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,6 @@ import {
 
 /** How long the writes of a namespace with a refused second object are counted. */
 const WINDOW_MS = 10_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one namespace (real Keystone)', () => {
   const suite = registrationSuite('kstwo');

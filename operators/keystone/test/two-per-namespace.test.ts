@@ -1,4 +1,6 @@
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kinds, type KubeClient } from '@stackops/lib-common/client';
+import { controllerOf } from '@stackops/lib-common/objects';
 import { writesOver } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
@@ -13,9 +15,6 @@ import {
 
 /** How long the writes of a settled namespace are counted. */
 const WINDOW_MS = 10_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const controllerUid = (o: KubeObject | undefined) =>
-  o?.metadata.ownerReferences?.find((r) => r.controller)?.uid;
 /**
  * The operator's Jobs in the namespace. The trust-flush CronJob's runs are left out: its default
  * schedule (`1 * * * *`) starts one whenever the test spans minute 1 of an hour.
@@ -36,7 +35,7 @@ describe('two KeystoneAPIs in one namespace', () => {
     await waitForKeystone(client, ns, 'the first Ready', isReady, { timeoutMs: 90_000 });
     const secretBefore = await getObject(client, Kinds.Secret, ns, 'keystone');
     const jobsBefore = await operatorJobUids(client, ns);
-    expect(controllerUid(secretBefore)).toBe(first.metadata.uid);
+    expect((secretBefore && controllerOf(secretBefore))?.uid).toBe(first.metadata.uid);
 
     await createKeystone(client, ns, {}, 'keystone-second');
     const second = await waitForKeystone(
@@ -58,7 +57,7 @@ describe('two KeystoneAPIs in one namespace', () => {
     expect(await writesOver(suite.operator.manager.client, ns, WINDOW_MS)).toBeLessThanOrEqual(2);
 
     const secretAfter = await getObject(client, Kinds.Secret, ns, 'keystone');
-    expect(controllerUid(secretAfter)).toBe(first.metadata.uid);
+    expect((secretAfter && controllerOf(secretAfter))?.uid).toBe(first.metadata.uid);
     expect(secretAfter?.metadata.resourceVersion).toBe(secretBefore?.metadata.resourceVersion);
 
     await client.delete(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone-second' });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Kinds, type KubeObject, type RestKubeClient, serviceAccountUser } from '@stackops/lib-common/client';
+import { Kinds, type KubeObject, serviceAccountUser } from '@stackops/lib-common/client';
 import { parseManagerOptions } from '@stackops/lib-common/runtime';
 import {
   chartFullname,
@@ -12,7 +12,7 @@ import {
   replicaSpreadProblems,
   VALUES_SCHEMA_REFUSAL,
 } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
 import { DEFAULT_IMAGES, IMAGE_ENV_VARS } from '../src/config/images.js';
@@ -20,17 +20,7 @@ import { fillDefaults } from '../src/network/network.js';
 import { selectTlsSettings } from '../src/network/tls-profile.js';
 import { renderComponents } from '../src/resources/render.js';
 import { renderContext } from '../src/resources/render-context.js';
-import {
-  CHART_DIR,
-  createNamespace,
-  deleteConfig,
-  installCrd,
-  setSpec,
-  startOperator,
-  testClient,
-  tool,
-  waitAvailable,
-} from './support.js';
+import { CHART_DIR, setSpec, startOperator, tool, useNetworkAddonsSuite, waitAvailable } from './support.js';
 
 /** The chart's appVersion follows the package version (tools/release keeps them in step). */
 const VERSION = (
@@ -198,62 +188,51 @@ describe('chart: lint and template', () => {
 });
 
 describe('chart: install and converge under its RBAC', () => {
-  let client: RestKubeClient;
-  let opNs: string;
-  let release: string;
-
-  beforeAll(async () => {
-    client = testClient();
-    await installCrd(client);
-    await deleteConfig(client);
-    opNs = await createNamespace(client, 'nao-chart');
-    release = `nao-${opNs.slice(-6)}`;
+  const nao = useNetworkAddonsSuite('nao-chart', {
+    operator: false,
+    cleanup: async () => {
+      try {
+        await helm.uninstall(release(), nao.ns);
+      } finally {
+        await nao.client.delete(Kinds.Namespace, { name: `${nao.ns}-operands` });
+      }
+    },
   });
-
-  afterAll(async () => {
-    try {
-      await deleteConfig(client);
-      await helm.uninstall(release, opNs);
-    } finally {
-      await client.delete(Kinds.Namespace, { name: `${opNs}-operands` });
-      await client.delete(Kinds.Namespace, { name: opNs });
-      client.close();
-    }
-  });
+  const release = () => `nao-${nao.ns.slice(-6)}`;
 
   it('helm install, then the operator as the chart’s ServiceAccount deploys every component', async () => {
-    const operands = `${opNs}-operands`;
-    await helm.install(release, CHART_DIR, {
-      namespace: opNs,
+    const operands = `${nao.ns}-operands`;
+    await helm.install(release(), CHART_DIR, {
+      namespace: nao.ns,
       set: [`operandNamespace=${operands}`],
       waitTimeout: '90s',
     });
-    const sa = chartFullname(release, 'network-addons-operator');
-    expect(await client.get(Kinds.ServiceAccount, { namespace: opNs, name: sa })).toBeDefined();
-    expect(await client.get(Kinds.Namespace, { name: operands })).toBeDefined();
+    const sa = chartFullname(release(), 'network-addons-operator');
+    expect(await nao.client.get(Kinds.ServiceAccount, { namespace: nao.ns, name: sa })).toBeDefined();
+    expect(await nao.client.get(Kinds.Namespace, { name: operands })).toBeDefined();
 
     const op = await startOperator({
-      namespace: opNs,
+      namespace: nao.ns,
       operandNamespace: operands,
-      impersonate: serviceAccountUser(opNs, sa),
+      impersonate: serviceAccountUser(nao.ns, sa),
     });
     try {
       // The operator really runs as the ServiceAccount: what the chart does not grant is refused.
-      await expect(op.manager.client.list(Kinds.Secret, { namespace: opNs })).rejects.toMatchObject({
+      await expect(op.manager.client.list(Kinds.Secret, { namespace: nao.ns })).rejects.toMatchObject({
         code: 403,
       });
-      await setSpec(client, everyComponent());
-      const cr = await waitAvailable(client, 90_000);
+      await setSpec(nao.client, everyComponent());
+      const cr = await waitAvailable(nao.client, 90_000);
       expect(cr.status?.containers?.length).toBeGreaterThan(10);
       // Removal under the same RBAC.
-      await setSpec(client, { linuxBridge: {} });
-      await waitAvailable(client);
-      const { items } = await client.list(Kinds.DaemonSet, { namespace: operands });
+      await setSpec(nao.client, { linuxBridge: {} });
+      await waitAvailable(nao.client);
+      const { items } = await nao.client.list(Kinds.DaemonSet, { namespace: operands });
       expect(items.map((d) => d.metadata.name).sort()).toEqual([
         'bridge-marker',
         'kube-cni-linux-bridge-plugin',
       ]);
-      const events = await client.list<KubeObject & { reason: string }>(Kinds.Event, {
+      const events = await nao.client.list<KubeObject & { reason: string }>(Kinds.Event, {
         namespace: 'default',
       });
       expect(

@@ -1,17 +1,13 @@
-import { type ApiError, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { describe, expect, it } from 'vitest';
 import { NetworkAddonsConfigKind } from '../src/api/kinds.js';
 import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
 import {
   condition,
-  createNamespace,
   deleteConfig,
   getConfig,
-  installCrd,
-  type RunningOperator,
   setSpec,
-  startOperator,
-  testClient,
+  useNetworkAddonsSuite,
   waitAvailable,
   waitForConditions,
 } from './support.js';
@@ -19,9 +15,7 @@ import {
 const RANGE = { rangeStart: '02:10:10:00:00:00', rangeEnd: '02:10:10:00:FF:FF' };
 
 describe('invalid configurations', () => {
-  let client: RestKubeClient;
-  let ns: string;
-  let op: RunningOperator;
+  const nao = useNetworkAddonsSuite('nao-invalid');
 
   /** resourceVersion of every object the operator deployed in the namespace, and of its workloads' specs. */
   const snapshot = async () => {
@@ -33,7 +27,7 @@ describe('invalid configurations', () => {
       Kinds.ServiceAccount,
       Kinds.Service,
     ]) {
-      for (const o of (await client.list(kind, { namespace: ns })).items) {
+      for (const o of (await nao.client.list(kind, { namespace: nao.ns })).items) {
         // Workload status moves with the pods; their generation moves only with their spec.
         out[`${kind.kind}/${o.metadata.name}`] =
           kind === Kinds.DaemonSet || kind === Kinds.Deployment
@@ -45,8 +39,8 @@ describe('invalid configurations', () => {
   };
 
   const events = async (reason: string) => {
-    const cr = await getConfig(client);
-    const { items } = await client.list<KubeObject & { reason: string; message: string; type: string }>(
+    const cr = await getConfig(nao.client);
+    const { items } = await nao.client.list<KubeObject & { reason: string; message: string; type: string }>(
       Kinds.Event,
       {
         namespace: 'default',
@@ -56,21 +50,6 @@ describe('invalid configurations', () => {
       (e) => (e['involvedObject'] as { uid?: string }).uid === cr?.metadata.uid && e.reason === reason,
     );
   };
-
-  beforeAll(async () => {
-    client = testClient();
-    await installCrd(client);
-    await deleteConfig(client);
-    ns = await createNamespace(client, 'nao-invalid');
-    op = await startOperator({ namespace: ns });
-  });
-
-  afterAll(async () => {
-    await op?.stop();
-    await deleteConfig(client);
-    await client.delete(Kinds.Namespace, { name: ns });
-    client.close();
-  });
 
   it.each<[string, NetworkAddonsConfigSpec, RegExp]>([
     [
@@ -121,25 +100,27 @@ describe('invalid configurations', () => {
       /spec.ovs.bridges: Invalid value: "array"/,
     ],
   ])('the API server itself refuses %s', async (_name, spec, message) => {
-    const err = await client.create(NetworkAddonsConfigKind, { metadata: { name: 'cluster' }, spec }).then(
-      () => undefined,
-      (e: unknown) => e as ApiError,
-    );
+    const err = await nao.client
+      .create(NetworkAddonsConfigKind, { metadata: { name: 'cluster' }, spec })
+      .then(
+        () => undefined,
+        (e: unknown) => e as ApiError,
+      );
     expect(err?.code).toBe(422);
     expect(err?.statusMessage).toMatch(message);
   });
 
   it('a MAC range whose end is below its start is Degraded with the reason; nothing deployed is touched; fixing recovers', async () => {
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE });
-    await waitAvailable(client);
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE });
+    await waitAvailable(nao.client);
     const before = await snapshot();
-    const applies = op.manager.client.requests.count({ verb: ['apply', 'delete'] });
+    const applies = nao.op.manager.client.requests.count({ verb: ['apply', 'delete'] });
 
-    await setSpec(client, {
+    await setSpec(nao.client, {
       linuxBridge: {},
       kubeMacPool: { rangeStart: '02:10:10:00:FF:FF', rangeEnd: '02:10:10:00:00:00' },
     });
-    const failed = await waitForConditions(client, {
+    const failed = await waitForConditions(nao.client, {
       Degraded: { status: 'True', reason: 'FailedToValidate' },
       Available: { status: 'False', reason: 'Failing' },
       Progressing: { status: 'False', reason: 'InvalidConfiguration' },
@@ -154,32 +135,32 @@ describe('invalid configurations', () => {
     expect(failed.status?.observedVersion).toBe('0.1.0');
     expect(failed.status?.containers?.length).toBeGreaterThan(0);
     expect(await snapshot()).toEqual(before);
-    expect(op.manager.client.requests.count({ verb: ['apply', 'delete'] })).toBe(applies);
+    expect(nao.op.manager.client.requests.count({ verb: ['apply', 'delete'] })).toBe(applies);
     const warnings = await events('Failed: FailedToValidate');
     expect(warnings.map((e) => [e.type, e.message.split('\n')[0]])).toEqual([
       ['Warning', 'Operator failed: failed to validate NetworkConfig.Spec: invalid configuration:'],
     ]);
 
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE });
-    const recovered = await waitAvailable(client);
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE });
+    const recovered = await waitAvailable(nao.client);
     expect(condition(recovered, 'Degraded')?.reason).toBeUndefined();
     expect((await events('Available')).length).toBeGreaterThan(0);
   });
 
   it('only one end of the range is Degraded with upstream’s message', async () => {
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: { rangeStart: '02:10:10:00:00:00' } });
-    const failed = await waitForConditions(client, {
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: { rangeStart: '02:10:10:00:00:00' } });
+    const failed = await waitForConditions(nao.client, {
       Degraded: { status: 'True', reason: 'FailedToValidate' },
     });
     expect(condition(failed, 'Degraded')?.message).toBe(
       'failed to validate NetworkConfig.Spec: invalid configuration:\nboth or none of the KubeMacPool ranges needs to be configured',
     );
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE });
-    await waitAvailable(client);
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE });
+    await waitAvailable(nao.client);
   });
 
   it('every problem of the spec is reported at once', async () => {
-    await setSpec(client, {
+    await setSpec(nao.client, {
       kubeMacPool: { rangeStart: '03:00:00:00:00:00', rangeEnd: '04:00:00:00:00:00' },
       multusDynamicNetworks: {},
       selfSignConfiguration: {
@@ -189,7 +170,7 @@ describe('invalid configurations', () => {
         certOverlapInterval: '0s',
       },
     });
-    const failed = await waitForConditions(client, {
+    const failed = await waitForConditions(nao.client, {
       Degraded: { status: 'True', reason: 'FailedToValidate' },
     });
     expect(condition(failed, 'Degraded')?.message?.split('\n')).toEqual([
@@ -198,14 +179,14 @@ describe('invalid configurations', () => {
       'failed to validate selfSignConfiguration: certOverlapInterval duration has to be > 0',
       'the `multus` configuration is required',
     ]);
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE });
-    await waitAvailable(client);
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE });
+    await waitAvailable(nao.client);
   });
 
   it('changing imagePullPolicy after deployment is refused; the deployed pull policy stays; reverting recovers', async () => {
     const before = await snapshot();
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE, imagePullPolicy: 'Always' });
-    const failed = await waitForConditions(client, {
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE, imagePullPolicy: 'Always' });
+    const failed = await waitForConditions(nao.client, {
       Degraded: { status: 'True', reason: 'FailedToGetPreviousConfigSpec' },
       Available: 'False',
     });
@@ -213,25 +194,24 @@ describe('invalid configurations', () => {
       'not applying unsafe change: invalid configuration:\ncannot modify ImagePullPolicy configuration once components were deployed',
     );
     expect(await snapshot()).toEqual(before);
-    const ds = await client.get<
+    const ds = await nao.client.get<
       KubeObject & { spec: { template: { spec: { containers: { imagePullPolicy: string }[] } } } }
-    >(Kinds.DaemonSet, { namespace: ns, name: 'bridge-marker' });
+    >(Kinds.DaemonSet, { namespace: nao.ns, name: 'bridge-marker' });
     expect(ds?.spec.template.spec.containers[0]?.imagePullPolicy).toBe('IfNotPresent');
 
     // Leaving the field out keeps the deployed policy.
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE });
-    await waitAvailable(client);
-    await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE, imagePullPolicy: 'IfNotPresent' });
-    await waitAvailable(client);
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE });
+    await waitAvailable(nao.client);
+    await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE, imagePullPolicy: 'IfNotPresent' });
+    await waitAvailable(nao.client);
   });
 
   it('an object the API server refuses is Degraded FailedToApply naming the object and component, and retried', async () => {
-    await op.stop();
-    const missing = `nao-missing-${ns.slice(-6)}`;
-    op = await startOperator({ namespace: ns, operandNamespace: missing });
+    const missing = `nao-missing-${nao.ns.slice(-6)}`;
+    await nao.restart({ operandNamespace: missing });
     try {
-      await setSpec(client, { linuxBridge: {}, kubeMacPool: RANGE, ovs: {} });
-      const failed = await waitForConditions(client, {
+      await setSpec(nao.client, { linuxBridge: {}, kubeMacPool: RANGE, ovs: {} });
+      const failed = await waitForConditions(nao.client, {
         Degraded: { status: 'True', reason: 'FailedToApply' },
       });
       // Objects are written in waves (ADR 0031): the first refusal, in rendered order, of the first
@@ -243,16 +223,16 @@ describe('invalid configurations', () => {
       );
       // No workload was written while what its pods need was refused.
       expect(
-        await client.get(Kinds.DaemonSet, { namespace: missing, name: 'kube-cni-linux-bridge-plugin' }),
+        await nao.client.get(Kinds.DaemonSet, { namespace: missing, name: 'kube-cni-linux-bridge-plugin' }),
       ).toBeUndefined();
       // Retried with backoff: it recovers by itself once the namespace exists.
-      await client.create(Kinds.Namespace, { metadata: { name: missing } });
-      await waitAvailable(client, 90_000);
+      await nao.client.create(Kinds.Namespace, { metadata: { name: missing } });
+      await waitAvailable(nao.client, 90_000);
     } finally {
-      await op.stop();
-      await deleteConfig(client);
-      await client.delete(Kinds.Namespace, { name: missing });
-      op = await startOperator({ namespace: ns });
+      await nao.stop();
+      await deleteConfig(nao.client);
+      await nao.client.delete(Kinds.Namespace, { name: missing });
+      await nao.restart();
     }
   });
 });

@@ -1,25 +1,21 @@
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   PAUSED_AS_DOCUMENTED,
   pausedRoundTrip,
   scaledDeployment,
   waitUntil,
 } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NetworkAddonsConfigKind, NetworkAddonsConfigV1alpha1Kind } from '../src/api/kinds.js';
 import {
   condition,
-  createNamespace,
   deleteConfig,
   getConfig,
-  installCrd,
   managedObjects,
-  type RunningOperator,
   StatusRecorder,
   setSpec,
-  startOperator,
-  testClient,
   testImages,
+  useNetworkAddonsSuite,
   waitAvailable,
   waitForConditions,
   workloadsIn,
@@ -28,52 +24,34 @@ import {
 type ConfigMap = KubeObject & { data?: Record<string, string> };
 
 describe('NetworkAddonsConfig lifecycle', () => {
-  let client: RestKubeClient;
-  let ns: string;
-  let op: RunningOperator | undefined;
+  const nao = useNetworkAddonsSuite('nao-lifecycle', {
+    cleanup: () => deleteConfig(nao.client, 'not-cluster'),
+  });
 
-  const restart = async (opts: { version?: string; tag?: string } = {}) => {
-    await op?.stop();
-    op = await startOperator({
-      namespace: ns,
-      version: opts.version ?? '0.1.0',
-      images: testImages(opts.tag ?? 'v1'),
-    });
-  };
+  const restart = (opts: { version?: string; tag?: string } = {}) =>
+    nao.restart({ version: opts.version ?? '0.1.0', images: testImages(opts.tag ?? 'v1') });
   const range = async () =>
-    (await client.get<ConfigMap>(Kinds.ConfigMap, { namespace: ns, name: 'kubemacpool-mac-range-config' }))
-      ?.data;
+    (
+      await nao.client.get<ConfigMap>(Kinds.ConfigMap, {
+        namespace: nao.ns,
+        name: 'kubemacpool-mac-range-config',
+      })
+    )?.data;
   const applied = async () =>
     JSON.parse(
       (
-        await client.get<ConfigMap>(Kinds.ConfigMap, {
-          namespace: ns,
+        await nao.client.get<ConfigMap>(Kinds.ConfigMap, {
+          namespace: nao.ns,
           name: 'cluster-networks-addons-operator-applied-cluster',
         })
       )?.data?.['applied'] ?? '{}',
     );
 
-  beforeAll(async () => {
-    client = testClient();
-    await installCrd(client);
-    await deleteConfig(client);
-    ns = await createNamespace(client, 'nao-lifecycle');
-    await restart();
-  });
-
-  afterAll(async () => {
-    await op?.stop();
-    await deleteConfig(client);
-    await deleteConfig(client, 'not-cluster');
-    await client.delete(Kinds.Namespace, { name: ns });
-    client.close();
-  });
-
   it('a v1alpha1 object is served and reconciled as v1', async () => {
-    await setSpec(client, { kubeMacPool: {} }, { kind: NetworkAddonsConfigV1alpha1Kind });
-    const cr = await waitAvailable(client);
+    await setSpec(nao.client, { kubeMacPool: {} }, { kind: NetworkAddonsConfigV1alpha1Kind });
+    const cr = await waitAvailable(nao.client);
     expect(cr.apiVersion).toBe('networkaddonsoperator.network.kubevirt.io/v1');
-    const old = await client.get(NetworkAddonsConfigV1alpha1Kind, { name: 'cluster' });
+    const old = await nao.client.get(NetworkAddonsConfigV1alpha1Kind, { name: 'cluster' });
     expect(old?.metadata.uid).toBe(cr.metadata.uid);
   });
 
@@ -85,28 +63,28 @@ describe('NetworkAddonsConfig lifecycle', () => {
       rangeStart: first?.['RANGE_START'],
       rangeEnd: first?.['RANGE_END'],
     });
-    expect((await getConfig(client))?.spec).toEqual({ kubeMacPool: {} });
+    expect((await getConfig(nao.client))?.spec).toEqual({ kubeMacPool: {} });
 
     await restart();
-    await setSpec(client, { kubeMacPool: {}, linuxBridge: {} });
-    await waitAvailable(client);
+    await setSpec(nao.client, { kubeMacPool: {}, linuxBridge: {} });
+    await waitAvailable(nao.client);
     await restart();
-    await setSpec(client, { kubeMacPool: {} });
-    await waitAvailable(client);
+    await setSpec(nao.client, { kubeMacPool: {} });
+    await waitAvailable(nao.client);
     expect(await range()).toEqual(first);
   });
 
   it('deleting the applied-config ConfigMap keeps the generated range (from status) and says so in an Event', async () => {
     const first = await range();
-    expect((await getConfig(client))?.status?.kubeMacPoolRange).toEqual({
+    expect((await getConfig(nao.client))?.status?.kubeMacPoolRange).toEqual({
       rangeStart: first?.['RANGE_START'],
       rangeEnd: first?.['RANGE_END'],
     });
-    const appliedRef = { namespace: ns, name: 'cluster-networks-addons-operator-applied-cluster' };
-    const before = await client.get(Kinds.ConfigMap, appliedRef);
-    await client.delete(Kinds.ConfigMap, appliedRef);
+    const appliedRef = { namespace: nao.ns, name: 'cluster-networks-addons-operator-applied-cluster' };
+    const before = await nao.client.get(Kinds.ConfigMap, appliedRef);
+    await nao.client.delete(Kinds.ConfigMap, appliedRef);
     await waitUntil('the applied-config ConfigMap written again', async () => {
-      const cm = await client.get(Kinds.ConfigMap, appliedRef);
+      const cm = await nao.client.get(Kinds.ConfigMap, appliedRef);
       return cm !== undefined && cm.metadata.uid !== before?.metadata.uid;
     });
     expect((await applied()).kubeMacPool).toEqual({
@@ -114,7 +92,7 @@ describe('NetworkAddonsConfig lifecycle', () => {
       rangeEnd: first?.['RANGE_END'],
     });
     expect(await range()).toEqual(first);
-    const events = await client.list<KubeObject & { reason?: string; message?: string }>(Kinds.Event, {
+    const events = await nao.client.list<KubeObject & { reason?: string; message?: string }>(Kinds.Event, {
       namespace: 'default',
     });
     const said = `KubeMacPool range ${first?.['RANGE_START']}-${first?.['RANGE_END']} kept from status`;
@@ -125,10 +103,10 @@ describe('NetworkAddonsConfig lifecycle', () => {
   });
 
   it('an explicit range replaces the generated one on day 2, verbatim', async () => {
-    await setSpec(client, {
+    await setSpec(nao.client, {
       kubeMacPool: { rangeStart: '02:20:20:00:00:00', rangeEnd: '02:20:20:00:FF:FF' },
     });
-    await waitAvailable(client);
+    await waitAvailable(nao.client);
     await waitUntil(
       'the new range in the KubeMacPool ConfigMap',
       async () => (await range())?.['RANGE_END'] === '02:20:20:00:FF:FF',
@@ -138,22 +116,22 @@ describe('NetworkAddonsConfig lifecycle', () => {
 
   it('deleting the CR removes everything; recreating it deploys again from scratch', async () => {
     // With multus the CR renders a CRD, so the check below is about one this CR applied.
-    await setSpec(client, { ...(await getConfig(client))?.spec, multus: {} });
-    await waitAvailable(client);
+    await setSpec(nao.client, { ...(await getConfig(nao.client))?.spec, multus: {} });
+    await waitAvailable(nao.client);
     const nadCrd = { name: 'network-attachment-definitions.k8s.cni.cncf.io' };
-    expect(await client.get(Kinds.CustomResourceDefinition, nadCrd)).toBeDefined();
-    const before = await getConfig(client);
-    const owned = await managedObjects(client, before?.metadata.uid);
+    expect(await nao.client.get(Kinds.CustomResourceDefinition, nadCrd)).toBeDefined();
+    const before = await getConfig(nao.client);
+    const owned = await managedObjects(nao.client, before?.metadata.uid);
     expect(owned.length).toBeGreaterThan(5);
-    await deleteConfig(client);
-    expect(await workloadsIn(client, ns)).toEqual([]);
+    await deleteConfig(nao.client);
+    expect(await workloadsIn(nao.client, nao.ns)).toEqual([]);
     // CRDs stay: they may hold other users' objects.
-    expect(await client.get(Kinds.CustomResourceDefinition, nadCrd)).toBeDefined();
+    expect(await nao.client.get(Kinds.CustomResourceDefinition, nadCrd)).toBeDefined();
 
-    await setSpec(client, { kubeMacPool: {}, linuxBridge: {} });
-    const cr = await waitAvailable(client);
+    await setSpec(nao.client, { kubeMacPool: {}, linuxBridge: {} });
+    const cr = await waitAvailable(nao.client);
     expect(cr.metadata.uid).not.toBe(before?.metadata.uid);
-    expect((await workloadsIn(client, ns)).map((w) => w.metadata.name).sort()).toEqual([
+    expect((await workloadsIn(nao.client, nao.ns)).map((w) => w.metadata.name).sort()).toEqual([
       'bridge-marker',
       'kube-cni-linux-bridge-plugin',
       'kubemacpool-cert-manager',
@@ -161,14 +139,14 @@ describe('NetworkAddonsConfig lifecycle', () => {
     ]);
     // A fresh CR starts afresh: the explicit range of the old one is not carried over.
     expect((await range())?.['RANGE_START']).toMatch(/^02:[0-9a-f]{2}:[0-9a-f]{2}:00:00:00$/);
-    for (const w of await workloadsIn(client, ns))
+    for (const w of await workloadsIn(nao.client, nao.ns))
       expect(w.metadata.ownerReferences?.[0]?.uid).toBe(cr.metadata.uid);
   });
 
   it('a NetworkAddonsConfig not named cluster gets a condition saying it is ignored, and nothing else', async () => {
-    await setSpec(client, { multus: {} }, { name: 'not-cluster' });
+    await setSpec(nao.client, { multus: {} }, { name: 'not-cluster' });
     const ignored = await waitForConditions(
-      client,
+      nao.client,
       { Degraded: { status: 'True', reason: 'Ignored' }, Available: 'False' },
       30_000,
       'not-cluster',
@@ -176,18 +154,18 @@ describe('NetworkAddonsConfig lifecycle', () => {
     expect(condition(ignored, 'Degraded')?.message).toBe(
       'NetworkAddonsConfig "not-cluster" is ignored: only the one named "cluster" is acted on',
     );
-    expect(await managedObjects(client, ignored.metadata.uid)).toEqual([]);
+    expect(await managedObjects(nao.client, ignored.metadata.uid)).toEqual([]);
     // Two NetworkAddonsConfigs side by side: a bounded number of writes over a 10 s window.
     await new Promise((r) => setTimeout(r, 1_000));
-    const writesBefore = op!.manager.client.requests.writes();
+    const writesBefore = nao.op.manager.client.requests.writes();
     await new Promise((r) => setTimeout(r, 10_000));
-    expect(op!.manager.client.requests.writes() - writesBefore).toBeLessThanOrEqual(2);
-    await client.delete(NetworkAddonsConfigKind, { name: 'not-cluster' });
+    expect(nao.op.manager.client.requests.writes() - writesBefore).toBeLessThanOrEqual(2);
+    await nao.client.delete(NetworkAddonsConfigKind, { name: 'not-cluster' });
   });
 
   it('a new operator version re-renders, is Progressing until rolled out, then moves observedVersion', async () => {
-    await setSpec(client, { kubeMacPool: {}, linuxBridge: {}, multus: {} });
-    const old = await waitAvailable(client);
+    await setSpec(nao.client, { kubeMacPool: {}, linuxBridge: {}, multus: {} });
+    const old = await waitAvailable(nao.client);
     expect(old.status).toMatchObject({
       operatorVersion: '0.1.0',
       targetVersion: '0.1.0',
@@ -195,23 +173,22 @@ describe('NetworkAddonsConfig lifecycle', () => {
     });
     const rangeBefore = await range();
 
-    await op?.stop();
-    op = undefined;
+    await nao.stop();
     // Operands keep running while no operator runs.
     await new Promise((r) => setTimeout(r, 1000));
-    expect(condition(await getConfig(client), 'Available')?.status).toBe('True');
+    expect(condition(await getConfig(nao.client), 'Available')?.status).toBe('True');
 
-    const recorder = new StatusRecorder(client);
+    const recorder = new StatusRecorder(nao.client);
     await restart({ version: '0.2.0', tag: 'v2' });
     const upgraded = await waitUntil(
       'observedVersion 0.2.0',
       async () => {
-        const cr = await getConfig(client);
+        const cr = await getConfig(nao.client);
         return cr?.status?.observedVersion === '0.2.0' && condition(cr, 'Available')?.status === 'True'
           ? cr
           : undefined;
       },
-      { timeoutMs: 90_000, describe: async () => (await getConfig(client))?.status },
+      { timeoutMs: 90_000, describe: async () => (await getConfig(nao.client))?.status },
     );
     const seen = await recorder.stop();
     // In between: the new target reported at once, Progressing, the old observed version kept.
@@ -229,15 +206,15 @@ describe('NetworkAddonsConfig lifecycle', () => {
     // Non-empty first: `every` and the loops below pass on empty lists.
     expect(upgraded.status?.containers?.length).toBeGreaterThan(0);
     expect(upgraded.status?.containers?.every((c) => c.image.endsWith(':v2'))).toBe(true);
-    const workloads = await workloadsIn(client, ns);
+    const workloads = await workloadsIn(nao.client, nao.ns);
     expect(workloads.length).toBeGreaterThan(0);
     for (const w of workloads) {
       expect(w.metadata.labels?.['networkaddonsoperator.network.kubevirt.io/version'], w.metadata.name).toBe(
         '0.2.0',
       );
     }
-    const { items: configMaps } = await client.list(Kinds.ConfigMap, {
-      namespace: ns,
+    const { items: configMaps } = await nao.client.list(Kinds.ConfigMap, {
+      namespace: nao.ns,
       labelSelector: 'app.kubernetes.io/managed-by=cnao-operator',
     });
     expect(configMaps.length).toBeGreaterThan(0);
@@ -251,18 +228,18 @@ describe('NetworkAddonsConfig lifecycle', () => {
   });
 
   it('openstack.org/paused="false" pauses (as upstream): nothing written while set, a condition and Events say so, put right once removed', async () => {
-    await setSpec(client, { kubeMacPool: {} });
-    await waitAvailable(client);
+    await setSpec(nao.client, { kubeMacPool: {} });
+    await waitAvailable(nao.client);
     const outcome = await pausedRoundTrip({
-      client,
-      operatorClient: op?.manager.client ?? client,
+      client: nao.client,
+      operatorClient: nao.running?.manager.client ?? nao.client,
       kind: NetworkAddonsConfigKind,
       ref: { name: 'cluster' },
       // The operands' namespace, cluster-scoped objects (the config's status among them) and
       // `default`, where the Events of a cluster-scoped object go.
-      namespaces: [ns, undefined, 'default'],
+      namespaces: [nao.ns, undefined, 'default'],
       value: 'false',
-      ...scaledDeployment(client, { namespace: ns, name: 'kubemacpool-mac-controller-manager' }),
+      ...scaledDeployment(nao.client, { namespace: nao.ns, name: 'kubemacpool-mac-controller-manager' }),
     });
     expect(outcome).toEqual(PAUSED_AS_DOCUMENTED);
   });

@@ -1,15 +1,6 @@
-import { Kinds, type RestKubeClient } from '@stackops/lib-common/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import {
-  createNamespace,
-  deleteConfig,
-  installCrd,
-  type RunningOperator,
-  run,
-  startOperator,
-  testClient,
-} from './support.js';
+import { deleteConfig, run, useNetworkAddonsSuite } from './support.js';
 
 /** The NetworkAddonsConfig examples of the upstream README, exactly as written there (v1alpha1). */
 const EXAMPLES: Record<string, string> = {
@@ -72,28 +63,11 @@ spec:
 };
 
 describe('the upstream README examples, with kubectl', () => {
-  let client: RestKubeClient;
-  let ns: string;
-  let op: RunningOperator;
-
-  beforeAll(async () => {
-    client = testClient();
-    await installCrd(client);
-    await deleteConfig(client);
-    ns = await createNamespace(client, 'nao-readme');
-    op = await startOperator({ namespace: ns });
-  });
-
-  afterAll(async () => {
-    await op?.stop();
-    await deleteConfig(client);
-    await client.delete(Kinds.Namespace, { name: ns });
-    client.close();
-  });
+  const nao = useNetworkAddonsSuite('nao-readme');
 
   for (const [name, manifest] of Object.entries(EXAMPLES)) {
     it(`${name}: kubectl apply, then kubectl wait networkaddonsconfig cluster --for condition=Available`, async () => {
-      await deleteConfig(client); // each example is a configuration of its own
+      await deleteConfig(nao.client); // each example is a configuration of its own
       await run('kubectl', ['apply', '-f', '-'], manifest);
       const out = await run('kubectl', [
         'wait',
@@ -114,7 +88,15 @@ describe('the upstream README examples, with kubectl', () => {
       if (name === 'kubemacpool') {
         // KubeMacPool refuses a multicast bound: the end is lowered to the last unicast address below it.
         const cm = parse(
-          await run('kubectl', ['get', 'configmap', '-n', ns, 'kubemacpool-mac-range-config', '-o', 'yaml']),
+          await run('kubectl', [
+            'get',
+            'configmap',
+            '-n',
+            nao.ns,
+            'kubemacpool-mac-range-config',
+            '-o',
+            'yaml',
+          ]),
         );
         expect(cm.data).toEqual({ RANGE_START: '02:00:00:00:00:00', RANGE_END: 'FC:FF:FF:FF:FF:FF' });
       }
@@ -122,7 +104,7 @@ describe('the upstream README examples, with kubectl', () => {
   }
 
   it('a failure is readable with kubectl get networkaddonsconfig cluster -o yaml', async () => {
-    await deleteConfig(client);
+    await deleteConfig(nao.client);
     await run(
       'kubectl',
       ['apply', '-f', '-'],

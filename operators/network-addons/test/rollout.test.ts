@@ -1,16 +1,11 @@
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { waitUntil } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   condition,
-  createNamespace,
-  deleteConfig,
   getConfig,
-  installCrd,
-  type RunningOperator,
   setSpec,
-  startOperator,
-  testClient,
+  useNetworkAddonsSuite,
   waitAvailable,
   waitForConditions,
 } from './support.js';
@@ -65,37 +60,23 @@ const waitForProgressing = (client: RestKubeClient, lines: string[]) =>
   );
 
 describe('rollouts that cannot finish', () => {
-  let client: RestKubeClient;
-  let ns: string;
-  let op: RunningOperator;
   const cleanups: (() => Promise<unknown>)[] = [];
-
-  beforeAll(async () => {
-    client = testClient();
-    await installCrd(client);
-    await deleteConfig(client);
-    ns = await createNamespace(client, 'nao-rollout');
-    op = await startOperator({ namespace: ns });
-  });
-
-  afterAll(async () => {
-    await op?.stop();
-    await deleteConfig(client);
-    for (const c of cleanups.reverse()) await c().catch(() => undefined);
-    await client.delete(Kinds.Namespace, { name: ns });
-    client.close();
+  const nao = useNetworkAddonsSuite('nao-rollout', {
+    cleanup: async () => {
+      for (const c of cleanups.reverse()) await c().catch(() => undefined);
+    },
   });
 
   it('keeps a Deployment whose pods fit no node Progressing, then Available once a node matches', async () => {
-    const label = `stackops.io/nao-infra-${ns.slice(-6)}`;
-    await setSpec(client, {
+    const label = `stackops.io/nao-infra-${nao.ns.slice(-6)}`;
+    await setSpec(nao.client, {
       kubeMacPool: {},
       placementConfiguration: { infra: { nodeSelector: { [label]: 'true' } } },
     });
     // Once the Deployment controller has counted the Pending pods, the message says so for each.
-    const stuck = await waitForProgressing(client, [
-      `Deployment "${ns}/kubemacpool-cert-manager" is not available (awaiting 1 nodes)`,
-      `Deployment "${ns}/kubemacpool-mac-controller-manager" is not available (awaiting 1 nodes)`,
+    const stuck = await waitForProgressing(nao.client, [
+      `Deployment "${nao.ns}/kubemacpool-cert-manager" is not available (awaiting 1 nodes)`,
+      `Deployment "${nao.ns}/kubemacpool-mac-controller-manager" is not available (awaiting 1 nodes)`,
     ]);
     expect(condition(stuck, 'Degraded')?.status).toBe('False');
     expect(condition(stuck, 'Available')?.message).toBe('Configuration is in process');
@@ -103,41 +84,46 @@ describe('rollouts that cannot finish', () => {
 
     // It stays so: nothing schedules the pods.
     await new Promise((r) => setTimeout(r, 2000));
-    await waitForConditions(client, { Progressing: 'True', Available: 'False' }, 1000);
+    await waitForConditions(nao.client, { Progressing: 'True', Available: 'False' }, 1000);
 
-    const { items: nodes } = await client.list(Kinds.Node, { labelSelector: 'type=kwok' });
+    const { items: nodes } = await nao.client.list(Kinds.Node, { labelSelector: 'type=kwok' });
     const node = nodes.find((n) => !n.metadata.labels?.['stackops.io/nao-small'])?.metadata.name ?? '';
-    await client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: 'true' } } }, 'merge');
-    cleanups.push(() =>
-      client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: null } } }, 'merge'),
+    await nao.client.patch(
+      Kinds.Node,
+      { name: node },
+      { metadata: { labels: { [label]: 'true' } } },
+      'merge',
     );
-    const done = await waitAvailable(client);
+    cleanups.push(() =>
+      nao.client.patch(Kinds.Node, { name: node }, { metadata: { labels: { [label]: null } } }, 'merge'),
+    );
+    const done = await waitAvailable(nao.client);
     expect(done.status?.observedVersion).toBe('0.1.0');
   });
 
   it('keeps a DaemonSet whose pod does not fit a node Progressing, then Available once the node has room', async () => {
-    const taint = `stackops.io/nao-small-${ns.slice(-6)}`;
-    const name = `nao-small-${ns.slice(-6)}`;
-    await client.create(Kinds.Node, { ...smallNode(name, taint, '5m'), status: undefined } as KubeObject);
-    cleanups.push(() => client.delete(Kinds.Node, { name }));
+    const taint = `stackops.io/nao-small-${nao.ns.slice(-6)}`;
+    const name = `nao-small-${nao.ns.slice(-6)}`;
+    await nao.client.create(Kinds.Node, { ...smallNode(name, taint, '5m'), status: undefined } as KubeObject);
+    cleanups.push(() => nao.client.delete(Kinds.Node, { name }));
     // kwok initializes the node's status first; the small capacity is set after that (status subresource).
     type NodeStatus = KubeObject & {
       status?: { conditions?: { type: string; status: string }[]; allocatable?: Record<string, string> };
     };
     await waitUntil(`node ${name} Ready (kwok)`, async () => {
-      const node = await client.get<NodeStatus>(Kinds.Node, { name });
+      const node = await nao.client.get<NodeStatus>(Kinds.Node, { name });
       return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     });
     const setCpu = (cpu: string) =>
-      client.patch(Kinds.Node, { name }, { status: smallNode(name, taint, cpu)['status'] }, 'merge', {
+      nao.client.patch(Kinds.Node, { name }, { status: smallNode(name, taint, cpu)['status'] }, 'merge', {
         subresource: 'status',
       });
     await setCpu('5m');
     await waitUntil(`node ${name} with 5m CPU`, async () => {
-      const node = await client.get<NodeStatus>(Kinds.Node, { name });
+      const node = await nao.client.get<NodeStatus>(Kinds.Node, { name });
       return node?.status?.allocatable?.['cpu'] === '5m';
     });
-    await setSpec(client, {
+    await setSpec(nao.client, {
       linuxBridge: {},
       placementConfiguration: {
         workloads: {
@@ -147,16 +133,16 @@ describe('rollouts that cannot finish', () => {
       },
     });
     // Both DaemonSets request 10m of CPU; the new node has 5m.
-    const stuck = await waitForProgressing(client, [
-      `DaemonSet "${ns}/kube-cni-linux-bridge-plugin" is not available (awaiting 1 nodes)`,
-      `DaemonSet "${ns}/bridge-marker" is not available (awaiting 1 nodes)`,
+    const stuck = await waitForProgressing(nao.client, [
+      `DaemonSet "${nao.ns}/kube-cni-linux-bridge-plugin" is not available (awaiting 1 nodes)`,
+      `DaemonSet "${nao.ns}/bridge-marker" is not available (awaiting 1 nodes)`,
     ]);
     expect(condition(stuck, 'Available')).toMatchObject({ status: 'False', reason: 'Startup' });
     await new Promise((r) => setTimeout(r, 2000));
-    await waitForConditions(client, { Progressing: 'True', Available: 'False' }, 1000);
+    await waitForConditions(nao.client, { Progressing: 'True', Available: 'False' }, 1000);
 
     await setCpu('4');
-    await waitAvailable(client, 90_000);
+    await waitAvailable(nao.client, 90_000);
   });
 
   it('is Degraded naming the workload, the pod and its waiting reason while a pod fails, and recovers', async () => {

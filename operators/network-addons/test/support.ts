@@ -21,6 +21,7 @@ import {
   waitForConditions as waitForConditionsOf,
   waitUntil,
 } from '@stackops/lib-common/testing';
+import { afterAll, beforeAll } from 'vitest';
 import { OPERATOR_CONFIG_NAME } from '../src/api/constants.js';
 import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../src/api/kinds.js';
 import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
@@ -41,14 +42,14 @@ export const tool = (name: 'kubectl' | 'helm'): string => join(cacheLayout().bin
 export const run = (name: 'kubectl' | 'helm', args: string[], input?: string): Promise<string> =>
   runCommand(tool(name), args, input === undefined ? {} : { input });
 
-export const testClient = (fieldManager = 'network-addons-tests'): RestKubeClient =>
+const testClient = (fieldManager = 'network-addons-tests'): RestKubeClient =>
   createKubeClient(loadTestKubeConfig(), { fieldManager });
 
-export const createNamespace = async (client: RestKubeClient, prefix: string): Promise<string> =>
+const createNamespace = async (client: RestKubeClient, prefix: string): Promise<string> =>
   (await createTestNamespace(client, prefix)).name;
 
 /** Applies the chart's CRD and waits until it is established. */
-export async function installCrd(client: RestKubeClient): Promise<void> {
+async function installCrd(client: RestKubeClient): Promise<void> {
   await installCrds(client, join(CHART_DIR, 'crds'));
 }
 
@@ -96,6 +97,81 @@ export async function startOperator(opts: OperatorOptions): Promise<RunningOpera
   );
   if (!controller) throw new Error('the NetworkAddonsConfig controller was not registered');
   return { controller, manager, stop: () => manager.stop() };
+}
+
+export interface NetworkAddonsSuite {
+  readonly client: RestKubeClient;
+  /** The namespace made for the file (the operator's, unless the file says otherwise). */
+  readonly ns: string;
+  /** The operator running in-process; throws when none runs (`operator: false`, or after `stop`). */
+  readonly op: RunningOperator;
+  /** The operator running in-process, if one does. */
+  readonly running: RunningOperator | undefined;
+  /** Stops the operator, if any, and starts it again in `ns` with these options. */
+  restart(opts?: Omit<OperatorOptions, 'namespace'>): Promise<RunningOperator>;
+  /** Stops the operator, if any. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The hooks each integration file here opens with, registered where it is called: a client, the
+ * CRD, no NetworkAddonsConfig left by another file (the object is cluster-wide), a namespace and
+ * the operator in it; after the file, the operator stopped, the config, what `cleanup` removes
+ * and the namespace deleted, whatever fails first.
+ */
+export function useNetworkAddonsSuite(
+  prefix: string,
+  opts: { operator?: Omit<OperatorOptions, 'namespace'> | false; cleanup?: () => Promise<unknown> } = {},
+): NetworkAddonsSuite {
+  let client: RestKubeClient | undefined;
+  let ns: string | undefined;
+  let op: RunningOperator | undefined;
+  const need = <T>(v: T | undefined, what: string): T => {
+    if (v === undefined) throw new Error(`useNetworkAddonsSuite: ${what} is only there inside a test`);
+    return v;
+  };
+  const suite: NetworkAddonsSuite = {
+    get client() {
+      return need(client, 'the client');
+    },
+    get ns() {
+      return need(ns, 'the namespace');
+    },
+    get op() {
+      return need(op, 'a running operator');
+    },
+    get running() {
+      return op;
+    },
+    async restart(o = {}) {
+      await suite.stop();
+      op = await startOperator({ ...o, namespace: suite.ns });
+      return op;
+    },
+    async stop() {
+      await op?.stop();
+      op = undefined;
+    },
+  };
+  beforeAll(async () => {
+    client = testClient();
+    await installCrd(client);
+    await deleteConfig(client);
+    ns = await createNamespace(client, prefix);
+    if (opts.operator !== false) await suite.restart(opts.operator);
+  });
+  afterAll(async () => {
+    if (!client) return;
+    try {
+      await op?.stop();
+      await deleteConfig(client);
+      await opts.cleanup?.();
+    } finally {
+      if (ns) await client.delete(Kinds.Namespace, { name: ns });
+      client.close();
+    }
+  });
+  return suite;
 }
 
 export const getConfig = (client: RestKubeClient, name = OPERATOR_CONFIG_NAME) =>

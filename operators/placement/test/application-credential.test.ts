@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
+import { eventsIn, waitForDeletion, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -14,7 +14,6 @@ import { useOperator } from './support/harness.js';
 type Deployment = KubeObject & {
   spec: { template: { spec: { containers: { env?: { name: string; value?: string }[] }[] } } };
 };
-type Event = KubeObject & { reason: string; message: string };
 
 /** The Go operators' name, so that a switch either way keeps the Secret held. */
 const CONSUMER = 'openstack.org/placementapi-ac-consumer';
@@ -130,8 +129,8 @@ describe('spec.auth.applicationCredentialSecret', () => {
         'ApplicationCredential secret missing required keys: ac-placement-ccccc-secret needs AC_ID and AC_SECRET (spec.auth.applicationCredentialSecret)',
     });
     await waitUntil('InvalidSpec event', async () =>
-      (await client.list<Event>(Kinds.Event, { namespace: ns })).items.find(
-        (e) => e.reason === 'InvalidSpec' && e.message.includes('ac-placement-ccccc-secret'),
+      (await eventsIn(client, ns)).find(
+        (e) => e.reason === 'InvalidSpec' && e.message?.includes('ac-placement-ccccc-secret'),
       ),
     );
     expect(await configFile(client, ns, 'placement.conf')).toContain('application_credential_id = id-bbbbb');

@@ -1,7 +1,5 @@
-import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { eventsIn, failedCondition, REQUEST_LINE, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PlacementAPI } from '../src/api/kinds.js';
 import {
   conditionOf,
   createPlacementAPI,
@@ -10,25 +8,6 @@ import {
   waitForPlacement,
 } from './support/fixtures.js';
 import { useOperator } from './support/harness.js';
-
-type Event = KubeObject & {
-  type?: string;
-  reason?: string;
-  message?: string;
-  involvedObject?: { name?: string };
-};
-
-/** No HTTP verb, URL or query string in what a user reads. */
-const NO_REQUEST_LINE =
-  /\b(GET|POST|PUT|PATCH|DELETE)\s+\/|https?:\/\/127\.|\/apis?\/|fieldManager=|force=true/;
-
-const failed = (cr: PlacementAPI) =>
-  cr.status?.conditions?.find((c) => c.type !== 'Ready' && c.status === 'False' && c.reason === 'Error');
-
-const eventsOf = async (client: RestKubeClient, ns: string, name: string) =>
-  (await client.list<Event>(Kinds.Event, { namespace: ns })).items.filter(
-    (e) => e.involvedObject?.name === name,
-  );
 
 const suite = useOperator({ beforeAll, afterAll }, 3);
 
@@ -42,16 +21,16 @@ describe('PlacementAPI failures say what they are', () => {
       client,
       ns,
       'a False condition with reason Error',
-      (c) => failed(c) !== undefined,
+      (c) => failedCondition(c) !== undefined,
     );
-    const condition = failed(cr)!;
+    const condition = failedCondition(cr)!;
     expect(condition.severity).toBe('Error');
     expect(condition.message).toMatch(/^(Job|Deployment) \S+ is invalid: .*nodeSelector: "bad key!"/);
-    expect(condition.message).not.toMatch(NO_REQUEST_LINE);
+    expect(condition.message).not.toMatch(REQUEST_LINE);
     expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', severity: 'Error' });
-    const events = await eventsOf(client, ns, 'placement');
+    const events = await eventsIn(client, ns, 'placement');
     expect(events).toContainEqual(expect.objectContaining({ type: 'Warning', reason: 'InvalidObject' }));
-    for (const e of events) expect(e.message ?? '').not.toMatch(NO_REQUEST_LINE);
+    for (const e of events) expect(e.message ?? '').not.toMatch(REQUEST_LINE);
   });
 
   it('a missing Secret is named in InputReady', async () => {
@@ -67,7 +46,7 @@ describe('PlacementAPI failures say what they are', () => {
     await createPrerequisites(client, ns);
     await createPlacementAPI(client, ns);
     const created = await waitUntil('a SuccessfulCreate Event for the db-create Job', async () =>
-      (await eventsOf(client, ns, 'placement')).find(
+      (await eventsIn(client, ns, 'placement')).find(
         (e) => e.reason === 'SuccessfulCreate' && e.message === 'Created Job placement-db-create',
       ),
     );

@@ -1,4 +1,4 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { eventsIn } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -10,8 +10,6 @@ import {
   waitForPlacement,
 } from './support/fixtures.js';
 import { useOperator } from './support/harness.js';
-
-type Event = KubeObject & { reason?: string; involvedObject?: { name?: string; kind?: string } };
 
 const suite = useOperator({ beforeAll, afterAll }, 1);
 
@@ -35,7 +33,7 @@ describe('a PlacementAPI pass does only what is needed (issue 20)', () => {
     await simulateKeystoneRegistration(client, ns);
     await waitForCondition(client, ns, 'Ready', 'True', { timeoutMs: 90_000 });
     const before = await settled();
-    const events = (await client.list<Event>(Kinds.Event, { namespace: ns })).items.filter(
+    const events = (await eventsIn(client, ns)).filter(
       (e) => e.involvedObject?.kind === 'PlacementAPI' && e.involvedObject.name === 'placement',
     );
     // db-create and db-sync Jobs, the Deployment, Ready: not one per Secret, Service, RBAC object

@@ -1,36 +1,28 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { runCommand } from '@stackops/lib-common/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiError, KubeObject } from '@stackops/lib-common/client';
+import { runCommand, useTestNamespace } from '@stackops/lib-common/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { PlacementAPIKind } from '../src/api/kinds.js';
-import { adminClient, installCrds, newNamespace, tool } from './support/harness.js';
+import { installCrds, tool } from './support/harness.js';
 
 /** Bad input is rejected by the API server itself (CRD schema and CEL), with a message naming the field. */
 
-let client: ReturnType<typeof adminClient>;
-let namespace: string;
-
-beforeAll(async () => {
-  client = adminClient();
-  await installCrds(client);
-  namespace = await newNamespace(client, 'pl-schema');
-});
-afterAll(async () => {
-  await client.delete(Kinds.Namespace, { name: namespace }).catch(() => false);
-  client.close();
-});
+const t = useTestNamespace(
+  { beforeAll, afterAll, beforeEach, afterEach },
+  { prefix: 'pl-schema', crds: installCrds, fieldManager: 'placement-tests', scope: 'file' },
+);
 
 const valid = { databaseInstance: 'openstack', secret: 'osp-secret' };
 
 async function rejection(spec: Record<string, unknown>): Promise<string> {
   try {
-    await client.create(PlacementAPIKind, {
+    await t.admin.create(PlacementAPIKind, {
       apiVersion: 'placement.openstack.org/v1beta1',
       kind: 'PlacementAPI',
-      metadata: { generateName: 'bad-', namespace },
+      metadata: { generateName: 'bad-', namespace: t.ns.name },
       spec,
     });
   } catch (err) {
@@ -98,10 +90,10 @@ describe('PlacementAPI schema', () => {
   });
 
   it('accepts the zero values upstream manifests carry for what is refused, tls and probe overrides', async () => {
-    const created = await client.create<KubeObject & { spec: Record<string, unknown> }>(PlacementAPIKind, {
+    const created = await t.admin.create<KubeObject & { spec: Record<string, unknown> }>(PlacementAPIKind, {
       apiVersion: 'placement.openstack.org/v1beta1',
       kind: 'PlacementAPI',
-      metadata: { generateName: 'zero-', namespace },
+      metadata: { generateName: 'zero-', namespace: t.ns.name },
       spec: {
         ...valid,
         apiTimeout: 0,
@@ -116,10 +108,10 @@ describe('PlacementAPI schema', () => {
   });
 
   it('accepts policy.yaml and both endpoint overrides', async () => {
-    const created = await client.create<KubeObject>(PlacementAPIKind, {
+    const created = await t.admin.create<KubeObject>(PlacementAPIKind, {
       apiVersion: 'placement.openstack.org/v1beta1',
       kind: 'PlacementAPI',
-      metadata: { generateName: 'good-', namespace },
+      metadata: { generateName: 'good-', namespace: t.ns.name },
       spec: {
         ...valid,
         defaultConfigOverwrite: { 'policy.yaml': '"placement:resource_providers:list": ""' },
@@ -138,7 +130,7 @@ describe('PlacementAPI schema', () => {
       stringify({
         apiVersion: 'placement.openstack.org/v1beta1',
         kind: 'PlacementAPI',
-        metadata: { name: 'typo', namespace },
+        metadata: { name: 'typo', namespace: t.ns.name },
         spec: { ...valid, replica: 2 },
       }),
     );

@@ -1,4 +1,6 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Kinds } from '@stackops/lib-common/client';
+import { controllerOf } from '@stackops/lib-common/objects';
 import { writesOver } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
@@ -14,9 +16,6 @@ import { useOperator } from './support/harness.js';
 
 /** How long the writes of a settled namespace are counted. */
 const WINDOW_MS = 10_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const controllerUid = (o: KubeObject | undefined) =>
-  o?.metadata.ownerReferences?.find((r) => r.controller)?.uid;
 
 const suite = useOperator({ beforeAll, afterAll }, 1);
 
@@ -32,7 +31,7 @@ describe('two PlacementAPIs in one namespace', () => {
     const jobsBefore = (await client.list(Kinds.Job, { namespace: ns })).items
       .map((j) => j.metadata.uid)
       .sort();
-    expect(controllerUid(accountBefore)).toBe(first.metadata.uid);
+    expect((accountBefore && controllerOf(accountBefore))?.uid).toBe(first.metadata.uid);
 
     await createPlacementAPI(client, ns, {}, 'placement-second');
     const second = await waitForCondition(client, ns, 'Ready', 'False', {

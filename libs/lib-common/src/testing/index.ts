@@ -6,7 +6,8 @@
  * both: `conditionOf`/`expectCondition` (upstream's `ExpectCondition`), `waitFor` (an object until a
  * predicate), `waitForObject` (until it exists and a check holds), `waitForCondition`/
  * `waitForConditions`, `waitUntil` (any probe), `eventually` (an assertion), `waitForDeletion`;
- * `base64`/`fromBase64` for Secret data.
+ * `base64`/`fromBase64` for Secret data; `eventsIn`, `failedCondition` and `REQUEST_LINE` for what a
+ * failure tells the user.
  */
 
 export {
@@ -32,6 +33,7 @@ export {
   stepFailure,
 } from './converge.js';
 export { installCrds, type ReadCrdsOptions, readCrds } from './crds.js';
+export { eventsIn, failedCondition, REQUEST_LINE, type TestEvent } from './events.js';
 export {
   FakeKubeClient,
   FakeRecorder,

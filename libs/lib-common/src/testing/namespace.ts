@@ -54,8 +54,10 @@ export interface TestHooks {
 export interface TestNamespaceOptions {
   /** The namespace names' prefix. */
   prefix: string;
-  /** CRDs installed once before the file's tests (a folder or file of YAML, or the objects). */
-  crds?: string | readonly KubeObject[];
+  /** CRDs installed once before the file's tests: a folder or file of YAML, the objects, or a function. */
+  crds?: string | readonly KubeObject[] | ((admin: RestKubeClient) => Promise<void>);
+  /** `test` (the default): a fresh namespace per test; `file`: one namespace for all the file's tests. */
+  scope?: 'test' | 'file';
   /** Default `test-admin`. */
   fieldManager?: string;
 }
@@ -64,14 +66,14 @@ export interface TestNamespaceOptions {
 export interface TestCluster {
   /** An admin client on the test cluster, made before the file's tests and closed after them. */
   readonly admin: RestKubeClient;
-  /** The current test's namespace: a fresh one per test, deleted after it. */
+  /** The current test's namespace: a fresh one per test (or per file), deleted after it. */
   readonly ns: TestNamespace;
 }
 
 /**
- * An admin client for the file and a fresh namespace for each test, as hooks registered where it
- * is called. After-hooks run in reverse order of registration, so a file's own `afterEach`
- * (stopping its managers) registered after this call runs before the namespace is deleted.
+ * An admin client for the file and a fresh namespace for each test (or one for the file), as hooks
+ * registered where it is called. After-hooks run in reverse order of registration, so a file's own
+ * `afterEach` (stopping its managers) registered after this call runs before the namespace is deleted.
  */
 export function useTestNamespace(hooks: TestHooks, opts: TestNamespaceOptions): TestCluster {
   let admin: RestKubeClient | undefined;
@@ -82,13 +84,16 @@ export function useTestNamespace(hooks: TestHooks, opts: TestNamespaceOptions): 
   };
   hooks.beforeAll(async () => {
     admin = createKubeClient(loadTestKubeConfig(), { fieldManager: opts.fieldManager ?? 'test-admin' });
-    if (opts.crds) await installCrds(admin, opts.crds);
+    if (typeof opts.crds === 'function') await opts.crds(admin);
+    else if (opts.crds) await installCrds(admin, opts.crds);
   });
   hooks.afterAll(() => admin?.close());
-  hooks.beforeEach(async () => {
+  const [before, after] =
+    opts.scope === 'file' ? [hooks.beforeAll, hooks.afterAll] : [hooks.beforeEach, hooks.afterEach];
+  before(async () => {
     ns = await createTestNamespace(need(admin, 'the admin client'), opts.prefix);
   });
-  hooks.afterEach(() => ns?.delete());
+  after(() => ns?.delete());
   return {
     get admin() {
       return need(admin, 'the admin client');

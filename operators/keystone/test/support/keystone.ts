@@ -1,5 +1,16 @@
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { conditionOf, waitForObject } from '@stackops/lib-common/testing';
+import {
+  type KindRef,
+  Kinds,
+  type KubeClient,
+  type KubeObject,
+  type ObjectRef,
+} from '@stackops/lib-common/client';
+import {
+  conditionOf,
+  type ExpectedCondition,
+  waitForCondition,
+  waitForObject,
+} from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
 import { fixture, readYaml } from './harness.js';
@@ -70,6 +81,33 @@ export async function createKeystoneFromFixture(
 export { conditionOf };
 
 /** lib-common's `waitForObject` on the namespace's KeystoneAPI (`keystone` unless named). */
+/**
+ * The object once its condition `type` has `status` (60 s, as `waitForObject`); its other fields
+ * are the test's to check on what was first seen.
+ */
+export const waitForStatus = <T extends KubeObject>(
+  client: KubeClient,
+  kind: KindRef,
+  ref: ObjectRef,
+  type: string,
+  status: ExpectedCondition['status'],
+): Promise<T> => waitForCondition<T>(client, kind, ref, type, { status }, { timeoutMs: 60_000 });
+
+/** The KeystoneAPI once its condition `type` has `status`. */
+export const waitForKeystoneCondition = (
+  client: KubeClient,
+  ns: string,
+  type: string,
+  status: ExpectedCondition['status'],
+): Promise<KeystoneAPI> =>
+  waitForStatus<KeystoneAPI>(
+    client,
+    KeystoneKinds.KeystoneAPI,
+    { namespace: ns, name: 'keystone' },
+    type,
+    status,
+  );
+
 export const waitForKeystone = (
   client: KubeClient,
   ns: string,
