@@ -146,16 +146,19 @@ describe('rollouts that cannot finish', () => {
   });
 
   it('is Degraded naming the workload, the pod and its waiting reason while a pod fails, and recovers', async () => {
-    await setSpec(client, { linuxBridge: {} });
-    await waitAvailable(client, 90_000);
-    const { items } = await client.list(Kinds.Pod, { namespace: ns, labelSelector: 'name=bridge-marker' });
+    await setSpec(nao.client, { linuxBridge: {} });
+    await waitAvailable(nao.client, 90_000);
+    const { items } = await nao.client.list(Kinds.Pod, {
+      namespace: nao.ns,
+      labelSelector: 'name=bridge-marker',
+    });
     const pod = items.map((p) => p.metadata.name ?? '').sort()[0] ?? '';
     // kwok marks a pod ready once (while it has no IP) and then leaves its status alone, so this
     // stands until the pod is replaced: what kubelet reports for an image it cannot pull.
     const now = new Date().toISOString();
-    await client.patch(
+    await nao.client.patch(
       Kinds.Pod,
-      { namespace: ns, name: pod },
+      { namespace: nao.ns, name: pod },
       {
         status: {
           conditions: ['Ready', 'ContainersReady'].map((type) => ({
@@ -178,14 +181,14 @@ describe('rollouts that cannot finish', () => {
       'merge',
       { subresource: 'status' },
     );
-    const line = `DaemonSet "${ns}/bridge-marker": pod "${pod}" container "bridge-marker" is waiting: ImagePullBackOff`;
+    const line = `DaemonSet "${nao.ns}/bridge-marker": pod "${pod}" container "bridge-marker" is waiting: ImagePullBackOff`;
     const degraded = await waitUntil("Degraded with the pod's reason", async () => {
-      const cr = await getConfig(client);
+      const cr = await getConfig(nao.client);
       return condition(cr, 'Degraded')?.status === 'True' ? cr : undefined;
     });
     expect(condition(degraded, 'Degraded')).toMatchObject({ reason: 'PodsFailing', message: line });
     expect(condition(degraded, 'Available')).toMatchObject({ status: 'False', reason: 'Startup' });
-    const { items: events } = await client.list<KubeObject & { reason: string; message: string }>(
+    const { items: events } = await nao.client.list<KubeObject & { reason: string; message: string }>(
       Kinds.Event,
       { namespace: 'default' },
     );
@@ -200,8 +203,8 @@ describe('rollouts that cannot finish', () => {
     ).toBe(true);
 
     // The pod replaced (as a fixed image would be pulled): Degraded goes back to False.
-    await client.delete(Kinds.Pod, { namespace: ns, name: pod });
-    const recovered = await waitAvailable(client, 90_000);
+    await nao.client.delete(Kinds.Pod, { namespace: nao.ns, name: pod });
+    const recovered = await waitAvailable(nao.client, 90_000);
     expect(condition(recovered, 'Degraded')?.status).toBe('False');
   });
 });
