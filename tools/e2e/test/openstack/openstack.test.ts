@@ -586,15 +586,17 @@ async function nodeLost(first: string, lost: string): Promise<void> {
   await until('readyCount 2', async () =>
     (await keystoneApi())?.status?.readyCount === 2 ? true : undefined,
   );
-  // The operator's leader on the node that goes: its standby must take over.
-  let holder = await until('a keystone-operator leader', leaseHolderPod);
-  if (holder.pod.spec.nodeName !== lost) {
-    await client.delete(Kinds.Pod, { namespace: 'stackops-system', name: holder.pod.metadata.name ?? '' });
-    holder = await until('the leader on the other node', async () => {
-      const h = await leaseHolderPod();
-      return h?.pod.spec.nodeName === lost ? h : undefined;
-    });
-  }
+  // The operator's leader on the node that goes: its standby must take over. A deleted leader
+  // releases the Lease, and its replacement (placed on the first node, away from the standby) may
+  // win it: then that one is deleted too, until the standby on the other node holds it.
+  const holder = await until('the leader on the other node', async () => {
+    const h = await leaseHolderPod();
+    if (h && h.pod.spec.nodeName !== lost && !h.pod.metadata.deletionTimestamp) {
+      await client.delete(Kinds.Pod, { namespace: 'stackops-system', name: h.pod.metadata.name ?? '' });
+      return undefined;
+    }
+    return h?.pod.spec.nodeName === lost ? h : undefined;
+  });
   await until('two keystone-operator pods Ready', async () => {
     const ready = (
       await client.list<PodShape>(Kinds.Pod, {
