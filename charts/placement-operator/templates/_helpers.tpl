@@ -25,8 +25,18 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: stackops
 {{- end -}}
 
+{{/*
+true when the umbrella chart runs the operators in one pod (global.operators.mode: combined): this
+chart then binds its RBAC to that pod's ServiceAccount and renders no pod, Service or budget of its own.
+*/}}
+{{- define "placement-operator.combined" -}}
+{{- eq (((.Values.global | default dict).operators | default dict).mode | default "separate") "combined" -}}
+{{- end -}}
+
 {{- define "placement-operator.serviceAccountName" -}}
-{{- if .Values.serviceAccount.create -}}
+{{- if eq (include "placement-operator.combined" .) "true" -}}
+{{- printf "%s-operators" .Release.Name -}}
+{{- else if .Values.serviceAccount.create -}}
 {{- default (include "placement-operator.fullname" .) .Values.serviceAccount.name -}}
 {{- else -}}
 {{- default "default" .Values.serviceAccount.name -}}

@@ -398,3 +398,33 @@ describe('chart RBAC is exactly the documented list', () => {
     expect(await canI(as, ['create', 'pods', '-n', 'kube-system'])).toBe(false);
   });
 });
+
+describe('the umbrella chart with operators.mode combined', () => {
+  it("gives its one ServiceAccount exactly the union of the four operator charts' grants, and renders no other", async () => {
+    const release = await namespace('perm-combined');
+    const served = await namespace('perm-combined-served');
+    await run(helmBin, ['dependency', 'build', join(repoRoot, 'charts/stackops'), '--skip-refresh']);
+    const manifest = await applyRbac('stackops', 'stackops', release, ['global.operators.mode=combined']);
+    created.manifests.push(manifest);
+    const accounts = manifest
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; metadata: { name: string } })
+      .filter((o) => o.kind === 'ServiceAccount')
+      .map((o) => o.metadata.name);
+    expect(accounts).toEqual(['stackops-operators']);
+    const as = `system:serviceaccount:${release}:stackops-operators`;
+    const union = [
+      ...Object.values(NAMESPACED).flat(),
+      ...Object.values(OPTIONAL_CRDS).flat(),
+      ...NETWORK_ADDONS,
+      ...metricsAuth,
+    ];
+    const leases = ['keystone', 'placement', 'network-addons', 'sip'].flatMap((o) => lease(`${o}-operator`));
+    expect(await extraGrants(as, served)).toEqual(sorted(union));
+    expect(await extraGrants(as, release)).toEqual(sorted([...union, ...leases]));
+    expect(await canI(as, ['create', 'pods', '-n', 'kube-system'])).toBe(false);
+    expect(await canI(as, ['get', 'nodes'])).toBe(false);
+    expect(await canI(as, ['impersonate', 'serviceaccounts'])).toBe(false);
+    expect(await canI(as, ['escalate', 'clusterroles/cluster-admin'])).toBe(false);
+  });
+});

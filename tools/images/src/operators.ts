@@ -24,8 +24,11 @@ import { type BuiltIndex, writeImageIndex } from './image-index.js';
 import { parseImageName } from './image-name.js';
 import { lastChangeEpoch, repoRoot } from './source.js';
 
-/** The operators that ship an image: operators/<name>, charts/<name>-operator. */
-export const operatorNames = ['keystone', 'placement', 'network-addons', 'sip'] as const;
+/**
+ * The operators that ship an image: operators/<name>, charts/<name>-operator; and `combined`, all
+ * of them in one process (operators/combined, the umbrella chart's `operators.image`, ADR 0044).
+ */
+export const operatorNames = ['keystone', 'placement', 'network-addons', 'sip', 'combined'] as const;
 export type OperatorName = (typeof operatorNames)[number];
 
 export function isOperatorName(name: string): name is OperatorName {
@@ -58,8 +61,22 @@ export interface OperatorImageSource {
   bundle: string;
 }
 
+interface ImageValues {
+  registry?: string;
+  repository?: string;
+  tag?: string;
+}
+
 interface ChartValues {
-  image?: { registry?: string; repository?: string; tag?: string };
+  image?: ImageValues;
+  operators?: { image?: ImageValues };
+}
+
+/** The package, the chart and the image title of an operator's image. */
+function imageHome(operator: OperatorName): { dir: string; chart: string; title: string } {
+  return operator === 'combined'
+    ? { dir: 'combined', chart: 'stackops', title: 'stackops-operators' }
+    : { dir: operator, chart: `${operator}-operator`, title: `${operator}-operator` };
 }
 
 /**
@@ -68,8 +85,9 @@ interface ChartValues {
  * and what it contains and says from the operator's package.json.
  */
 export function operatorImageSource(operator: OperatorName, root: string = repoRoot()): OperatorImageSource {
-  const packageDir = join(root, 'operators', operator);
-  const chartDir = join(root, 'charts', `${operator}-operator`);
+  const home = imageHome(operator);
+  const packageDir = join(root, 'operators', home.dir);
+  const chartDir = join(root, 'charts', home.chart);
   const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
     name: string;
     version: string;
@@ -81,9 +99,11 @@ export function operatorImageSource(operator: OperatorName, root: string = repoR
     home?: string;
   };
   const values = parse(readFileSync(join(chartDir, 'values.yaml'), 'utf8')) as ChartValues;
-  const { registry, repository, tag } = values.image ?? {};
+  const key = operator === 'combined' ? 'operators.image' : 'image';
+  const { registry, repository, tag } =
+    (operator === 'combined' ? values.operators?.image : values.image) ?? {};
   if (!registry || !repository)
-    throw new Error(`${chartDir}/values.yaml: image.registry and image.repository are required`);
+    throw new Error(`${chartDir}/values.yaml: ${key}.registry and ${key}.repository are required`);
   if (chart.appVersion !== pkg.version) {
     throw new Error(
       `${chartDir}/Chart.yaml appVersion ${chart.appVersion} differs from ${pkg.name} ${pkg.version}; run node tools/release/dist/cli.js`,
@@ -206,7 +226,7 @@ function imageConfig(source: OperatorImageSource, built: { epoch: number; revisi
     workdir: appDir,
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_ENV: 'production' },
     labels: {
-      'org.opencontainers.image.title': `${source.operator}-operator`,
+      'org.opencontainers.image.title': imageHome(source.operator).title,
       'org.opencontainers.image.description': source.description,
       'org.opencontainers.image.version': source.version,
       'org.opencontainers.image.revision': built.revision,

@@ -98,13 +98,16 @@ class RestClient implements RestKubeClient {
   private readonly metrics: ClientMetrics;
   private readonly timeoutMs: number;
 
-  constructor(kc: KubeConfig, opts: KubeClientOptions) {
+  constructor(kc: KubeConfig | Transport, opts: KubeClientOptions) {
     if (!opts.fieldManager) throw new TypeError('createKubeClient: fieldManager is required');
     this.fieldManager = opts.fieldManager;
-    this.transport = new Transport(kc, {
-      'User-Agent': opts.userAgent ?? `stackops/${opts.fieldManager}`,
-      ...impersonationHeaders(opts.impersonate),
-    });
+    this.transport =
+      kc instanceof Transport
+        ? kc
+        : new Transport(kc, {
+            'User-Agent': opts.userAgent ?? `stackops/${opts.fieldManager}`,
+            ...impersonationHeaders(opts.impersonate),
+          });
     this.host = this.transport.host;
     this.metrics = clientMetrics(this.host, opts.registry);
     this.timeoutMs = opts.requestTimeoutMs ?? 30_000;
@@ -244,6 +247,11 @@ class RestClient implements RestKubeClient {
     this.transport.preconnect();
   }
 
+  /** A client over this one's connection with its own field manager and timeout (see `shareConnection`). */
+  sharing(opts: KubeClientOptions): RestClient {
+    return new RestClient(this.transport, opts);
+  }
+
   close(): void {
     this.transport.close();
   }
@@ -295,6 +303,21 @@ class RestClient implements RestKubeClient {
 /** Builds the project's Kubernetes client: kubeconfig and auth from client-node, plain JSON over REST. */
 export function createKubeClient(kubeConfig: KubeConfig, opts: KubeClientOptions): RestKubeClient {
   return new RestClient(kubeConfig, opts);
+}
+
+/**
+ * A client that sends over `client`'s connection (and identity) but writes as another field
+ * manager, with its own timeout and counters: several operators in one process keep their own
+ * field managers on one API-server connection. Closing it closes nothing; close `client`.
+ */
+export function shareConnection(
+  client: RestKubeClient,
+  opts: Pick<KubeClientOptions, 'fieldManager' | 'requestTimeoutMs' | 'registry'>,
+): RestKubeClient {
+  if (!(client instanceof RestClient)) throw new TypeError('shareConnection: a client from createKubeClient');
+  const shared = client.sharing(opts);
+  shared.close = () => {};
+  return shared;
 }
 
 /** Lists every page of a collection; the result's resourceVersion is the one to watch from. */

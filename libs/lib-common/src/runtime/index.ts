@@ -65,6 +65,7 @@ export {
   microTime,
 } from './leader.js';
 export { Manager, type ManagerOptions, managerOptionsFromFlags } from './manager.js';
+export { type AnyOperator, runOperators } from './operator-group.js';
 export {
   type FlagHelp,
   MANAGER_FLAGS_HELP,

@@ -1,6 +1,11 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { createKubeClient, type Impersonation, type RestKubeClient } from '../client/client.js';
+import {
+  createKubeClient,
+  type Impersonation,
+  type RestKubeClient,
+  shareConnection,
+} from '../client/client.js';
 import type { KubeObject } from '../client/types.js';
 import { createLogger } from '../logging/logger.js';
 import { collectDefaultMetrics, register as globalRegistry, type Registry } from '../metrics/prom-client.js';
@@ -59,6 +64,14 @@ export interface ManagerOptions {
   informer?: InformerCacheOptions['informer'];
   /** Use this client instead of building one (tests that count requests). */
   client?: RestKubeClient;
+  /**
+   * Another manager whose client connection, informer cache and servers this one uses (several
+   * operators in one process, `runOperators`): it opens no connection of its own (its client and
+   * Lease writes go over the host's, as `fieldManager`), starts and stops no informers, and
+   * serves nothing; the host's /readyz covers the shared cache, and `setMetricsTls` goes to the
+   * host's /metrics. Leader election, controllers, Events and the logger stay this manager's own.
+   */
+  host?: Manager;
 }
 
 const defaultMetricsDone = new WeakSet<Registry>();
@@ -109,6 +122,7 @@ export class Manager {
   private readonly elector: LeaderElector | undefined;
   private readonly apiServer: ApiServerCheck;
   private readonly ownsClient: boolean;
+  private readonly host: Manager | undefined;
   private readonly servers: { kind: 'metrics' | 'probes'; server: HttpEndpoint }[] = [];
   private readonly addresses = new Map<'metrics' | 'probes', Endpoint>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
@@ -129,14 +143,21 @@ export class Manager {
       registry: this.registry,
       ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
     };
-    this.ownsClient = !opts.client;
-    this.client = opts.client ?? createKubeClient(opts.kubeConfig, clientOpts);
-    this.cache = new InformerCache(this.client, {
-      ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
-      logger: this.log,
-      metrics: informerMetrics(this.registry),
-      ...(opts.informer ? { informer: opts.informer } : {}),
-    });
+    this.host = opts.host;
+    this.ownsClient = !opts.client && !opts.host;
+    this.client =
+      opts.client ??
+      (opts.host
+        ? shareConnection(opts.host.client, { fieldManager, registry: this.registry })
+        : createKubeClient(opts.kubeConfig, clientOpts));
+    this.cache =
+      opts.host?.cache ??
+      new InformerCache(this.client, {
+        ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
+        logger: this.log,
+        metrics: informerMetrics(this.registry),
+        ...(opts.informer ? { informer: opts.informer } : {}),
+      });
     this.apiServer = new ApiServerCheck(this.client, { lastAnsweredAt: () => this.client.lastAnsweredAt });
     this.recorder = new KubeEventRecorder(this.client, {
       component: opts.name,
@@ -147,10 +168,10 @@ export class Manager {
       const le = opts.leaderElection === true ? {} : opts.leaderElection;
       const renewDeadlineMs = le.renewDeadlineMs ?? 10_000;
       // One hung request must not cost the lease: cap each at half the renew deadline.
-      const leClient = createKubeClient(opts.kubeConfig, {
-        ...clientOpts,
-        requestTimeoutMs: Math.max(renewDeadlineMs / 2, 1000),
-      });
+      const leOpts = { ...clientOpts, requestTimeoutMs: Math.max(renewDeadlineMs / 2, 1000) };
+      const leClient = opts.host
+        ? shareConnection(opts.host.client, leOpts)
+        : createKubeClient(opts.kubeConfig, leOpts);
       const status = leaderMetrics(opts.name, this.registry);
       this.elector = new LeaderElector(
         leClient,
@@ -178,10 +199,15 @@ export class Manager {
    * stays what the flags said.
    */
   get configuredMetricsTls(): MetricsTls {
+    if (this.host) return this.host.configuredMetricsTls;
     return this.opts.metricsTls ?? { minVersion: 'VersionTLS12' };
   }
 
   setMetricsTls(settings: MetricsTls): void {
+    if (this.host) {
+      this.host.setMetricsTls(settings);
+      return;
+    }
     this.metricsTls = settings;
     for (const s of this.servers) if (s.kind === 'metrics') s.server.setTls(settings);
   }
@@ -229,7 +255,15 @@ export class Manager {
       collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 1000 });
     }
     await this.startServers();
-    this.cache.start();
+    if (!this.host) {
+      this.cache.start();
+      // When this process can first answer /readyz (ms since it started): its start-up time, as
+      // the umbrella test compares it between one process per operator and all in one.
+      void this.cache.waitForSync().then(
+        () => this.log.info({ uptimeMs: Math.round(performance.now()) }, 'caches synced'),
+        () => undefined,
+      );
+    }
     this.ownCrds?.start();
     if (this.elector) this.elector.start();
     else this.onLeading(true);
@@ -283,8 +317,11 @@ export class Manager {
    * Stops gracefully on SIGTERM/SIGINT, then exits 0 (1 if the shutdown failed); a second signal
    * exits at once. Returns a function that removes the handlers.
    */
-  stopOnSignals(opts: { signals?: NodeJS.Signals[]; exit?: (code: number) => void } = {}): () => void {
+  stopOnSignals(
+    opts: { signals?: NodeJS.Signals[]; exit?: (code: number) => void; stop?: () => Promise<void> } = {},
+  ): () => void {
     const signals = opts.signals ?? ['SIGTERM', 'SIGINT'];
+    const stop = opts.stop ?? (() => this.stop());
     const exit = opts.exit ?? ((code: number) => process.exit(code));
     let received = false;
     const handler = (sig: NodeJS.Signals): void => {
@@ -294,7 +331,7 @@ export class Manager {
       }
       received = true;
       this.log.info({ signal: sig }, 'shutting down');
-      this.stop().then(
+      stop().then(
         () => exit(0),
         (err: unknown) => {
           this.log.error({ err }, 'shutdown failed');
@@ -337,7 +374,7 @@ export class Manager {
     this.leading = false;
     await this.elector?.stop();
     await this.ownCrds?.stop();
-    await this.cache.stop();
+    if (!this.host) await this.cache.stop();
     await Promise.all(this.servers.map((s) => s.server.stop()));
     if (this.ownsClient) this.client.close();
     this.state = 'stopped';

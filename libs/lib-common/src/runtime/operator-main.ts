@@ -123,7 +123,8 @@ ${flags.map(renderFlag).join('\n')}
 ${epilog}`;
 }
 
-function processIo(): OperatorIo {
+/** The process's own arguments, environment, output and exit. */
+export function processIo(): OperatorIo {
   return {
     argv: process.argv.slice(2),
     env: process.env,

@@ -141,15 +141,52 @@ export async function startDefaultingWebhook(
 ): Promise<DefaultingWebhook | undefined> {
   const endpoint = parseEndpoint(opts.bindAddress);
   if (!endpoint) return undefined;
-  const certificate = await servingCertificate(opts.certDir || undefined, endpoint.host);
   const routes = Object.fromEntries(
     Object.entries(opts.defaulters).map(([path, d]) => [path, defaultingRoute(d, opts.logger)]),
   );
-  const server = new HttpEndpoint(endpoint, routes, certificate);
-  const address = await server.start();
+  // Operators in one process (runOperators) read the same WEBHOOK_BIND_ADDRESS: the second one adds
+  // its paths to the server the first started instead of failing on a taken port.
+  // Port 0 (any free port) is a new server each time.
+  const key = `${endpoint.host}:${endpoint.port || `0#${++anyPortServers}`}`;
+  let shared = webhookServers.get(key);
+  if (!shared) {
+    const serving = servingCertificate(opts.certDir || undefined, endpoint.host).then(async (certificate) => {
+      const server = new HttpEndpoint(endpoint, shared?.routes ?? {}, certificate);
+      return { server, certificate, address: await server.start() };
+    });
+    shared = { routes: {}, users: 0, serving };
+    webhookServers.set(key, shared);
+  }
+  const taken = Object.keys(routes).filter((path) => path in (shared?.routes ?? {}));
+  if (taken.length) throw new Error(`webhook ${key}: paths already served: ${taken.join(', ')}`);
+  Object.assign(shared.routes, routes);
+  shared.users++;
+  const { server, certificate, address } = await shared.serving;
   opts.logger?.info(
     { address: `${address.host}:${address.port}`, paths: Object.keys(routes) },
     'webhook serving',
   );
-  return { address, certificate, stop: () => server.stop() };
+  const mine = shared;
+  return {
+    address,
+    certificate,
+    stop: async () => {
+      for (const path of Object.keys(routes)) delete mine.routes[path];
+      if (--mine.users > 0) return;
+      webhookServers.delete(key);
+      await server.stop();
+    },
+  };
 }
+
+let anyPortServers = 0;
+
+/** The webhook servers of this process, by `host:port`, with the paths each serves. */
+const webhookServers = new Map<
+  string,
+  {
+    routes: Record<string, Route>;
+    users: number;
+    serving: Promise<{ server: HttpEndpoint; certificate: CertificatePair; address: Endpoint }>;
+  }
+>();

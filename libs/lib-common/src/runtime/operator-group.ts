@@ -1,0 +1,101 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import { createLogger } from '../logging/index.js';
+import { loadKubeConfig } from './kubeconfig.js';
+import { Manager, managerOptionsFromFlags } from './manager.js';
+import { type OperatorIo, type OperatorMainOptions, processIo } from './operator-main.js';
+import { parseManagerOptions } from './options.js';
+
+/** An operator's `runOperator` options with its own config type erased, for a list of several. */
+// biome-ignore lint/suspicious/noExplicitAny: each operator's register reads the config its readConfig made
+export type AnyOperator = OperatorMainOptions<any>;
+
+interface OperatorGroupOptions {
+  /** Name of the process: its logger, Events of nothing, the host manager. */
+  name: string;
+  operators: readonly AnyOperator[];
+}
+
+/** Running operators of one process; `stop()` stops them all, then the host. */
+interface OperatorGroup {
+  host: Manager;
+  members: ReadonlyMap<string, Manager>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Several operators in one process: one host manager owns the API-server connection, the shared
+ * informer cache and the /metrics, /healthz and /readyz servers (ADR 0044); each operator gets a
+ * member manager on it with its own field manager, logger (`name` = the operator), Events,
+ * controllers and, with --leader-elect, its own Lease `<name>-leader` (the one its separate
+ * deployment uses), so each operator leads, fails over and scales on its own.
+ */
+async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promise<OperatorGroup> {
+  const flags = parseManagerOptions(io.argv, io.env);
+  if (flags.leaderElectionId)
+    throw new Error(
+      `--leader-election-id: each operator keeps its own Lease (<operator>-leader) when several run in one process`,
+    );
+  const names = opts.operators.map((o) => o.name);
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  if (twice.length) throw new Error(`operators: ${twice.join(', ')} given more than once`);
+  // Every operator's settings first, so a bad one fails before anything connects.
+  const configs = opts.operators.map((o) => (o.readConfig ? o.readConfig(io.env) : undefined));
+  const kubeConfig = (await loadKubeConfig(flags.kubeconfig, io.env)) as KubeConfig;
+  const logger = createLogger({ name: opts.name, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const host = new Manager(
+    managerOptionsFromFlags(
+      { ...flags, leaderElect: false },
+      { name: opts.name, kubeConfig, logger, fieldManager: `stackops-${opts.name}` },
+    ),
+  );
+  host.client.preconnect();
+  const members = new Map<string, Manager>();
+  const startedFields = new Map<string, Record<string, unknown>>();
+  for (const [i, o] of opts.operators.entries()) {
+    const level = o.logLevel?.(io.env) ?? flags.logLevel;
+    const log = createLogger({ name: o.name, ...(level ? { level } : {}) });
+    const member = new Manager({
+      ...managerOptionsFromFlags(flags, {
+        name: o.name,
+        kubeConfig,
+        logger: log,
+        host,
+        ...(o.fieldManager ? { fieldManager: o.fieldManager } : {}),
+      }),
+      // The host serves; members serve nothing of their own.
+      metricsBindAddress: '0',
+      healthProbeBindAddress: '0',
+    });
+    members.set(o.name, member);
+    const result = (await o.register(member, { flags, logger: log, env: io.env, config: configs[i] })) ?? {};
+    if (result.start) throw new Error(`${o.name}: a custom start cannot run beside other operators`);
+    startedFields.set(o.name, result.startedFields ?? { namespaces: flags.namespaces ?? 'all' });
+  }
+  // The host first: it starts the shared informers the members' controllers registered.
+  await host.start();
+  for (const [name, member] of members) {
+    await member.start();
+    member.log.info(startedFields.get(name), `${name} started`);
+  }
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    // Members release their Leases and drain their controllers before the shared cache stops.
+    stopping ??= Promise.all([...members.values()].map((m) => m.stop())).then(() => host.stop());
+    return stopping;
+  };
+  return { host, members, stop };
+}
+
+/**
+ * The whole `main` of a process running several operators: `startOperators`, then a graceful stop
+ * of all of them on SIGTERM/SIGINT. A failure prints `<name>: <message>` and exits 1.
+ */
+export async function runOperators(opts: OperatorGroupOptions, io: OperatorIo = processIo()): Promise<void> {
+  try {
+    const group = await startOperators(opts, io);
+    group.host.stopOnSignals({ stop: group.stop, exit: io.exit });
+  } catch (err) {
+    io.stderr(`${opts.name}: ${err instanceof Error ? err.message : String(err)}\n`);
+    io.exit(1);
+  }
+}
