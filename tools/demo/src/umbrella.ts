@@ -36,6 +36,9 @@ export async function installUmbrella(helm: string, kubeconfig: string, valuesFi
     // The demo cluster has no metal3: the SIP chart brings the BareMetalHost CRD subset.
     '--set',
     'sip.installBareMetalHostCRD=true',
+    // The demo shows (and runs out of the cluster) each operator's own Deployment (ADR 0044).
+    '--set',
+    'global.operators.mode=separate',
     ...(valuesFile ? ['-f', valuesFile] : []),
     '--wait',
     '--timeout',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cacheLayout } from '@stackops/kube-env';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { run } from '../src/exec.js';
 
 /** The umbrella chart rendered offline: conditions, shared `global` values, and its values schema. */
@@ -17,14 +17,18 @@ interface Rendered {
   };
 }
 
+/** Renders the chart; one Deployment per operator chart (operators.mode separate) unless `sets` choose the mode. */
 async function render(...sets: string[]): Promise<Rendered[]> {
+  const mode = sets.some((s) => s.startsWith('global.operators.mode='))
+    ? []
+    : ['global.operators.mode=separate'];
   const out = await run(helm, [
     'template',
     'stackops',
     chart,
     '-n',
     'stackops-system',
-    ...sets.flatMap((s) => ['--set', s]),
+    ...[...mode, ...sets].flatMap((s) => ['--set', s]),
   ]);
   return parseAllDocuments(out)
     .map((d) => d.toJS() as Rendered | null)
@@ -65,7 +69,7 @@ describe('charts/stackops', () => {
     expect(await run(helm, ['lint', '--strict', chart])).toContain('0 chart(s) failed');
   });
 
-  it('installs all four operators by default, each behind <alias>.enabled', async () => {
+  it('installs all four operators, a Deployment each with operators.mode separate, each behind <alias>.enabled', async () => {
     expect(
       operatorContainers(await render())
         .map((c) => c.name)
@@ -86,6 +90,27 @@ describe('charts/stackops', () => {
         .sort(),
     ).toEqual(['keystone', 'placement']);
     expect(ofTheTwo(withoutTwo)).toEqual([]);
+  });
+
+  it("runs the enabled operators in one pod by default (operators.mode combined), its one ServiceAccount bound to every chart's RBAC", async () => {
+    const defaults = parse(readFileSync(join(chart, 'values.yaml'), 'utf8')) as {
+      global: { operators: { mode: string } };
+    };
+    expect(defaults.global.operators.mode).toBe('combined');
+    const docs = await render('global.operators.mode=combined', 'sip.enabled=false');
+    const containers = operatorContainers(docs);
+    expect(containers.map((c) => c.name)).toEqual(['stackops-operators']);
+    expect(containers[0]?.container?.args).toContain('--operators=keystone,network-addons,placement');
+    expect(containers[0]?.container?.image).toBe(
+      `ghcr.io/stackops/stackops-operators:${packageVersion('combined')}`,
+    );
+    expect(docs.filter((d) => d.kind === 'ServiceAccount').map((d) => d.metadata.name)).toEqual([
+      'stackops-operators',
+    ]);
+    const subjects = docs
+      .filter((d) => d.kind.endsWith('Binding'))
+      .flatMap((d) => (d as unknown as { subjects: { name: string }[] }).subjects.map((x) => x.name));
+    expect(new Set(subjects)).toEqual(new Set(['stackops-operators']));
   });
 
   it('passes the shared global values down to every operator', async () => {

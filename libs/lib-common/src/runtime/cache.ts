@@ -16,6 +16,12 @@ export interface InformerCacheOptions {
   metrics?: InformerMetrics;
   /** Options passed to every informer (timeouts, backoff, transform). */
   informer?: Omit<InformerOptions, 'namespaces' | 'logger' | 'metrics'>;
+  /**
+   * Informers shared with the other caches of this process (several operators in one, ADR 0044),
+   * by kind and selectors: a kind two of them cache alike is listed and watched once, while each
+   * keeps its own selectors.
+   */
+  pool?: Map<string, Informer>;
 }
 
 /** What may differ between the informers of one cache: which objects of the kind are cached at all. */
@@ -71,14 +77,18 @@ export class InformerCache implements CacheReader {
     if (!inf) {
       const own = opts ?? {};
       this.options.set(key, own);
-      inf = new Informer(this.client, kind, {
-        ...this.opts.informer,
-        ...(own.labelSelector ? { labelSelector: own.labelSelector } : {}),
-        ...(own.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
-        ...(this.opts.namespaces ? { namespaces: this.opts.namespaces } : {}),
-        ...(this.opts.logger ? { logger: this.opts.logger } : {}),
-        ...(this.opts.metrics ? { metrics: this.opts.metrics } : {}),
-      });
+      const pooled = `${key} ${own.labelSelector ?? ''} ${own.fieldSelector ?? ''}`;
+      inf =
+        this.opts.pool?.get(pooled) ??
+        new Informer(this.client, kind, {
+          ...this.opts.informer,
+          ...(own.labelSelector ? { labelSelector: own.labelSelector } : {}),
+          ...(own.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
+          ...(this.opts.namespaces ? { namespaces: this.opts.namespaces } : {}),
+          ...(this.opts.logger ? { logger: this.opts.logger } : {}),
+          ...(this.opts.metrics ? { metrics: this.opts.metrics } : {}),
+        });
+      this.opts.pool?.set(pooled, inf);
       this.informers.set(key, inf);
       if (this.running) inf.start();
     }

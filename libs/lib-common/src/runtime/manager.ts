@@ -14,6 +14,7 @@ import type { MetricsTls } from '../metrics/tls.js';
 import { InformerCache, type InformerCacheOptions } from './cache.js';
 import { type Controller, ControllerBuilder, type ControllerOptions } from './controller.js';
 import { CrdSchemaWatch } from './crd-schema.js';
+import type { Informer } from './informer.js';
 import { type LeaderElectionOptions, LeaderElector } from './leader.js';
 import { controllerMetrics, informerMetrics, leaderMetrics } from './metrics.js';
 import type { ManagerFlags } from './options.js';
@@ -65,11 +66,12 @@ export interface ManagerOptions {
   /** Use this client instead of building one (tests that count requests). */
   client?: RestKubeClient;
   /**
-   * Another manager whose client connection, informer cache and servers this one uses (several
-   * operators in one process, `runOperators`): it opens no connection of its own (its client and
-   * Lease writes go over the host's, as `fieldManager`), starts and stops no informers, and
-   * serves nothing; the host's /readyz covers the shared cache, and `setMetricsTls` goes to the
-   * host's /metrics. Leader election, controllers, Events and the logger stay this manager's own.
+   * Another manager whose connection, informers and servers this one uses (several operators in
+   * one process, `runOperators`): it opens no connection of its own (its client and Lease writes
+   * go over the host's, as `fieldManager`), its cache takes the informers of kinds another member
+   * caches alike from the host's pool, and it serves nothing: the host's /readyz covers every
+   * member's informers, and `setMetricsTls` goes to the host's /metrics. Leader election,
+   * controllers, Events and the logger stay this manager's own.
    */
   host?: Manager;
 }
@@ -123,6 +125,9 @@ export class Manager {
   private readonly apiServer: ApiServerCheck;
   private readonly ownsClient: boolean;
   private readonly host: Manager | undefined;
+  /** The managers on this one (`host`), and the informers their caches share. */
+  private readonly members: Manager[] = [];
+  private readonly informerPool = new Map<string, Informer>();
   private readonly servers: { kind: 'metrics' | 'probes'; server: HttpEndpoint }[] = [];
   private readonly addresses = new Map<'metrics' | 'probes', Endpoint>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
@@ -150,15 +155,21 @@ export class Manager {
       (opts.host
         ? shareConnection(opts.host.client, { fieldManager, registry: this.registry })
         : createKubeClient(opts.kubeConfig, clientOpts));
-    this.cache =
-      opts.host?.cache ??
-      new InformerCache(this.client, {
-        ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
-        logger: this.log,
-        metrics: informerMetrics(this.registry),
-        ...(opts.informer ? { informer: opts.informer } : {}),
-      });
-    this.apiServer = new ApiServerCheck(this.client, { lastAnsweredAt: () => this.client.lastAnsweredAt });
+    this.cache = new InformerCache(this.client, {
+      ...(opts.namespaces ? { namespaces: opts.namespaces } : {}),
+      logger: this.log,
+      metrics: informerMetrics(this.registry),
+      ...(opts.informer ? { informer: opts.informer } : {}),
+      ...(opts.host ? { pool: opts.host.informerPool } : {}),
+    });
+    opts.host?.members.push(this);
+    // A host's own client is mostly idle: its members' answers (same connection) count too.
+    this.apiServer = new ApiServerCheck(this.client, {
+      lastAnsweredAt: () => {
+        const times = [this, ...this.members].flatMap((m) => m.client.lastAnsweredAt ?? []);
+        return times.length ? Math.max(...times) : undefined;
+      },
+    });
     this.recorder = new KubeEventRecorder(this.client, {
       component: opts.name,
       instance: opts.instance ?? process.env['POD_NAME'] ?? opts.name,
@@ -255,11 +266,11 @@ export class Manager {
       collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 1000 });
     }
     await this.startServers();
+    this.cache.start();
     if (!this.host) {
-      this.cache.start();
       // When this process can first answer /readyz (ms since it started): its start-up time, as
       // the umbrella test compares it between one process per operator and all in one.
-      void this.cache.waitForSync().then(
+      void Promise.all([this, ...this.members].map((m) => m.cache.waitForSync())).then(
         () => this.log.info({ uptimeMs: Math.round(performance.now()) }, 'caches synced'),
         () => undefined,
       );
@@ -281,8 +292,9 @@ export class Manager {
   /** Undefined when ready; else why not (informers not synced or stopped). */
   readiness(): string | undefined {
     if (this.state !== 'running') return `manager ${this.state}`;
-    const unsynced = this.cache
-      .all()
+    // A host is ready once the informers of every manager on it are.
+    const unsynced = [this, ...this.members]
+      .flatMap((m) => m.cache.all())
       .filter((i) => !i.synced() || !i.running)
       .map((i) => i.kind.kind);
     if (unsynced.length) return `informers not synced: ${unsynced.join(', ')}`;
@@ -374,7 +386,7 @@ export class Manager {
     this.leading = false;
     await this.elector?.stop();
     await this.ownCrds?.stop();
-    if (!this.host) await this.cache.stop();
+    await this.cache.stop();
     await Promise.all(this.servers.map((s) => s.server.stop()));
     if (this.ownsClient) this.client.close();
     this.state = 'stopped';

@@ -23,9 +23,10 @@ interface OperatorGroup {
 }
 
 /**
- * Several operators in one process: one host manager owns the API-server connection, the shared
- * informer cache and the /metrics, /healthz and /readyz servers (ADR 0044); each operator gets a
- * member manager on it with its own field manager, logger (`name` = the operator), Events,
+ * Several operators in one process: one host manager owns the API-server connection, the pool of
+ * shared informers and the /metrics, /healthz and /readyz servers (ADR 0044); each operator gets a
+ * member manager on it with its own field manager, cache (over the pool: a kind two operators
+ * cache with the same selectors is watched once), logger (`name` = the operator), Events,
  * controllers and, with --leader-elect, its own Lease `<name>-leader` (the one its separate
  * deployment uses), so each operator leads, fails over and scales on its own.
  */
@@ -71,7 +72,7 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
     if (result.start) throw new Error(`${o.name}: a custom start cannot run beside other operators`);
     startedFields.set(o.name, result.startedFields ?? { namespaces: flags.namespaces ?? 'all' });
   }
-  // The host first: it starts the shared informers the members' controllers registered.
+  // The host first: its servers answer /readyz (not ready) while the members start.
   await host.start();
   for (const [name, member] of members) {
     await member.start();
@@ -79,7 +80,7 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
   }
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => {
-    // Members release their Leases and drain their controllers before the shared cache stops.
+    // Members drain their controllers and release their Leases; then the host closes the connection.
     stopping ??= Promise.all([...members.values()].map((m) => m.stop())).then(() => host.stop());
     return stopping;
   };

@@ -1,4 +1,6 @@
+import { createServer } from 'node:http';
 import { request } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { jsonPatch, startDefaultingWebhook } from './webhook.js';
 
@@ -65,6 +67,41 @@ describe('defaulting webhook server', () => {
       expect((await post(webhook.address.port, webhook.certificate.cert, '/other', review)).status).toBe(404);
     } finally {
       await webhook.stop();
+    }
+  });
+
+  it('serves the paths of two operators in one process from one server on their shared address', async () => {
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', r));
+    const port = (free.address() as AddressInfo).port;
+    await new Promise((r) => free.close(r));
+    const bindAddress = `127.0.0.1:${port}`;
+    const set = (image: string) => (obj: Record<string, unknown>) => {
+      (obj['spec'] as Record<string, unknown>)['image'] = image;
+    };
+    const a = await startDefaultingWebhook({ bindAddress, defaulters: { '/a': set('a') } });
+    const b = await startDefaultingWebhook({ bindAddress, defaulters: { '/b': set('b') } });
+    if (!a || !b) throw new Error('webhook not started');
+    const review = { request: { uid: 'u', object: { spec: {} } } };
+    const patchOf = async (path: string) => {
+      const { json } = await post(port, a.certificate.cert, path, review);
+      const patch = (json as { response: { patch: string } }).response.patch;
+      return JSON.parse(Buffer.from(patch, 'base64').toString()) as unknown;
+    };
+    try {
+      expect(b.certificate).toBe(a.certificate);
+      expect(await patchOf('/a')).toEqual([{ op: 'add', path: '/spec/image', value: 'a' }]);
+      expect(await patchOf('/b')).toEqual([{ op: 'add', path: '/spec/image', value: 'b' }]);
+      await expect(startDefaultingWebhook({ bindAddress, defaulters: { '/a': set('c') } })).rejects.toThrow(
+        `webhook 127.0.0.1:${port}: paths already served: /a`,
+      );
+      // The first to stop takes only its paths; the server stays for the other.
+      await a.stop();
+      expect((await post(port, a.certificate.cert, '/a', review)).status).toBe(404);
+      expect(await patchOf('/b')).toEqual([{ op: 'add', path: '/spec/image', value: 'b' }]);
+    } finally {
+      await a.stop();
+      await b.stop();
     }
   });
 

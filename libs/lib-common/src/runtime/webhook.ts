@@ -167,10 +167,13 @@ export async function startDefaultingWebhook(
     'webhook serving',
   );
   const mine = shared;
+  let stopped = false;
   return {
     address,
     certificate,
     stop: async () => {
+      if (stopped) return;
+      stopped = true;
       for (const path of Object.keys(routes)) delete mine.routes[path];
       if (--mine.users > 0) return;
       webhookServers.delete(key);
