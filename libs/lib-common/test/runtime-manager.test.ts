@@ -1,6 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import { Registry } from 'prom-client';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Manager } from '../src/runtime/manager.js';
+import { Kinds } from '../src/client/kinds.js';
+import type { KubeObject } from '../src/client/types.js';
+import { createLogger } from '../src/logging/logger.js';
+import type { Lease } from '../src/runtime/leader.js';
+import { Manager } from '../src/runtime/manager.js';
+import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
 import { useTestNamespace } from '../src/testing/namespace.js';
 import { eventually, waitFor } from '../src/testing/wait.js';
@@ -148,5 +154,77 @@ describe('Manager', () => {
       namespaced: true,
     });
     expect(m.readiness()).toMatch(/informers not synced: Nothing/);
+  });
+});
+
+describe('Manager on a host (several operators in one process, ADR 0044)', () => {
+  it('shares the connection, the informers of a kind cached alike and the probes; each member leads on its own Lease and writes as itself', async () => {
+    const kubeConfig = loadTestKubeConfig();
+    const registry = new Registry();
+    const logger = createLogger({ name: 'host', level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false });
+    const ns = env.ns.name;
+    const host = new Manager({
+      name: 'two-operators',
+      kubeConfig,
+      registry,
+      logger,
+      namespaces: [ns],
+      probePort: 0,
+    });
+    const member = (name: string) =>
+      new Manager({
+        name,
+        kubeConfig,
+        registry,
+        logger: logger.child({ name }),
+        namespaces: [ns],
+        host,
+        leaderElection: { namespace: ns, leaseDurationMs: 4_000, renewDeadlineMs: 3_000, retryPeriodMs: 500 },
+        gracefulShutdownTimeoutMs: 5_000,
+      });
+    const a = member('a-operator');
+    const b = member('b-operator');
+    addGreetingController(a);
+    b.controller<Greeting>({ for: GreetingKind, name: 'greeting-b' })
+      .owns(Kinds.ConfigMap, { labelSelector: 'b-operator=yes' })
+      .reconcile(async () => undefined);
+    // Greetings are cached alike: one informer. ConfigMaps through other selectors: one each.
+    expect(b.cache.informer(GreetingKind)).toBe(a.cache.informer(GreetingKind));
+    expect(b.cache.informer(Kinds.ConfigMap)).not.toBe(a.cache.informer(Kinds.ConfigMap));
+    try {
+      await host.start();
+      await a.start();
+      await b.start();
+      const probes = host.address('probes')?.port;
+      expect(a.address('probes')).toBeUndefined();
+      await eventually(async () =>
+        expect(await get(probes, '/readyz')).toEqual({ status: 200, body: 'ok\n' }),
+      );
+      for (const name of ['a-operator', 'b-operator'])
+        await waitFor<Lease>(env.admin, Kinds.Lease, { namespace: ns, name: `${name}-leader` }, (l) =>
+          Boolean(l?.spec?.holderIdentity),
+        );
+      await create('hosted');
+      const cm = await waitFor<KubeObject>(
+        env.admin,
+        Kinds.ConfigMap,
+        { namespace: ns, name: 'hosted-greeting' },
+        (c) => c !== undefined,
+      );
+      expect(
+        (cm?.metadata as { managedFields?: { manager: string }[] } | undefined)?.managedFields?.map(
+          (f) => f.manager,
+        ),
+      ).toContain('stackops-a-operator');
+    } finally {
+      await Promise.all([a.stop(), b.stop()]);
+      await host.stop();
+    }
+    // Each member handed its Lease back on the way out.
+    for (const name of ['a-operator', 'b-operator'])
+      expect(
+        (await env.admin.get<Lease>(Kinds.Lease, { namespace: ns, name: `${name}-leader` }))?.spec
+          ?.holderIdentity,
+      ).toBe('');
   });
 });
