@@ -111,6 +111,13 @@ describe('charts/stackops', () => {
       .filter((d) => d.kind.endsWith('Binding'))
       .flatMap((d) => (d as unknown as { subjects: { name: string }[] }).subjects.map((x) => x.name));
     expect(new Set(subjects)).toEqual(new Set(['stackops-operators']));
+    // What one process cannot honour per operator is refused, not ignored.
+    await expect(render('global.operators.mode=combined', 'keystone.watchNamespaces={a}')).rejects.toThrow(
+      /keystone\.watchNamespaces: not available with global\.operators\.mode combined/,
+    );
+    await expect(render('global.operators.mode=combined', 'placement.webhook.enabled=true')).rejects.toThrow(
+      /webhook\.enabled: not available with global\.operators\.mode combined/,
+    );
   });
 
   it('passes the shared global values down to every operator', async () => {
