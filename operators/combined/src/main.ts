@@ -7,7 +7,7 @@ const NAME = 'stackops-operators';
 function usage(): string {
   return operatorUsage({
     name: NAME,
-    summary: `Runs several stackops operators in one process: one API-server connection, one informer cache,
+    summary: `Runs several stackops operators in one process: one API-server connection, shared informers,
 one /metrics, /healthz and /readyz; each operator keeps its own Lease (--leader-elect), field
 manager, Events and log name.`,
     flags: (common) => [
