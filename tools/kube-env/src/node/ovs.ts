@@ -74,7 +74,8 @@ export async function ensureOvs(progress: (line: string) => void): Promise<OvsIn
   if (existsSync(join(root, '.complete'))) return install;
   progress(`  extracting Open vSwitch ${version} from Debian's packages into ${root}`);
   const debs = await downloadPackages(packages, join(cache, 'debs'), progress);
-  const work = `${root}.work`;
+  // Extracted beside, then renamed whole: a concurrent `up` either finds it complete or not at all.
+  const work = `${root}.work-${process.pid}`;
   rmSync(work, { recursive: true, force: true });
   for (const deb of debs) await extractPackage(deb.deb ?? '', work);
   for (const binary of binaries) {
@@ -85,13 +86,16 @@ export async function ensureOvs(progress: (line: string) => void): Promise<OvsIn
     if (missing.length > 0)
       throw new Error(`Open vSwitch's ${binary} needs libraries this machine lacks:\n${missing.join('\n')}`);
   }
-  rmSync(root, { recursive: true, force: true });
-  renameSync(work, root);
-  writeFileSync(join(root, '.complete'), `${key}\n`);
+  writeFileSync(join(work, '.complete'), `${key}\n`);
+  try {
+    renameSync(work, root);
+  } catch (error) {
+    rmSync(work, { recursive: true, force: true });
+    if (!existsSync(join(root, '.complete'))) throw error;
+  }
   return install;
 }
 
-/** Where a node's OVS keeps its database (inside the node's folder) and what it runs as. */
 /**
  * The command line of the cluster's ovs-vsctl with `args`, for `runInRealNode` / `node-exec` (the
  * node's /run/openvswitch/db.sock is its default database).
@@ -102,6 +106,7 @@ export function ovsVsctl(cluster: string, args: readonly string[]): string[] {
   return ['env', `LD_LIBRARY_PATH=${install.libraryPath}`, join(install.root, 'usr/bin/ovs-vsctl'), ...args];
 }
 
+/** Where a node's OVS keeps its database (inside the node's folder) and what it runs as. */
 function ovsPaths(layout: NodeLayout, install: OvsInstall, logDir: string, index: number) {
   const etc = join(layout.hostRoot, 'etc', 'openvswitch');
   return {
