@@ -43,6 +43,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // A lost node is NotReady after 20 s (default 300 s): within one of keystone's 30 s probe
     // periods, as the lost-node test requires of the pods' endpoints.
     nodeMonitorGracePeriodSeconds: 20,
+    // Open vSwitch on both nodes, as the network add-ons' ovs-cni expects of a host.
+    ovs: true,
     fresh: !reuse,
     reuse,
     detach: reuse,

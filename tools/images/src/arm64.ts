@@ -14,7 +14,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { caBundle, type DebianPackage, extractPackage, parseControl, statusEntry } from './base/debian.js';
+import { type DebianPackage, extractPackage, parseControl } from '@stackops/kube-env/debian';
+import { caBundle, statusEntry } from './base/debian.js';
 import { debianPackages, nodeBaseSources, nodePath, nonroot } from './base/node-base.js';
 import { tarDirectory } from './tar.js';
 import { exec } from './util/exec.js';

@@ -99,6 +99,10 @@ program
     '--admission-webhooks',
     'the API server calls admission webhooks (off by default: webhooks of pods on fake nodes would fail admissions); a running cluster started otherwise is restarted',
   )
+  .option(
+    '--ovs',
+    'run Open vSwitch (userspace datapath) on every real node, with a bridge br1 joining them; a running cluster without it is restarted',
+  )
   .option('--fresh', 'start from empty etcd data (and stop the cluster first if it runs)')
   .option('--timeout <seconds>', 'give up after this many seconds', positiveInt, 120)
   .action(
@@ -110,6 +114,7 @@ program
       image: string[];
       auditLog?: string;
       admissionWebhooks?: boolean;
+      ovs?: boolean;
       fresh?: boolean;
       timeout: number;
     }) => {
@@ -121,6 +126,7 @@ program
         images: opts.image,
         ...(opts.auditLog ? { auditLog: opts.auditLog } : {}),
         admissionWebhooks: opts.admissionWebhooks ?? false,
+        ovs: opts.ovs ?? false,
         fresh: opts.fresh ?? false,
         reuse: true,
         detach: true,

@@ -6,11 +6,13 @@ import { stopCluster } from '../src/cluster/control-plane.js';
 import { clusterLayout } from '../src/cluster/layout.js';
 import { type ControlPlane, startControlPlane } from '../src/control-plane.js';
 import { cgroupRoot, realNodeSpec } from '../src/node/network.js';
+import { ovsNetwork, ovsVsctl } from '../src/node/ovs.js';
 import { mountPoints } from '../src/node/teardown.js';
 import { createTestNamespace, isPodReady, kubectlIn, waitFor } from './helpers.js';
 import { busyboxImage, ensureBusyboxImage } from './support/busybox-image.js';
 
-// A private cluster with two real nodes, each a host of its own (mount and network namespace).
+// A private cluster with two real nodes, each a host of its own (mount and network namespace),
+// running Open vSwitch.
 const name = `kube-env-two-${process.pid}`;
 const layout = clusterLayout(name);
 const [first, second] = [realNodeSpec(name, 1), realNodeSpec(name, 2)];
@@ -20,7 +22,7 @@ let core: CoreV1Api;
 
 beforeAll(async () => {
   const busybox = await ensureBusyboxImage();
-  cp = await startControlPlane({ name, nodes: 1, realNodes: 2, fresh: true, images: [busybox] });
+  cp = await startControlPlane({ name, nodes: 1, realNodes: 2, ovs: true, fresh: true, images: [busybox] });
   core = cp.kubeConfig.makeApiClient(CoreV1Api);
 }, 300_000);
 afterAll(() => stopCluster(name, { purge: true }));
@@ -195,12 +197,68 @@ function realNodeHostRoot(index: number): string {
   return join(layout.root, index === 1 ? 'node' : `node-${index}`, 'host');
 }
 
+describe('Open vSwitch on the real nodes', () => {
+  const ovsDaemons = ['ovs-vswitchd', 'ovsdb-server'];
+  /** OVS daemons running in a node's mount namespace (by its inode), by name. */
+  const daemonsIn = (mountNamespace: string) =>
+    readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .flatMap((p) => {
+        try {
+          if (readlinkSync(`/proc/${p}/ns/mnt`) !== `mnt:[${statSync(mountNamespace).ino}]`) return [];
+          const comm = readFileSync(`/proc/${p}/comm`, 'utf8').trim();
+          return ovsDaemons.includes(comm) ? [comm] : [];
+        } catch {
+          return [];
+        }
+      });
+
+  it('runs ovsdb-server and ovs-vswitchd in each node, a netdev bridge br1 whose VLAN 100 crosses the nodes', async () => {
+    for (const node of cp.realNodes) {
+      expect(daemonsIn(node.mountNamespace).sort(), node.name).toEqual(ovsDaemons);
+      // Where ovs-cni's hostPath /var/run/openvswitch finds it, in the node's own mount namespace.
+      await node.run(['test', '-S', '/var/run/openvswitch/db.sock']);
+      expect(
+        (await node.run(ovsVsctl(name, ['get', 'bridge', ovsNetwork.bridge, 'datapath_type']))).stdout.trim(),
+      ).toBe('netdev');
+      expect((await node.run(ovsVsctl(name, ['list-ports', ovsNetwork.bridge]))).stdout.trim()).toBe(
+        ovsNetwork.uplink,
+      );
+      // An access port on VLAN 100 on each node.
+      await node.run(
+        ovsVsctl(name, [
+          'add-port',
+          ovsNetwork.bridge,
+          'v100',
+          'tag=100',
+          '--',
+          'set',
+          'interface',
+          'v100',
+          'type=internal',
+        ]),
+      );
+      await node.run(['ip', 'addr', 'add', `192.168.100.${node.index}/24`, 'dev', 'v100']);
+      await node.run(['ip', 'link', 'set', 'v100', 'up']);
+    }
+    // A TCP connection to a closed port is refused: the other node answered, across the uplinks.
+    const connect = await cp.realNodes[0]!.run([
+      process.execPath,
+      '-e',
+      `require('net').connect(1, '192.168.100.2').on('error', (e) => console.log(e.code)).setTimeout(10000, () => { console.log('timeout'); process.exit(0) })`,
+    ]);
+    expect(connect.stdout.trim()).toBe('ECONNREFUSED');
+  }, 60_000);
+});
+
 describe('down with two real nodes', () => {
   it('leaves nothing of either node: processes, mount and network namespaces, mounts, cgroups', async () => {
     const state = JSON.parse(readFileSync(layout.stateFile, 'utf8')) as {
       components: Record<string, { pid: number }>;
     };
     const pids = Object.values(state.components).map((c) => c.pid);
+    const ovsSockets = cp.realNodes.map((n) => join(n.hostRoot, 'run', 'openvswitch', 'db.sock'));
+    expect(ovsSockets.filter((s) => existsSync(s))).toEqual(ovsSockets);
     const namespaces = cp.realNodes.flatMap((n) => [
       `mnt:[${statSync(n.mountNamespace).ino}]`,
       `net:[${statSync(n.netnsPath).ino}]`,
@@ -225,6 +283,8 @@ describe('down with two real nodes', () => {
     const settled = Date.now() + 10_000;
     while (inNamespaces().length > 0 && Date.now() < settled) await new Promise((r) => setTimeout(r, 250));
     expect(inNamespaces()).toEqual([]);
+    // Open vSwitch's daemons (in the namespaces above) and their sockets are gone too.
+    expect(ovsSockets.filter((s) => existsSync(s))).toEqual([]);
     const mounts = mountPoints(readFileSync('/proc/self/mountinfo', 'utf8')).map((m) => m.path);
     expect(mounts.filter((m) => m.startsWith(`${layout.root}/`))).toEqual([]);
     for (const spec of [first, second])

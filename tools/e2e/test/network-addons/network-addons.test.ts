@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
 import { NetworkAddonsConfigKind } from '@stackops/demo/targets';
-import { realNodeName, runInRealNode } from '@stackops/kube-env';
+import { ovsVsctl, realNodeName, runInRealNode } from '@stackops/kube-env';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { podsReady, until } from '../openstack/support.js';
@@ -61,7 +61,7 @@ afterAll(async () => {
 });
 
 describe('network add-ons on the real node', () => {
-  it('runs the multus and linux-bridge DaemonSets from the images built here; Available from their rollout', async () => {
+  it('runs the multus, linux-bridge and ovs-cni DaemonSets from the images built here; Available from their rollout', async () => {
     console.log(
       `[e2e] NetworkAddonsConfig Available ${Math.round(availableAfterMs / 1000)} s after it was applied`,
     );
@@ -70,6 +70,7 @@ describe('network add-ons on the real node', () => {
       multus: images.multus,
       'kube-cni-linux-bridge-plugin': images.linuxBridge,
       'bridge-marker': images.bridgeMarker,
+      'ovs-cni-amd64': images.ovsCni,
     };
     for (const [name, image] of Object.entries(expected)) {
       const ds = await client.get<KubeObject & { status?: Record<string, number> }>(Kinds.DaemonSet, {
@@ -85,11 +86,92 @@ describe('network add-ons on the real node', () => {
       );
     }
     // What the pods did on the node: multus wrote its configuration, linux-bridge its plugins,
-    // the marker published the node's bridges (kube-env's pod bridge kenvbr0 among them).
+    // the marker published the node's bridges (kube-env's pod bridge kenvbr0 among them), and
+    // ovs-cni's marker each node's OVS bridge br1 (kube-env's `ovs` node option).
     const node = await client.get<KubeObject & { status: { capacity: Record<string, string> } }>(Kinds.Node, {
       name: realNodeName,
     });
     expect(node?.status.capacity['bridge.network.kubevirt.io/kenvbr0']).toBe('1k');
+    for (const name of realNodes) {
+      await until(
+        `${name} has the node resource ovs-cni.network.kubevirt.io/br1`,
+        async () => {
+          const n = await client.get<KubeObject & { status: { capacity: Record<string, string> } }>(
+            Kinds.Node,
+            { name },
+          );
+          return n?.status.capacity['ovs-cni.network.kubevirt.io/br1'] === '1k' ? true : undefined;
+        },
+        60_000,
+      );
+    }
+  });
+
+  it('gives two pods on different nodes an OVS network (br1, VLAN 100, host-local) on which they ping each other', async () => {
+    // host-local allocates per node, so each node's pod takes its address from its own NAD's part
+    // of the subnet; both NADs are VLAN 100 of br1, one layer-2 network across the nodes.
+    const ovsNad = (name: string, from: number) => ({
+      apiVersion: 'k8s.cni.cncf.io/v1',
+      kind: 'NetworkAttachmentDefinition',
+      metadata: {
+        name,
+        namespace: ns,
+        annotations: { 'k8s.v1.cni.cncf.io/resourceName': 'ovs-cni.network.kubevirt.io/br1' },
+      },
+      spec: {
+        config: JSON.stringify({
+          cniVersion: '0.4.0',
+          name,
+          type: 'ovs',
+          bridge: 'br1',
+          vlan: 100,
+          ipam: {
+            type: 'host-local',
+            subnet: '192.168.62.0/24',
+            rangeStart: `192.168.62.${from}`,
+            rangeEnd: `192.168.62.${from + 9}`,
+          },
+        }),
+      },
+    });
+    await applyObjects([
+      ovsNad('ovs-a', 10),
+      ovsNad('ovs-b', 20),
+      podOnNetworks('ovs-a', ns, 'ovs-a', images.linuxBridge, realNodes[0]),
+      podOnNetworks('ovs-b', ns, 'ovs-b', images.linuxBridge, realNodes[1]),
+    ]);
+    const pods = await podsReady(client, ns, 'e2e=ovs', 2, 120_000);
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...realNodes].sort());
+    const ipOf = (pod: string) => {
+      const p = pods.find((x) => x.metadata.name === pod)!;
+      return networkStatus(p, pod).ips[0]!;
+    };
+    expect(ipOf('ovs-a')).toMatch(/^192\.168\.62\.1\d$/);
+    expect(ipOf('ovs-b')).toMatch(/^192\.168\.62\.2\d$/);
+    // Each pod's host end is an access port of its node's br1 with tag 100 (the uplink is a trunk).
+    for (const node of realNodes) {
+      const tagged = await runInRealNode(
+        inject('e2eCluster'),
+        ovsVsctl(inject('e2eCluster'), ['--bare', '--columns=name', 'find', 'port', 'tag=100']),
+        node,
+      );
+      expect(tagged.stdout.trim().split('\n'), node).toHaveLength(1);
+    }
+    const ping = await kubectl([
+      'exec',
+      '-n',
+      ns,
+      'ovs-a',
+      '--',
+      'ping',
+      '-c',
+      '3',
+      '-W',
+      '2',
+      ipOf('ovs-b'),
+    ]);
+    expect(ping).toMatch(/3 packets transmitted, 3 packets received/);
+    await kubectl(['delete', 'pod', '-n', ns, '-l', 'e2e=ovs', '--wait']);
   });
 
   it('gives two pods a bridge network (cnv-bridge + host-local) on which they ping each other', async () => {
@@ -252,7 +334,7 @@ describe('network add-ons on the real node', () => {
     await waitForCondition(client, nac.kind, nac, 'Degraded', 'False');
   });
 
-  it('removing multus and linuxBridge removes their DaemonSets and multus’ node configuration; new pods still get a network', async () => {
+  it('removing multus, linuxBridge and ovs removes their DaemonSets and multus’ node configuration; new pods still get a network', async () => {
     const cluster = inject('e2eCluster');
     /** The node's CNI folders, as the node itself sees them (its mount namespace). */
     const onNode = async (node: string) => {
@@ -268,7 +350,7 @@ describe('network add-ons on the real node', () => {
     }
     const started = Date.now();
     await removeComponents();
-    for (const name of ['multus', 'kube-cni-linux-bridge-plugin', 'bridge-marker']) {
+    for (const name of ['multus', 'kube-cni-linux-bridge-plugin', 'bridge-marker', 'ovs-cni-amd64']) {
       await until(
         `DaemonSet ${name} and its pods gone`,
         async () => {

@@ -47,14 +47,15 @@ export async function loadNetworkImages<N extends NetworkImageName>(
   return Object.fromEntries(wanted.map((i) => [i.image, i.name])) as Record<N, string>;
 }
 
-const componentImages = ['multus', 'linuxBridge', 'bridgeMarker'] as const;
+const componentImages = ['multus', 'linuxBridge', 'bridgeMarker', 'ovsCni'] as const;
 type ComponentImage = (typeof componentImages)[number];
 const release = { release: 'network-addons-operator', namespace: OPERAND_NAMESPACE };
 const nac = { kind: NetworkAddonsConfigKind, name: 'cluster' };
-/** multus and linuxBridge, their DaemonSets on the real nodes. */
+/** multus, linuxBridge and ovs, their DaemonSets on the real nodes. */
 const nacSpec = {
   multus: {},
   linuxBridge: {},
+  ovs: {},
   placementConfiguration: {
     workloads: {
       nodeSelector: { ...realNodeLabels },
@@ -65,7 +66,7 @@ const nacSpec = {
 
 /**
  * network-addons-operator from its chart on the real node, its relatedImages the images built here,
- * and a NetworkAddonsConfig with multus and linuxBridge whose DaemonSets go to the real nodes; waits
+ * and a NetworkAddonsConfig with multus, linuxBridge and ovs whose DaemonSets go to the real nodes; waits
  * for Available (from their rollout). Returns the images and how long Available took.
  */
 export async function installNetworkAddons(
@@ -78,6 +79,7 @@ export async function installNetworkAddons(
       multus: images.multus,
       linuxBridge: images.linuxBridge,
       linuxBridgeMarker: images.bridgeMarker,
+      ovsCni: images.ovsCni,
     },
   });
   await applyObjects([
@@ -93,7 +95,7 @@ export async function installNetworkAddons(
   return { images, availableAfterMs: Date.now() - started };
 }
 
-/** Takes multus and linuxBridge out of the NetworkAddonsConfig (the placement stays). */
+/** Takes multus, linuxBridge and ovs out of the NetworkAddonsConfig (the placement stays). */
 export async function removeComponents(): Promise<void> {
   await applyObjects([
     {
@@ -127,9 +129,17 @@ export async function applyObjects(objects: readonly KubeObject[]): Promise<void
   await kubectl(['apply', '--server-side', '--force-conflicts', '-f', file]);
 }
 
-/** A pod that sleeps, attached to `networks` (Multus' annotation), labelled `e2e=<prefix of name>`. */
-/** A pod on the first real node (a bridge NAD has no uplink: it joins the pods of one node only). */
-export function podOnNetworks(name: string, namespace: string, networks: string, image: string): KubeObject {
+/**
+ * A pod that sleeps, attached to `networks` (Multus' annotation), labelled `e2e=<prefix of name>`,
+ * on the first real node unless told (a bridge NAD has no uplink: it joins the pods of one node only).
+ */
+export function podOnNetworks(
+  name: string,
+  namespace: string,
+  networks: string,
+  image: string,
+  node = realNodes[0]!,
+): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -141,7 +151,7 @@ export function podOnNetworks(name: string, namespace: string, networks: string,
     },
     spec: {
       terminationGracePeriodSeconds: 0,
-      nodeSelector: { 'kubernetes.io/hostname': realNodes[0]! },
+      nodeSelector: { 'kubernetes.io/hostname': node },
       containers: [{ name: 'main', image, command: ['sleep', 'infinity'] }],
     },
   };

@@ -2,21 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { caBundle, parseControl } from './debian.js';
+import { caBundle } from './debian.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'images-debian-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-describe('parseControl', () => {
-  it('reads paragraphs and continuation lines', () => {
-    const [first, second] = parseControl(
-      'Package: libc6\nVersion: 2.36-9\nDescription: GNU C Library\n Contains the standard libraries\n\nPackage: base-files\nArchitecture: amd64\n',
-    );
-    expect(first?.get('Package')).toBe('libc6');
-    expect(first?.get('Description')).toBe('GNU C Library\n Contains the standard libraries');
-    expect(second?.get('Architecture')).toBe('amd64');
-  });
-});
 
 describe('caBundle', () => {
   it('concatenates the .crt files in byte order of their paths, each ending in a newline', () => {

@@ -14,17 +14,16 @@ import {
 } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tarDirectory } from '../tar.js';
-import { exec } from '../util/exec.js';
-import { sha256FileHex, sha256Hex } from '../util/hash.js';
 import {
-  caBundle,
   type DebianPackage,
   downloadPackages,
   extractPackage,
   resolvePackages,
-  statusEntry,
-} from './debian.js';
+} from '@stackops/kube-env/debian';
+import { tarDirectory } from '../tar.js';
+import { exec } from '../util/exec.js';
+import { sha256FileHex, sha256Hex } from '../util/hash.js';
+import { caBundle, statusEntry } from './debian.js';
 import { type NodeBinary, verifiedNodeBinary } from './node-binary.js';
 
 /**

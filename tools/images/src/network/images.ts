@@ -14,7 +14,8 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { downloadPackages, extractPackage, resolvePackages, statusEntry } from '../base/debian.js';
+import { downloadPackages, extractPackage, resolvePackages } from '@stackops/kube-env/debian';
+import { statusEntry } from '../base/debian.js';
 import { type BuilderOptions, type BuiltImage, withImageBuilder } from '../image-builder.js';
 import { repoRoot } from '../source.js';
 import { exec } from '../util/exec.js';
@@ -27,7 +28,7 @@ import { treeDigest, WORKLOADS_EPOCH } from '../workloads/layers.js';
  * our own bridge-marker (its module is refused), and whereabouts (an IPAM plugin a user installs;
  * the seeds' NetworkAttachmentDefinition uses it).
  */
-export const networkImageNames = ['multus', 'linuxBridge', 'bridgeMarker', 'whereabouts'] as const;
+export const networkImageNames = ['multus', 'linuxBridge', 'bridgeMarker', 'ovsCni', 'whereabouts'] as const;
 export type NetworkImageName = (typeof networkImageNames)[number];
 
 interface GoBuild {
@@ -37,6 +38,8 @@ interface GoBuild {
   binaries: Record<string, string>;
   /** A folder of this repository holding a main package of our own (bridge-marker). */
   source?: string;
+  /** Build tags, as the upstream image's build passes them. */
+  tags?: string[];
 }
 
 interface NetworkImageDefinition {
@@ -61,6 +64,7 @@ interface NetworkImageDefinition {
 const PLUGINS = 'github.com/containernetworking/plugins';
 const MULTUS = 'gopkg.in/k8snetworkplumbingwg/multus-cni.v4';
 const WHEREABOUTS = 'github.com/k8snetworkplumbingwg/whereabouts';
+const OVS_CNI = 'github.com/k8snetworkplumbingwg/ovs-cni';
 
 /** Every Linux plugin of containernetworking/plugins: what the cni-default-plugins image carries. */
 const pluginPackages = [
@@ -129,6 +133,27 @@ export const networkImages: Record<NetworkImageName, NetworkImageDefinition> = {
     user: '1001:1001',
     description:
       "stackops' bridge-marker: the node's Linux bridges as bridge.network.kubevirt.io/<name> resources",
+  },
+  // The DaemonSet's init container runs `/bin/sh -c cp /ovs /ovs-mirror-producer
+  // /ovs-mirror-consumer …`, its container `/marker`, and the liveness probe `sh -c find … | grep`.
+  ovsCni: {
+    replaces: 'ghcr.io/k8snetworkplumbingwg/ovs-cni-plugin',
+    env: 'OVS_CNI_IMAGE',
+    repository: 'ovs-cni-plugin',
+    version: 'v0.39.0',
+    go: {
+      module: { path: OVS_CNI, version: 'v0.39.0' },
+      binaries: {
+        ovs: `${OVS_CNI}/cmd/plugin`,
+        marker: `${OVS_CNI}/cmd/marker`,
+        'ovs-mirror-producer': `${OVS_CNI}/cmd/mirror-producer`,
+        'ovs-mirror-consumer': `${OVS_CNI}/cmd/mirror-consumer`,
+      },
+      tags: ['no_openssl'],
+    },
+    binDir: '/',
+    entrypoint: ['/marker'],
+    description: 'the Open vSwitch CNI plugin (ovs, ovs-mirror-producer, ovs-mirror-consumer) and its marker',
   },
   whereabouts: {
     replaces: 'ghcr.io/k8snetworkplumbingwg/whereabouts',
@@ -215,7 +240,16 @@ async function buildBinaries(
   }
   for (const [binary, pkg] of Object.entries(def.go.binaries)) {
     await run(
-      ['go', 'build', '-trimpath', '-ldflags=-s -w -buildid=', '-o', join(work, 'bin', binary), pkg],
+      [
+        'go',
+        'build',
+        '-trimpath',
+        ...(def.go.tags ? [`-tags=${def.go.tags.join(',')}`] : []),
+        '-ldflags=-s -w -buildid=',
+        '-o',
+        join(work, 'bin', binary),
+        pkg,
+      ],
       work,
       log,
     );

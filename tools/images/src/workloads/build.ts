@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { downloadPackages, extractPackage, resolvePackages } from '../base/debian.js';
+import { downloadPackages, extractPackage, resolvePackages } from '@stackops/kube-env/debian';
 import { withBuildLock } from '../util/build-lock.js';
 import { sha256Hex } from '../util/hash.js';
 import {

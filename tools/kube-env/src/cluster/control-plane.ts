@@ -78,6 +78,12 @@ export interface StartOptions {
    * Asked for, a running cluster is reused only if it was started with the same value.
    */
   nodeMonitorGracePeriodSeconds?: number;
+  /**
+   * Run Open vSwitch (ovsdb-server, ovs-vswitchd, userspace datapath) on every real node, with a
+   * bridge `br1` whose uplinks join the nodes (see README). Asked for, a running cluster is reused
+   * only if it runs OVS too (else it is restarted with its data kept).
+   */
+  ovs?: boolean;
   /** Image archives (docker or OCI tar) or OCI layout folders to load into every real node. */
   images?: readonly string[];
   /**
@@ -142,6 +148,8 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
     throw new Error(`--nodes must be an integer >= ${minimumNodes}, got ${nodes}`);
   if (options.images?.length && realNodes === 0)
     throw new Error('images can only be loaded into a real node (realNode: true / --real-node)');
+  if (options.ovs && realNodes === 0)
+    throw new Error('ovs runs on real nodes: ask for one (realNode: true / --real-node)');
   const progress = options.progress ?? (() => {});
   const { layout: cache } = await ensureBinaries();
 
@@ -163,6 +171,7 @@ export async function startCluster(options: StartOptions = {}): Promise<ClusterH
         (options.nodeMonitorGracePeriodSeconds === undefined ||
           state.nodeMonitorGracePeriodSeconds === options.nodeMonitorGracePeriodSeconds) &&
         (!options.admissionWebhooks || state.admissionWebhooks === true) &&
+        (!options.ovs || state.ovs !== undefined) &&
         expectedComponents(state).every((c) => running.includes(c)) &&
         (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki))))
       ) {
@@ -335,10 +344,12 @@ async function boot(layout: ClusterLayout, inputs: BootInputs): Promise<ClusterS
         ports: { apiserver, kubeProxyHealth, kubeProxyMetrics, corednsHealth, corednsReady },
         controlPlanePorts: [etcdClient, controllerManager, scheduler],
         count: inputs.realNodes,
+        ovs: options.ovs ?? false,
         progress,
       });
       state.realNode = prepared.nodes[0]?.state;
       state.realNodes = prepared.nodes.map((n) => n.state);
+      if (prepared.ovs) state.ovs = prepared.ovs;
       writeState(layout, state);
       progress(`  real node(s) prepared after ${formatDuration(Date.now() - inputs.started)}`);
     }

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { OvsInstall } from '../node/ovs.js';
 import type { RealNodeState } from '../node/real-node.js';
 import type { Ports } from './commands.js';
 import type { ClusterLayout, componentNames, NodeDaemon } from './layout.js';
@@ -21,6 +22,8 @@ export interface ClusterState {
   auditLog?: string;
   /** The API server calls admission webhooks (`up --admission-webhooks`). */
   admissionWebhooks?: boolean;
+  /** Open vSwitch runs on every real node (`up --ovs`): the extracted packages it runs from. */
+  ovs?: OvsInstall;
   /** The controller-manager's node monitor grace period, when `up` was asked for one. */
   nodeMonitorGracePeriodSeconds?: number;
   /** Present when the cluster has a real node (and then the control plane runs in its namespace): the first one. */

@@ -16,27 +16,31 @@ const nodeLinks = {
   storageBridge: 'kenvstor',
 } as const;
 
-export async function configureNodeLinks(nodes: readonly RealNodeSpec[]): Promise<void> {
+export function configureNodeLinks(nodes: readonly RealNodeSpec[]): Promise<void> {
+  return joinNodesOnSegment(nodes, {
+    bridge: nodeLinks.storageBridge,
+    portPrefix: 'kstor',
+    link: nodeLinks.storageLink,
+  });
+}
+
+/**
+ * A layer-2 segment between the nodes: a Linux bridge in the first node's namespace, and per node
+ * a veth whose inner end (`link`) is in the node's namespace and whose outer end is a bridge port.
+ */
+export async function joinNodesOnSegment(
+  nodes: readonly RealNodeSpec[],
+  segment: { bridge: string; portPrefix: string; link: string },
+): Promise<void> {
   const [first] = nodes;
   if (!first) return;
   const ip1 = (...args: string[]) => run(['ip', '-n', first.netns, ...args]);
-  await ip1('link', 'add', nodeLinks.storageBridge, 'type', 'bridge');
-  await ip1('link', 'set', nodeLinks.storageBridge, 'up');
+  await ip1('link', 'add', segment.bridge, 'type', 'bridge');
+  await ip1('link', 'set', segment.bridge, 'up');
   for (const node of nodes) {
-    const port = `kstor${node.index}`;
-    await ip1(
-      'link',
-      'add',
-      port,
-      'type',
-      'veth',
-      'peer',
-      'name',
-      nodeLinks.storageLink,
-      'netns',
-      node.netns,
-    );
-    await ip1('link', 'set', port, 'master', nodeLinks.storageBridge, 'up');
-    await run(['ip', '-n', node.netns, 'link', 'set', nodeLinks.storageLink, 'up']);
+    const port = `${segment.portPrefix}${node.index}`;
+    await ip1('link', 'add', port, 'type', 'veth', 'peer', 'name', segment.link, 'netns', node.netns);
+    await ip1('link', 'set', port, 'master', segment.bridge, 'up');
+    await run(['ip', '-n', node.netns, 'link', 'set', segment.link, 'up']);
   }
 }

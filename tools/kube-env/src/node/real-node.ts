@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpRequest, type TlsClient } from '../cluster/http.js';
 import { writeKubeconfig } from '../cluster/kubeconfig.js';
@@ -41,6 +41,7 @@ import {
   realNodeSpec,
 } from './network.js';
 import { configureNodeLinks } from './node-links.js';
+import { configureOvsLinks, ensureOvs, type OvsInstall, startNodeOvs } from './ovs.js';
 import { ensureNodePackages } from './packages.js';
 import {
   type NodeRecord,
@@ -93,6 +94,8 @@ export interface PreparedNode {
 
 export interface PreparedNodes {
   nodes: PreparedNode[];
+  /** The Open vSwitch the nodes run, with `ovs`. */
+  ovs?: OvsInstall;
   pauseImage: string;
   apiserverKubeletClient: { cert: string; key: string };
 }
@@ -108,6 +111,8 @@ export interface PrepareInputs {
   controlPlanePorts: number[];
   /** How many real nodes (1 to maxRealNodes). */
   count: number;
+  /** Run Open vSwitch on every node (see ovs.ts). */
+  ovs: boolean;
   progress: (line: string) => void;
 }
 
@@ -162,6 +167,7 @@ export async function prepareRealNodes(inputs: PrepareInputs): Promise<PreparedN
   checkPrerequisites(layouts);
   await ensureNodePackages(progress);
   const pauseImage = await ensurePauseImage(cache);
+  const ovs = inputs.ovs ? await ensureOvs(progress) : undefined;
   await clearLeftovers(specs, firstLayout, progress);
 
   const forwardedPorts = [
@@ -298,7 +304,23 @@ export async function prepareRealNodes(inputs: PrepareInputs): Promise<PreparedN
       },
     });
   }
-  return { nodes, pauseImage, apiserverKubeletClient };
+  if (ovs) {
+    const started = Date.now();
+    await configureOvsLinks(specs);
+    await Promise.all(
+      nodes.map((node, i) =>
+        startNodeOvs(
+          specs[i] as RealNodeSpec,
+          layouts[i] as NodeLayout,
+          ovs,
+          node.daemonCgroups,
+          dirname(cluster.logFile('etcd')),
+        ),
+      ),
+    );
+    progress(`  Open vSwitch ${ovs.version} up on ${nodes.length} node(s) in ${Date.now() - started} ms`);
+  }
+  return { nodes, pauseImage, apiserverKubeletClient, ...(ovs ? { ovs } : {}) };
 }
 
 function nodeCommands(
