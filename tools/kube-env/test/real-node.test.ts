@@ -9,7 +9,13 @@ import { readPid } from '../src/cluster/processes.js';
 import { type ControlPlane, startControlPlane } from '../src/control-plane.js';
 import { nodeLayout } from '../src/node/layout.js';
 import { cgroupRoot, fakeNodeTaint, netnsPath, realNodeName, realNodeNetwork } from '../src/node/network.js';
-import { hostPaths, kubeletKernelValues, mountPoints } from '../src/node/teardown.js';
+import {
+  hostPaths,
+  kubeletKernelValues,
+  mountPoints,
+  nodeKernelMinimums,
+  recordedKernelValues,
+} from '../src/node/teardown.js';
 import { kubeEnvRoot } from '../src/paths.js';
 import { isPodReady, kubectlIn, waitFor } from './helpers.js';
 import { tcpSocketsOf } from './sockets.js';
@@ -20,9 +26,7 @@ const name = `kube-env-real-${process.pid}`;
 const layout = clusterLayout(name);
 const execFileAsync = promisify(execFile);
 const readSysctls = () =>
-  Object.fromEntries(
-    Object.keys(kubeletKernelValues).map((k) => [k, Number(readFileSync(`/proc/sys/${k}`, 'utf8'))]),
-  );
+  Object.fromEntries(recordedKernelValues.map((k) => [k, Number(readFileSync(`/proc/sys/${k}`, 'utf8'))]));
 const hostRecordFile = `${kubeEnvRoot()}/real-node-host.json`;
 /** Other clusters' real nodes using the host at the start: they keep the kernel values and host paths. */
 const otherRealNodes = () => {
@@ -46,7 +50,7 @@ beforeAll(async () => {
         created: string[];
       })
     : undefined;
-  sysctlsBefore = record?.sysctls ?? readSysctls();
+  sysctlsBefore = { ...readSysctls(), ...record?.sysctls };
   hostPathsBefore = Object.fromEntries(
     hostPaths.map((p) => [
       p,
@@ -112,6 +116,9 @@ describe('a real node', () => {
     const kwok = await core.readNode({ name: 'kwok-node-0' });
     expect(kwok.spec?.taints).toContainEqual(fakeNodeTaint);
     expect(cp.realNode?.name).toBe(realNodeName);
+    // Several nodes' kubelets, kube-proxies and containerds outgrow the default inotify limits.
+    const kernel = readSysctls();
+    for (const [k, v] of Object.entries(nodeKernelMinimums)) expect(kernel[k], k).toBeGreaterThanOrEqual(v);
   });
 
   it('runs real software: a pod becomes Ready only through its probe, and logs and exec work', async () => {
@@ -354,7 +361,9 @@ describe('down', () => {
       expect(existsSync(hostRecordFile)).toBe(false);
     } else {
       // Other real nodes still need kubelet's values; this cluster is no longer a user.
-      expect(readSysctls()).toEqual(kubeletKernelValues);
+      const now = readSysctls();
+      for (const [k, v] of Object.entries(kubeletKernelValues)) expect(now[k], k).toBe(v);
+      for (const [k, v] of Object.entries(nodeKernelMinimums)) expect(now[k], k).toBeGreaterThanOrEqual(v);
       expect(JSON.parse(readFileSync(hostRecordFile, 'utf8')).users[name]).toBeUndefined();
     }
   }, 120_000);

@@ -22,7 +22,7 @@ export interface KeystoneServerOptions {
   fernetKeys?: readonly string[];
   /** `[fernet_tokens] max_active_keys` (default 5, the operator's default). */
   maxActiveKeys?: number;
-  /** How long to wait for the server to listen (default 60 s). */
+  /** How long to wait for the server to listen (default 110 s, inside the 120 s hook timeout: a loaded machine needed more than 60). */
   startTimeoutMs?: number;
 }
 
@@ -169,7 +169,7 @@ export async function startKeystoneServer(opts: KeystoneServerOptions = {}): Pro
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderr.pipe(logStream);
-  const port = await waitForListening(child, opts.startTimeoutMs ?? 60_000, logTail);
+  const port = await waitForListening(child, opts.startTimeoutMs ?? 110_000, logTail);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
 

@@ -53,6 +53,20 @@ export const kubeletKernelValues: Readonly<Record<string, number>> = {
 };
 
 /**
+ * Kernel limits several real nodes outgrow: each kubelet, kube-proxy and containerd holds inotify
+ * instances (about 12 per node), and the default 128 per user ran out with a few clusters at once
+ * (`too many open files`). Raised to at least these values, as kind advises for its nodes, and put
+ * back with the others by the last real node to stop.
+ */
+export const nodeKernelMinimums: Readonly<Record<string, number>> = {
+  'fs/inotify/max_user_instances': 512,
+  'fs/inotify/max_user_watches': 524_288,
+};
+
+/** Every kernel value a real node may change, as recorded and put back. */
+export const recordedKernelValues = [...Object.keys(kubeletKernelValues), ...Object.keys(nodeKernelMinimums)];
+
+/**
  * The standard host paths a node's containerd and kubelet use: each node binds its own folder over
  * them in its mount namespace (layout.ts), so on the machine they only need to exist; those that
  * did not are created by the first real node and removed by the last.
@@ -193,18 +207,24 @@ export function prepareHost(record: NodeRecord): void {
     const users = previous ? liveUsers(previous) : {};
     // A path a running user did not need (an older kube-env) but this one creates is ours to remove too.
     const missing = hostPaths.flatMap((p) => topmostMissing(p) ?? []);
+    const current = () => Object.fromEntries(recordedKernelValues.map((k) => [k, readSysctl(k)]));
     const host: HostRecord =
       previous && Object.keys(users).length > 0
-        ? { ...previous, created: [...new Set([...previous.created, ...missing])], users }
-        : {
-            sysctls: Object.fromEntries(Object.keys(kubeletKernelValues).map((k) => [k, readSysctl(k)])),
-            created: missing,
-            users: {},
-          };
+        ? {
+            ...previous,
+            // A value an older kube-env did not record is still the machine's own.
+            sysctls: { ...current(), ...previous.sysctls },
+            created: [...new Set([...previous.created, ...missing])],
+            users,
+          }
+        : { sysctls: current(), created: missing, users: {} };
     host.users[record.cluster] = record.netns;
     writeFileSync(record.hostRecord, `${JSON.stringify(host, null, 2)}\n`);
     for (const [name, value] of Object.entries(kubeletKernelValues)) {
       if (readSysctl(name) !== value) writeSysctl(name, value);
+    }
+    for (const [name, value] of Object.entries(nodeKernelMinimums)) {
+      if (readSysctl(name) < value) writeSysctl(name, value);
     }
     for (const path of hostPaths) mkdirSync(path, { recursive: true });
     for (const netns of record.nodeNetns) {
