@@ -11,10 +11,10 @@ import {
   createInputSecret,
   createKeystone,
   createMemcachedService,
-  isReady,
   OSP_SECRET_DATA,
-  preparedNamespace,
+  readyKeystone,
   waitForKeystone,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 /**
@@ -155,9 +155,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
   });
 
   it('apply → Ready: one status patch per pass that changed something, Events only for workloads and Ready', async () => {
-    const ns = await preparedNamespace({ client, namespace });
-    await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { ns } = await readyKeystone({ client, namespace });
     await quiet(sent, passes);
     const statusPatches = count(sent, ns, 'patch KeystoneAPI/status');
     const events = count(sent, ns, 'create Event') + count(sent, ns, 'patch Event');
@@ -174,9 +172,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
   });
 
   it('a status-only update does not wake a converged KeystoneAPI; the next pass for another reason puts it right', async () => {
-    const ns = await preparedNamespace({ client, namespace });
-    await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { ns } = await readyKeystone({ client, namespace });
     await quiet(sent, passes);
     const key = `${ns}/keystone`;
     const before = passes.get(key) ?? 0;
@@ -235,7 +231,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
       stringData: { DatabasePassword: 'from-upstream' },
     } as KubeObject);
     await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
     await quiet(sent, passes);
     expect(count(sent, ns, 'create Secret keystone-db-secret')).toBe(0);
     const secret = await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {

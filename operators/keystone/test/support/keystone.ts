@@ -141,6 +141,26 @@ export async function preparedNamespace(suite: {
   return ns;
 }
 
+/**
+ * The namespace's KeystoneAPI once Ready for its generation (90 s by default: a first rollout runs
+ * db-create, db-sync and bootstrap).
+ */
+export const waitForKeystoneReady = (
+  client: KubeClient,
+  ns: string,
+  timeoutMs = 90_000,
+): Promise<KeystoneAPI> => waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs });
+
+/** A `preparedNamespace` with a KeystoneAPI `keystone` of `spec`, once Ready. */
+export async function readyKeystone(
+  suite: Parameters<typeof preparedNamespace>[0],
+  spec: Partial<KeystoneAPI['spec']> = {},
+): Promise<{ client: KubeClient; ns: string; ready: KeystoneAPI }> {
+  const ns = await preparedNamespace(suite);
+  await createKeystone(suite.client, ns, spec);
+  return { client: suite.client, ns, ready: await waitForKeystoneReady(suite.client, ns) };
+}
+
 /** Creates a KeystoneAPI from a spec (name `keystone`). */
 export function createKeystone(
   client: KubeClient,
