@@ -1,6 +1,6 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import type { Reconciler } from '@stackops/lib-common/runtime';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { createSecret, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -224,12 +224,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
     await createDatabaseService(client, ns);
     await createMemcachedService(client, ns);
     // As upstream's mariadb-operator leaves it: no keystone label, so not in the operator's cache.
-    await client.create(Kinds.Secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'keystone-db-secret', namespace: ns },
-      stringData: { DatabasePassword: 'from-upstream' },
-    } as KubeObject);
+    await createSecret(client, ns, 'keystone-db-secret', { DatabasePassword: 'from-upstream' });
     await createKeystone(client, ns);
     await waitForKeystoneReady(client, ns);
     await quiet(sent, passes);

@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject, type ListOptions, type WatchOptions } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { createSecret, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import { adminClient, installCrds, newNamespace, type Operator, startOperator } from './support/harness.js';
@@ -51,12 +51,13 @@ describe('the Secrets keystone-operator reads (issues 14 and 15)', () => {
       },
     });
     for (let i = 0; i < UNRELATED; i++)
-      await client.create(Kinds.Secret, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: `unrelated-${i}`, namespace: ns, labels: { unrelated: 'yes' } },
-        stringData: { password: `not-for-keystone-${i}` },
-      } as KubeObject);
+      await createSecret(
+        client,
+        ns,
+        `unrelated-${i}`,
+        { password: `not-for-keystone-${i}` },
+        { unrelated: 'yes' },
+      );
     await createKeystone(client, ns);
     await waitForKeystoneReady(client, ns);
     // Its dependants read the KeystoneAPI's admin Secret and their own password Secret (both osp-secret).
