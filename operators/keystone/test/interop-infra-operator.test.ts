@@ -1,6 +1,6 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { installCrds, waitUntil } from '@stackops/lib-common/testing';
+import { createSecret, installCrds, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, getObject, useOperator } from './support/harness.js';
 import {
@@ -110,26 +110,10 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
     ] as const) {
       const started = Date.now();
       await patchStatus(client, kind, ns, name, { conditions: readyConditions(type, false) });
-      await waitForKeystone(
-        client,
-        ns,
-        `${condition} False`,
-        (c) => conditionOf(c, condition)?.status === 'False',
-        {
-          timeoutMs: 5_000,
-        },
-      );
+      await waitForKeystoneCondition(client, ns, condition, 'False', 5_000);
       expect(Date.now() - started).toBeLessThan(5_000);
       await patchStatus(client, kind, ns, name, { conditions: readyConditions(type) });
-      await waitForKeystone(
-        client,
-        ns,
-        `${condition} True`,
-        (c) => conditionOf(c, condition)?.status === 'True',
-        {
-          timeoutMs: 5_000,
-        },
-      );
+      await waitForKeystoneCondition(client, ns, condition, 'True', 5_000);
     }
   });
 
@@ -204,11 +188,9 @@ describe('KeystoneAPI with infra-operator: Topology, TransportURL, watched Memca
 
     // infra-operator's part: the Secret, then the status naming it.
     const url = `rabbit://keystone:pw@rabbitmq.${ns}.svc:5672/ks?ssl=0`;
-    await client.create(Kinds.Secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'rabbitmq-transport-url-keystone-keystone-transport', namespace: ns },
-      stringData: { transport_url: url, quorumqueues: 'true' },
+    await createSecret(client, ns, 'rabbitmq-transport-url-keystone-keystone-transport', {
+      transport_url: url,
+      quorumqueues: 'true',
     });
     await patchStatus(client, ExternalKinds.TransportURL, ns, 'keystone-keystone-transport', {
       secretName: 'rabbitmq-transport-url-keystone-keystone-transport',

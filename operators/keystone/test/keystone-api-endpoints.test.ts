@@ -7,10 +7,9 @@ import {
   createInputSecret,
   createKeystone,
   createMemcachedService,
-  isReady,
   preparedNamespace,
-  waitForKeystone,
   waitForKeystoneCondition,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 type SecretObj = KubeObject & { data: Record<string, string> };
@@ -45,7 +44,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
       'merge',
       { subresource: 'status' },
     );
-    const cr = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const cr = await waitForKeystoneReady(client, ns);
     expect(cr.status?.apiEndpoints).toEqual({
       internal: `http://keystone-internal.${ns}.svc:5000`,
       public: `http://keystone-public.${ns}.svc:5000`,
@@ -66,7 +65,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
     await createKeystone(client, ns, {
       override: { service: { public: { endpointURL: 'http://keystone-openstack.apps-crc.testing' } } },
     });
-    const cr = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const cr = await waitForKeystoneReady(client, ns);
     expect(cr.status?.apiEndpoints).toEqual({
       public: 'http://keystone-openstack.apps-crc.testing',
       internal: `http://keystone-internal.${ns}.svc:5000`,
@@ -94,7 +93,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
         },
       },
     });
-    const cr = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 60_000 });
+    const cr = await waitForKeystoneReady(client, ns, 60_000);
     expect(cr.status).toMatchObject({
       apiEndpoints: {
         public: 'https://keystone.example.test',
@@ -128,7 +127,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
       message: ' Memcached instance has not been provisioned',
     });
     await createMemcachedService(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
     const config = await getObject<SecretObj>(client, Kinds.Secret, ns, 'keystone-config-data');
     const conf = Buffer.from(config?.data['keystone.conf'] ?? '', 'base64').toString();
     expect(conf).toContain(`memcache_servers=memcached.${ns}.svc:11211`);
@@ -142,7 +141,7 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
     await createDatabaseService(client, ns);
     const created = await createKeystone(client, ns, { memcachedInstance: '' });
     expect(created.spec.memcachedInstance).toBe('');
-    const cr = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const cr = await waitForKeystoneReady(client, ns);
     expect(conditionOf(cr, 'MemcachedReady')).toBeUndefined();
     const config = await getObject<SecretObj>(client, Kinds.Secret, ns, 'keystone-config-data');
     const conf = Buffer.from(config?.data['keystone.conf'] ?? '', 'base64').toString();

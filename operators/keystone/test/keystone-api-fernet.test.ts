@@ -3,13 +3,7 @@ import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import { getObject, useOperator } from './support/harness.js';
-import {
-  createKeystone,
-  isReady,
-  patchKeystoneSpec,
-  preparedNamespace,
-  waitForKeystone,
-} from './support/keystone.js';
+import { patchKeystoneSpec, readyKeystone } from './support/keystone.js';
 
 type SecretObj = KubeObject & { data: Record<string, string> };
 const ROTATED_AT = 'keystone.openstack.org/rotatedat';
@@ -24,65 +18,48 @@ const keysSecret = (client: KubeClient, ns: string) =>
   getObject<SecretObj>(client, Kinds.Secret, ns, 'keystone');
 const podTemplate = async (client: KubeClient, ns: string) =>
   JSON.stringify((await getObject(client, Kinds.Deployment, ns, 'keystone'))?.['spec']);
+/** Sets fernetMaxActiveKeys and resolves with the key values once the Secret holds that many. */
+async function maxKeys(client: KubeClient, ns: string, n: number): Promise<string[]> {
+  await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: n });
+  return waitUntil(`${n} keys`, async () => {
+    const v = fernetValues(await keysSecret(client, ns));
+    return v.length === n ? v : undefined;
+  });
+}
 
 describe('fernet keys (upstream scenarios)', () => {
   const suite = useOperator({ beforeAll, afterAll });
 
   it('fernetMaxActiveKeys 3 gives exactly FernetKeys0..2; 100 gives 100', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, { fernetMaxActiveKeys: 3 });
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns } = await readyKeystone(suite, { fernetMaxActiveKeys: 3 });
     const three = await keysSecret(client, ns);
     expect(
       Object.keys(three?.data ?? {})
         .filter((k) => k.startsWith('Fernet'))
         .sort(),
     ).toEqual(['FernetKeys0', 'FernetKeys1', 'FernetKeys2']);
-    await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 100 });
-    const hundred = await waitUntil('100 keys', async () => {
-      const s = await keysSecret(client, ns);
-      return fernetValues(s).length === 100 ? s : undefined;
-    });
-    expect(new Set(fernetValues(hundred)).size).toBe(100);
+    const hundred = await maxKeys(client, ns, 100);
+    expect(new Set(hundred).size).toBe(100);
   });
 
   it('5 → 4 drops the oldest secondary; 4 → 5 → 6 adds fresh secondaries at index 1', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, {});
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns } = await readyKeystone(suite);
     const five = fernetValues(await keysSecret(client, ns));
     expect(five).toHaveLength(5);
-    await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 4 });
-    const four = await waitUntil('4 keys', async () => {
-      const v = fernetValues(await keysSecret(client, ns));
-      return v.length === 4 ? v : undefined;
-    });
+    const four = await maxKeys(client, ns, 4);
     expect(four).toEqual([five[0], five[2], five[3], five[4]]);
-    await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 5 });
-    const again = await waitUntil('5 keys', async () => {
-      const v = fernetValues(await keysSecret(client, ns));
-      return v.length === 5 ? v : undefined;
-    });
+    const again = await maxKeys(client, ns, 5);
     expect(again[0]).toBe(four[0]);
     expect(again.slice(2)).toEqual(four.slice(1));
     expect(four).not.toContain(again[1]);
-    await patchKeystoneSpec(client, ns, { fernetMaxActiveKeys: 6 });
-    const six = await waitUntil('6 keys', async () => {
-      const v = fernetValues(await keysSecret(client, ns));
-      return v.length === 6 ? v : undefined;
-    });
+    const six = await maxKeys(client, ns, 6);
     expect(six[0]).toBe(again[0]);
     expect(six.slice(2)).toEqual(again.slice(1));
     expect(again).not.toContain(six[1]);
   });
 
   it('rotation (rotatedat moved back) shifts keys as upstream, keeps status.hash.input and restarts nothing', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, {});
-    const ready = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns, ready } = await readyKeystone(suite);
     const before = await keysSecret(client, ns);
     const old = fernetValues(before);
     const templateBefore = await podTemplate(client, ns);

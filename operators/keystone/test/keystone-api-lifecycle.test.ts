@@ -14,8 +14,10 @@ import {
   OSP_SECRET_DATA,
   patchKeystoneSpec,
   preparedNamespace,
+  readyKeystone,
   waitForKeystone,
   waitForKeystoneCondition,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 type Workload = KubeObject & {
@@ -65,7 +67,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     expect(cr.status?.readyCount ?? 0).toBe(0);
     expect(cr.status?.databaseHostname ?? '').toBe('');
     await createInputSecret(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
   });
 
   it('a Secret without a key names the key; adding it recovers', async () => {
@@ -89,7 +91,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
       { stringData: { AdminPassword: 'pw' } },
       'merge',
     );
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
   });
 
   it('rejects a password with a shell expansion with upstream message', async () => {
@@ -114,10 +116,9 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
   });
 
   it('writes keystone.conf, my.cnf, the keys and clouds.yaml; a config change rolls pods and re-runs nothing else', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, { customServiceConfig: '[DEFAULT]\ndebug = true' });
-    const ready = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns, ready } = await readyKeystone(suite, {
+      customServiceConfig: '[DEFAULT]\ndebug = true',
+    });
     const config = await getObject<KubeObject & { data: Record<string, string> }>(
       client,
       Kinds.Secret,
@@ -173,7 +174,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
       const d = await getObject<Workload>(client, Kinds.Deployment, ns, 'keystone');
       return configHashOf(d) !== hash ? d : undefined;
     });
-    const rolled = await waitForKeystone(client, ns, 'Ready again', isReady, { timeoutMs: 90_000 });
+    const rolled = await waitForKeystoneReady(client, ns);
     expect(configHashOf(after)).toBe(rolled.status?.hash?.['input']);
     const jobsAfter = await client.list(Kinds.Job, { namespace: ns });
     const uids = (l: typeof jobsBefore) => l.items.map((j) => `${j.metadata.name}:${j.metadata.uid}`).sort();
@@ -215,14 +216,11 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
     expect(conditionOf(cr, 'Ready')).toMatchObject({ status: 'False', message: 'Deployment in progress' });
     expect(conditionOf(cr, 'BootstrapReady')?.status).toBe('True');
     await patchKeystoneSpec(client, ns, { resources: { requests: { cpu: '100m' } } });
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
   });
 
   it('deleting the KeystoneAPI removes it and everything it created', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, {});
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns } = await readyKeystone(suite);
     await client.delete(KeystoneKinds.KeystoneAPI, { name: 'keystone', namespace: ns });
     await waitUntil('KeystoneAPI gone', async () =>
       (await client.get<KeystoneAPI>(KeystoneKinds.KeystoneAPI, { name: 'keystone', namespace: ns }))
@@ -257,10 +255,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
   });
 
   it('deletion waits while a KeystoneService/KeystoneEndpoint still holds its finalizer on the KeystoneAPI', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, {});
-    const ready = await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns, ready } = await readyKeystone(suite);
     const ref = { name: 'keystone', namespace: ns };
     const dependant = 'openstack.org/keystoneservice-placement';
     await client.patch(
@@ -287,10 +282,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
   });
 
   it('deleting the namespace completes', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, {});
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns } = await readyKeystone(suite);
     await client.delete(Kinds.Namespace, { name: ns });
     await waitUntil(
       'namespace gone',

@@ -1,6 +1,6 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 import type { Reconciler } from '@stackops/lib-common/runtime';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { createSecret, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -11,10 +11,10 @@ import {
   createInputSecret,
   createKeystone,
   createMemcachedService,
-  isReady,
   OSP_SECRET_DATA,
-  preparedNamespace,
+  readyKeystone,
   waitForKeystone,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 /**
@@ -155,9 +155,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
   });
 
   it('apply → Ready: one status patch per pass that changed something, Events only for workloads and Ready', async () => {
-    const ns = await preparedNamespace({ client, namespace });
-    await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { ns } = await readyKeystone({ client, namespace });
     await quiet(sent, passes);
     const statusPatches = count(sent, ns, 'patch KeystoneAPI/status');
     const events = count(sent, ns, 'create Event') + count(sent, ns, 'patch Event');
@@ -174,9 +172,7 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
   });
 
   it('a status-only update does not wake a converged KeystoneAPI; the next pass for another reason puts it right', async () => {
-    const ns = await preparedNamespace({ client, namespace });
-    await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { ns } = await readyKeystone({ client, namespace });
     await quiet(sent, passes);
     const key = `${ns}/keystone`;
     const before = passes.get(key) ?? 0;
@@ -228,14 +224,9 @@ describe('a KeystoneAPI pass does only what is needed (issue 20)', () => {
     await createDatabaseService(client, ns);
     await createMemcachedService(client, ns);
     // As upstream's mariadb-operator leaves it: no keystone label, so not in the operator's cache.
-    await client.create(Kinds.Secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'keystone-db-secret', namespace: ns },
-      stringData: { DatabasePassword: 'from-upstream' },
-    } as KubeObject);
+    await createSecret(client, ns, 'keystone-db-secret', { DatabasePassword: 'from-upstream' });
     await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
     await quiet(sent, passes);
     expect(count(sent, ns, 'create Secret keystone-db-secret')).toBe(0);
     const secret = await client.get<KubeObject & { data?: Record<string, string> }>(Kinds.Secret, {

@@ -10,7 +10,8 @@ import {
   isReady,
   patchKeystoneSpec,
   preparedNamespace,
-  waitForKeystone,
+  readyKeystone,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 type Templated = KubeObject & { spec: { template?: { spec: { nodeSelector?: Record<string, string> } } } };
@@ -22,10 +23,7 @@ describe('KeystoneAPI steady state', () => {
   const suite = useOperator({ beforeAll, afterAll });
 
   it('a reconcile with unchanged inputs writes nothing and comes back when the next rotation is due', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns, { fernetRotationDays: 2 });
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns } = await readyKeystone(suite, { fernetRotationDays: 2 });
     const cache = suite.operator.manager.cache;
     // The reconciler reads from the operator's cache: let it catch up with the last write.
     await waitUntil('the cache holds the live, Ready KeystoneAPI', async () => {
@@ -59,7 +57,7 @@ describe('KeystoneAPI steady state', () => {
         .template.spec.nodeSelector,
     });
     await createKeystone(client, ns, { nodeSelector: { type: 'kwok' } });
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
     expect(await selectorOf()).toEqual({
       deployment: { type: 'kwok' },
       dbSync: { type: 'kwok' },
@@ -75,7 +73,7 @@ describe('KeystoneAPI steady state', () => {
         ? s
         : undefined;
     });
-    await waitForKeystone(client, ns, 'Ready again', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
 
     await patchKeystoneSpec(client, ns, { nodeSelector: null });
     await waitUntil('no nodeSelector', async () => {

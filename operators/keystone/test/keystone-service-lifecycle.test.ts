@@ -1,5 +1,5 @@
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
+import { Kinds } from '@stackops/lib-common/client';
+import { createSecret, waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -184,12 +184,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(conditionOf(waiting, 'KeystoneServiceOSServiceReady')?.status).toBe('True');
     expect(conditionOf(waiting, 'Ready')?.status).toBe('False');
 
-    await client.create(Kinds.Secret, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'placement-secret', namespace: ns },
-      stringData: { Other: 'x' },
-    } as KubeObject);
+    await createSecret(client, ns, 'placement-secret', { Other: 'x' });
     const missingKey = await waitForObject<KeystoneService>(
       client,
       KS,

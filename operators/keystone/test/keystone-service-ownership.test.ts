@@ -56,6 +56,15 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     return conditionOf(obj, type)?.message ?? '';
   }
 
+  /** Puts the adopt annotation on a KeystoneService or KeystoneEndpoint. */
+  const annotateAdopt = (kind: typeof KS, ns: string, name: string) =>
+    suite.client.patch(
+      kind,
+      { namespace: ns, name },
+      { metadata: { annotations: { [ADOPT]: 'true' } } },
+      'merge',
+    );
+
   /** Namespaces of a finished test go at once: fewer objects resyncing against the one Keystone. */
   const cleanUp = async (...namespaces: string[]) => {
     for (const ns of namespaces) await suite.client.delete(Kinds.Namespace, { name: ns }).catch(() => false);
@@ -70,12 +79,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     expect(await refusedWith(KS, ns, 'evil-admin', 'KeystoneServiceOSUserReady')).toBe(message);
     await eventOf(ns, 'evil-admin', 'NotOwned', message);
 
-    await client.patch(
-      KS,
-      { namespace: ns, name: 'evil-admin' },
-      { metadata: { annotations: { [ADOPT]: 'true' } } },
-      'merge',
-    );
+    await annotateAdopt(KS, ns, 'evil-admin');
     // A few resyncs later it is still refused and admin's password is still Keystone's own.
     await new Promise((r) => setTimeout(r, 7_000));
     expect(await refusedWith(KS, ns, 'evil-admin', 'KeystoneServiceOSUserReady')).toBe(message);
@@ -243,12 +247,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     );
     expect(await admin.passwordWorks({ username: 'legacy', password: 'old-password' })).toBe(true);
 
-    await client.patch(
-      KS,
-      { namespace: ns, name: 'legacy' },
-      { metadata: { annotations: { [ADOPT]: 'true' } } },
-      'merge',
-    );
+    await annotateAdopt(KS, ns, 'legacy');
     const adopted = await suite.ready<KeystoneService>(KS, ns, 'legacy');
     expect(adopted.status?.serviceID).toBe(legacyService.id);
     expect(adopted.status?.userID).toBe(legacyUser.id);
@@ -262,12 +261,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     const epMessage = await refusedWith(KE, ns, 'legacy', 'KeystoneServiceOSEndpointsReady');
     expect(epMessage).toContain(`internal endpoint ${legacyEndpoint.id} of service "legacy" is not owned`);
     expect((await admin.endpoints.get(legacyEndpoint.id))?.url).toBe('http://legacy-old:1');
-    await client.patch(
-      KE,
-      { namespace: ns, name: 'legacy' },
-      { metadata: { annotations: { [ADOPT]: 'true' } } },
-      'merge',
-    );
+    await annotateAdopt(KE, ns, 'legacy');
     const ep = await suite.ready<KeystoneEndpoint>(KE, ns, 'legacy');
     expect(ep.status?.endpointIDs).toEqual({ internal: legacyEndpoint.id });
     expect(await admin.endpoints.get(legacyEndpoint.id)).toMatchObject({

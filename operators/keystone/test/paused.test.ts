@@ -2,16 +2,13 @@ import { PAUSED_AS_DOCUMENTED, pausedRoundTrip, scaledDeployment } from '@stacko
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import { useOperator } from './support/harness.js';
-import { createKeystone, isReady, preparedNamespace, waitForKeystone } from './support/keystone.js';
+import { readyKeystone } from './support/keystone.js';
 
 describe('KeystoneAPI with the openstack.org/paused annotation', () => {
   const suite = useOperator({ beforeAll, afterAll });
 
   it('nothing written while set (a scaled Deployment stays scaled), a condition and Events say so, put right once removed', async () => {
-    const { client } = suite;
-    const ns = await preparedNamespace(suite);
-    await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    const { client, ns } = await readyKeystone(suite);
     const outcome = await pausedRoundTrip({
       client,
       operatorClient: suite.operator.manager.client,

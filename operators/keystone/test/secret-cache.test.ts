@@ -1,9 +1,9 @@
 import { Kinds, type KubeObject, type ListOptions, type WatchOptions } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { createSecret, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import { adminClient, installCrds, newNamespace, type Operator, startOperator } from './support/harness.js';
-import { createKeystone, isReady, preparedNamespace, waitForKeystone } from './support/keystone.js';
+import { createKeystone, preparedNamespace, waitForKeystoneReady } from './support/keystone.js';
 import { placementEndpoint, placementService } from './support/keystone-server/operator.js';
 
 /** The label on every Secret a KeystoneAPI creates. */
@@ -51,14 +51,15 @@ describe('the Secrets keystone-operator reads (issues 14 and 15)', () => {
       },
     });
     for (let i = 0; i < UNRELATED; i++)
-      await client.create(Kinds.Secret, {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: { name: `unrelated-${i}`, namespace: ns, labels: { unrelated: 'yes' } },
-        stringData: { password: `not-for-keystone-${i}` },
-      } as KubeObject);
+      await createSecret(
+        client,
+        ns,
+        `unrelated-${i}`,
+        { password: `not-for-keystone-${i}` },
+        { unrelated: 'yes' },
+      );
     await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
     // Its dependants read the KeystoneAPI's admin Secret and their own password Secret (both osp-secret).
     await client.create(KeystoneKinds.KeystoneService, placementService(ns));
     await client.create(KeystoneKinds.KeystoneEndpoint, placementEndpoint(ns));

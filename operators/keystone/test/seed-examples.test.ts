@@ -8,9 +8,9 @@ import { fixture, getObject, readYaml, useOperator } from './support/harness.js'
 import {
   conditionOf,
   createKeystoneFromFixture,
-  isReady,
   preparedNamespace,
   waitForKeystone,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 describe('the seed README examples, applied as written', () => {
@@ -24,7 +24,7 @@ describe('the seed README examples, applied as written', () => {
   it('API Example: the KeystoneAPI becomes Ready with its endpoints published', async () => {
     const ns = await prepared();
     await createKeystoneFromFixture(client, ns, 'seed/keystoneapi-basic.yaml');
-    const cr = await waitForKeystone(client, ns, 'KeystoneAPI Ready', isReady, { timeoutMs: 90_000 });
+    const cr = await waitForKeystoneReady(client, ns);
     expect(cr.status?.apiEndpoints).toEqual({
       internal: `http://keystone-internal.${ns}.svc:5000`,
       public: `http://keystone-public.${ns}.svc:5000`,
@@ -76,7 +76,7 @@ describe('the seed README examples, applied as written', () => {
       'merge',
       { subresource: 'status' },
     );
-    const ready = await waitForKeystone(client, ns, 'KeystoneAPI Ready', isReady, { timeoutMs: 90_000 });
+    const ready = await waitForKeystoneReady(client, ns);
     expect(ready.status?.apiEndpoints).toEqual({
       internal: `http://keystone-internal.${ns}.svc:5000`,
       public: `http://keystone-public.${ns}.svc:5000`,
@@ -118,7 +118,7 @@ describe('the seed README examples, applied as written', () => {
         'merge',
       );
     }
-    const ready = await waitForKeystone(client, ns, 'KeystoneAPI Ready', isReady, { timeoutMs: 90_000 });
+    const ready = await waitForKeystoneReady(client, ns);
     expect(ready.status?.networkAttachments).toEqual({ [`${ns}/storage`]: ['172.18.0.52'] });
   });
 });

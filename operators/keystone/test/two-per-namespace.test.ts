@@ -11,6 +11,7 @@ import {
   isReady,
   preparedNamespace,
   waitForKeystone,
+  waitForKeystoneReady,
 } from './support/keystone.js';
 
 /** How long the writes of a settled namespace are counted. */
@@ -32,7 +33,7 @@ describe('two KeystoneAPIs in one namespace', () => {
     const { client } = suite;
     const ns = await preparedNamespace(suite);
     const first = await createKeystone(client, ns);
-    await waitForKeystone(client, ns, 'the first Ready', isReady, { timeoutMs: 90_000 });
+    await waitForKeystoneReady(client, ns);
     const secretBefore = await getObject(client, Kinds.Secret, ns, 'keystone');
     const jobsBefore = await operatorJobUids(client, ns);
     expect((secretBefore && controllerOf(secretBefore))?.uid).toBe(first.metadata.uid);

@@ -1,6 +1,5 @@
 import { type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KeystoneServer, startKeystoneServer } from '@stackops/keystone-operator/testing';
-import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlacementAPIKind } from '../src/api/kinds.js';
@@ -8,6 +7,7 @@ import {
   conditionOf,
   createDatabaseService,
   createPlacementAPI,
+  createSecret,
   OSP_SECRET,
   waitForCondition,
 } from './support/fixtures.js';
@@ -40,12 +40,7 @@ beforeAll(async () => {
 }, 600_000);
 
 async function createKeystone(namespace: string): Promise<KeystoneAPI> {
-  await suite.client.create(Kinds.Secret, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: 'osp-secret', namespace },
-    stringData: { ...OSP_SECRET, AdminPassword: keystone.adminPassword },
-  } as KubeObject);
+  await createSecret(suite.client, namespace, { ...OSP_SECRET, AdminPassword: keystone.adminPassword });
   return suite.client.create<KeystoneAPI>(KeystoneKinds.KeystoneAPI, {
     apiVersion: 'keystone.openstack.org/v1beta1',
     kind: 'KeystoneAPI',

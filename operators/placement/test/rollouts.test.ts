@@ -72,6 +72,15 @@ async function snapshot(): Promise<Snapshot> {
   };
 }
 
+/** Merge-patches the PlacementAPI's spec. */
+const patchSpec = (spec: Record<string, unknown>) =>
+  suite.client.patch(
+    PlacementAPIKind,
+    { name: 'placement', namespace: suite.namespaces[0]! },
+    { spec },
+    'merge',
+  );
+
 /** The Jobs and the keystone registration did not run again. */
 function expectNothingElseReran(before: Snapshot, after: Snapshot) {
   expect(after.dbCreateUid).toBe(before.dbCreateUid);
@@ -132,12 +141,7 @@ describe('changes of a Ready PlacementAPI', () => {
   it('scaling changes the replica count only: no new pod template, no re-run', async () => {
     const namespace = suite.namespaces[0]!;
     const client = suite.client;
-    await client.patch(
-      PlacementAPIKind,
-      { name: 'placement', namespace },
-      { spec: { replicas: 2 } },
-      'merge',
-    );
+    await patchSpec({ replicas: 2 });
     const cr = await waitForPlacement(
       client,
       namespace,
@@ -158,12 +162,7 @@ describe('changes of a Ready PlacementAPI', () => {
     const namespace = suite.namespaces[0]!;
     const client = suite.client;
     const before = await snapshot();
-    await client.patch(
-      PlacementAPIKind,
-      { name: 'placement', namespace },
-      { spec: { customServiceConfig: '[DEFAULT]\ndebug = false\n' } },
-      'merge',
-    );
+    await patchSpec({ customServiceConfig: '[DEFAULT]\ndebug = false\n' });
     const after = await waitForRollout(before.configHash);
     expect(await configFile(client, namespace, 'custom.conf')).toBe('[DEFAULT]\ndebug = false\n');
     expect(after.replicaSets.length).toBeGreaterThan(before.replicaSets.length);
@@ -195,12 +194,7 @@ describe('changes of a Ready PlacementAPI', () => {
     const namespace = suite.namespaces[0]!;
     const client = suite.client;
     const before = await snapshot();
-    await client.patch(
-      PlacementAPIKind,
-      { name: 'placement', namespace },
-      { spec: { nodeSelector: { type: 'kwok' } } },
-      'merge',
-    );
+    await patchSpec({ nodeSelector: { type: 'kwok' } });
     await waitUntil(
       'db-sync run again',
       async () => {

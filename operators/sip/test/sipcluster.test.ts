@@ -131,6 +131,28 @@ async function createFleet(): Promise<void> {
   });
 }
 
+/** `active` control-plane hosts behind a control-plane load balancer on `port`, nothing else. */
+const cpOnly = (port: number, active = 1): SIPClusterSpec => ({
+  nodes: {
+    ControlPlane: {
+      labelSelector: { matchLabels: { [ROLE]: 'control-plane' } },
+      count: { active, standby: 0 },
+    },
+  },
+  services: { loadBalancerControlPlane: [{ nodePort: port, nodeInterfaceId: 'oam-ipv4' }] },
+});
+
+/** The fleet and SIPCluster `tenant` of `fullSpec()`, once Ready. */
+async function readyTenant(): Promise<void> {
+  await createFleet();
+  await createSipCluster(client, ns, 'tenant', fullSpec());
+  await waitForReady(client, ns, 'tenant');
+}
+
+/** Merge-patches the spec of SIPCluster `tenant`. */
+const patchTenant = (spec: Record<string, unknown>) =>
+  client.patch(SIPClusterKind, { namespace: ns, name: 'tenant' }, { spec }, 'merge');
+
 async function get<T extends KubeObject>(kind: typeof Kinds.Secret, name: string): Promise<T> {
   const obj = await client.get<T>(kind, { namespace: ns, name });
   if (!obj) throw new Error(`${kind.kind} ${ns}/${name} not found`);
@@ -260,9 +282,7 @@ describe('SIPCluster', () => {
   });
 
   it('a reconcile with unchanged inputs writes nothing', async () => {
-    await createFleet();
-    await createSipCluster(client, ns, 'tenant', fullSpec());
-    await waitForReady(client, ns, 'tenant');
+    await readyTenant();
     const controller = operator.manager.controllerNamed('sipcluster')!;
     await controller.whenIdle();
     const reconciles = () => reconcileCount(operator.manager, 'sipcluster');
@@ -275,9 +295,7 @@ describe('SIPCluster', () => {
   });
 
   it("a host's IP change updates the configs and rolls the Deployments", async () => {
-    await createFleet();
-    await createSipCluster(client, ns, 'tenant', fullSpec());
-    await waitForReady(client, ns, 'tenant');
+    await readyTenant();
     const before = {
       lb: (await deployment('loadbalancer-controlplane-tenant')).spec.template.metadata.annotations,
       jump: (await deployment('jumphost-tenant')).spec.template.metadata.annotations,
@@ -310,16 +328,9 @@ describe('SIPCluster', () => {
   });
 
   it('scales up and down: adds hosts, releases the surplus, updates the load balancer', async () => {
-    await createFleet();
-    await createSipCluster(client, ns, 'tenant', fullSpec());
-    await waitForReady(client, ns, 'tenant');
+    await readyTenant();
 
-    await client.patch(
-      SIPClusterKind,
-      { namespace: ns, name: 'tenant' },
-      { spec: { nodes: { Worker: { count: { active: 3, standby: 0 } } } } },
-      'merge',
-    );
+    await patchTenant({ nodes: { Worker: { count: { active: 3, standby: 0 } } } });
     await waitUntil('three workers', async () => {
       const o = await hostOwners(client, ns);
       return ['w-a', 'w-c', 'w-d'].every((h) => o[h] === 'tenant') && o['w-b'] === undefined;
@@ -328,12 +339,7 @@ describe('SIPCluster', () => {
       (await secretValue('loadbalancer-worker-tenant', 'haproxy.cfg')).includes('server w-d 10.0.1.4'),
     );
 
-    await client.patch(
-      SIPClusterKind,
-      { namespace: ns, name: 'tenant' },
-      { spec: { nodes: { Worker: { count: { active: 1, standby: 0 } } } } },
-      'merge',
-    );
+    await patchTenant({ nodes: { Worker: { count: { active: 1, standby: 0 } } } });
     await waitUntil('one worker left', async () => {
       const o = await hostOwners(client, ns);
       return o['w-a'] === 'tenant' && ['w-b', 'w-c', 'w-d'].every((h) => o[h] === undefined);
@@ -354,15 +360,8 @@ describe('SIPCluster', () => {
   });
 
   it('removing a service from the spec deletes its objects', async () => {
-    await createFleet();
-    await createSipCluster(client, ns, 'tenant', fullSpec());
-    await waitForReady(client, ns, 'tenant');
-    await client.patch(
-      SIPClusterKind,
-      { namespace: ns, name: 'tenant' },
-      { spec: { services: { auth: null } } },
-      'merge',
-    );
+    await readyTenant();
+    await patchTenant({ services: { auth: null } });
     await waitUntil(
       'Dex to be removed',
       async () => !(await client.get(Kinds.Deployment, { namespace: ns, name: 'auth-tenant' })),
@@ -379,15 +378,6 @@ describe('SIPCluster', () => {
     ]) {
       await createHost(client, ns, h);
     }
-    const spec = (port: number): SIPClusterSpec => ({
-      nodes: {
-        ControlPlane: {
-          labelSelector: { matchLabels: { [ROLE]: 'control-plane' } },
-          count: { active: 2, standby: 0 },
-        },
-      },
-      services: { loadBalancerControlPlane: [{ nodePort: port, nodeInterfaceId: 'oam-ipv4' }] },
-    });
     // Serial processing: sample how many reconciles run at once while both clusters are handled.
     const controller = operator.manager.controllerNamed('sipcluster')!;
     let mostAtOnce = 0;
@@ -395,8 +385,8 @@ describe('SIPCluster', () => {
       mostAtOnce = Math.max(mostAtOnce, controller.stats.running);
     }, 2);
     await Promise.all([
-      createSipCluster(client, ns, 'alpha', spec(portBase)),
-      createSipCluster(client, ns, 'beta', spec(portBase + 1)),
+      createSipCluster(client, ns, 'alpha', cpOnly(portBase, 2)),
+      createSipCluster(client, ns, 'beta', cpOnly(portBase + 1, 2)),
     ]);
 
     const outcome = await waitUntil('one cluster Ready and the other Unschedulable', async () => {
@@ -447,9 +437,7 @@ describe('SIPCluster', () => {
   });
 
   it('openstack.org/paused: nothing written while set (an edited config stays edited), a condition and Events say so, put right once removed', async () => {
-    await createFleet();
-    await createSipCluster(client, ns, 'tenant', fullSpec());
-    await waitForReady(client, ns, 'tenant');
+    await readyTenant();
     const config = { namespace: ns, name: 'loadbalancer-controlplane-tenant' };
     const edited = Buffer.from('edited during maintenance').toString('base64');
     const outcome = await pausedRoundTrip({
@@ -469,9 +457,7 @@ describe('SIPCluster', () => {
   });
 
   it('deletion unlabels every host and the services are garbage collected', async () => {
-    await createFleet();
-    await createSipCluster(client, ns, 'tenant', fullSpec());
-    await waitForReady(client, ns, 'tenant');
+    await readyTenant();
     const deploymentNames = async () =>
       (await client.list(Kinds.Deployment, { namespace: ns })).items.map((d) => d.metadata.name).sort();
     expect(await deploymentNames()).toEqual([
@@ -507,16 +493,6 @@ describe('SIPCluster', () => {
 });
 
 describe('SIPCluster bad input', () => {
-  const cpOnly = (port: number): SIPClusterSpec => ({
-    nodes: {
-      ControlPlane: {
-        labelSelector: { matchLabels: { [ROLE]: 'control-plane' } },
-        count: { active: 1, standby: 0 },
-      },
-    },
-    services: { loadBalancerControlPlane: [{ nodePort: port, nodeInterfaceId: 'oam-ipv4' }] },
-  });
-
   async function warningEvents(): Promise<{ reason: string; message: string }[]> {
     const { items } = await client.list<KubeObject & { type: string; reason: string; message: string }>(
       Kinds.Event,

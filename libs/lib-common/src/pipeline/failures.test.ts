@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { Widget } from '../../test/support/widget.js';
 import { apiErrorFromResponse } from '../client/errors.js';
-import { type KindRef, Kinds } from '../client/kinds.js';
+import { Kinds } from '../client/kinds.js';
 import type { KubeObject } from '../client/types.js';
 import { applyOwned } from '../objects/apply.js';
 import { conditionOf } from '../testing/conditions.js';
@@ -8,17 +9,6 @@ import { FakeKubeClient, FakeRecorder, reconcileOnce } from '../testing/fake.js'
 import { type Pass, pipeline } from './pipeline.js';
 import { reports, type Step } from './step.js';
 
-const Widget: KindRef = {
-  group: 'example.dev',
-  version: 'v1',
-  kind: 'Widget',
-  plural: 'widgets',
-  namespaced: true,
-};
-interface Widget extends KubeObject {
-  spec: { size: number };
-  status?: { conditions?: { type: string; status: string; severity?: string; message?: string }[] };
-}
 type WidgetPass = Pass<Widget, NonNullable<Widget['status']>>;
 const widget = (name: string, created = '2026-01-01T00:00:00Z'): Widget => ({
   apiVersion: 'example.dev/v1',

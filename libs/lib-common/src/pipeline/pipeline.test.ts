@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { Widget } from '../../test/support/widget.js';
 import { ApiError } from '../client/errors.js';
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
@@ -8,19 +9,6 @@ import { ReconcileError } from '../runtime/error-policy.js';
 import type { EventType } from '../runtime/recorder.js';
 import { type Pass, pipeline } from './pipeline.js';
 import { runSteps, stop } from './step.js';
-
-const Widget: KindRef = {
-  group: 'example.dev',
-  version: 'v1',
-  kind: 'Widget',
-  plural: 'widgets',
-  namespaced: true,
-};
-
-interface Widget extends KubeObject {
-  spec: { size: number };
-  status?: { conditions?: unknown[]; observedGeneration?: number; size?: number };
-}
 
 const widget = (over: Partial<Widget['metadata']> = {}, status?: Widget['status']): Widget => ({
   apiVersion: 'example.dev/v1',

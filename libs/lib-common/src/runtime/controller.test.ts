@@ -1,20 +1,14 @@
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
+import { GreetingKind as Greeting } from '../../test/support/greeting.js';
 import { type KindRef, Kinds } from '../client/kinds.js';
-import type { KubeClient, KubeObject, WatchEvent, WatchOptions } from '../client/types.js';
+import type { KubeObject } from '../client/types.js';
 import { FakeKubeClient, startFakeManager } from '../testing/fake.js';
 import { InformerCache } from './cache.js';
 import { ControllerBuilder, controllerOwnerKey } from './controller.js';
 import { controllerMetrics } from './metrics.js';
 
-const Greeting: KindRef = {
-  group: 'example.stackops.dev',
-  version: 'v1alpha1',
-  kind: 'Greeting',
-  plural: 'greetings',
-  namespaced: true,
-};
 const owned = (refs: NonNullable<KubeObject['metadata']['ownerReferences']>): KubeObject => ({
   metadata: { name: 'cm', namespace: 'ns', ownerReferences: refs },
 });
@@ -81,24 +75,8 @@ describe('Controller restart', () => {
       metadata: { name: 'g', namespace: 'ns', resourceVersion: '1' },
     };
     // Holds one Greeting (a list, or a watch-list's initial state); watches stay open until aborted.
-    const client = {
-      fieldManager: 'test',
-      async list() {
-        return { items: [obj], metadata: { resourceVersion: '1' } };
-      },
-      async watch(_k: unknown, opts: WatchOptions, onEvent: (e: WatchEvent) => void) {
-        if (opts.sendInitialEvents) {
-          onEvent({ type: 'ADDED', object: obj });
-          onEvent({
-            type: 'BOOKMARK',
-            object: {
-              metadata: { resourceVersion: '1', annotations: { 'k8s.io/initial-events-end': 'true' } },
-            },
-          });
-        }
-        await new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve()));
-      },
-    } as unknown as KubeClient;
+    const client = new FakeKubeClient();
+    client.seed(Greeting, obj);
     const cache = new InformerCache(client);
     const recorder = { event: async () => {}, normal: async () => {}, warning: async () => {} };
     let active = 0;

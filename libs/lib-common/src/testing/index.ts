@@ -6,8 +6,8 @@
  * both: `conditionOf`/`expectCondition` (upstream's `ExpectCondition`), `waitFor` (an object until a
  * predicate), `waitForObject` (until it exists and a check holds), `waitForCondition`/
  * `waitForConditions`, `waitUntil` (any probe), `eventually` (an assertion), `waitForDeletion`;
- * `base64`/`fromBase64` for Secret data; `eventsIn`, `failedCondition` and `REQUEST_LINE` for what a
- * failure tells the user.
+ * `base64`/`fromBase64` for Secret data, `createSecret` for a Secret of plain text; `eventsIn`,
+ * `failedCondition` and `REQUEST_LINE` for what a failure tells the user.
  */
 
 export {
@@ -90,6 +90,7 @@ export {
   testChartRules,
 } from './prometheus-rules.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
+export { createSecret } from './secrets.js';
 export { readTestSources } from './test-sources.js';
 export {
   describeConditions,

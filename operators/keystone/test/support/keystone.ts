@@ -7,6 +7,7 @@ import {
 } from '@stackops/lib-common/client';
 import {
   conditionOf,
+  createSecret,
   type ExpectedCondition,
   waitForCondition,
   waitForObject,
@@ -28,12 +29,7 @@ export async function createInputSecret(
   data: Record<string, string> = OSP_SECRET_DATA,
   name = 'osp-secret',
 ): Promise<void> {
-  await client.create(Kinds.Secret, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace: ns },
-    stringData: data,
-  } as KubeObject);
+  await createSecret(client, ns, name, data);
 }
 
 /** The MariaDB Service `openstack` the db-create Job talks to (its Job runs as a fake pod). */
@@ -93,19 +89,21 @@ export const waitForStatus = <T extends KubeObject>(
   status: ExpectedCondition['status'],
 ): Promise<T> => waitForCondition<T>(client, kind, ref, type, { status }, { timeoutMs: 60_000 });
 
-/** The KeystoneAPI once its condition `type` has `status`. */
+/** The KeystoneAPI once its condition `type` has `status` (60 s unless told). */
 export const waitForKeystoneCondition = (
   client: KubeClient,
   ns: string,
   type: string,
   status: ExpectedCondition['status'],
+  timeoutMs = 60_000,
 ): Promise<KeystoneAPI> =>
-  waitForStatus<KeystoneAPI>(
+  waitForCondition<KeystoneAPI>(
     client,
     KeystoneKinds.KeystoneAPI,
     { namespace: ns, name: 'keystone' },
     type,
-    status,
+    { status },
+    { timeoutMs },
   );
 
 export const waitForKeystone = (
@@ -139,6 +137,26 @@ export async function preparedNamespace(suite: {
   await createDatabaseService(suite.client, ns);
   await createMemcachedService(suite.client, ns);
   return ns;
+}
+
+/**
+ * The namespace's KeystoneAPI once Ready for its generation (90 s by default: a first rollout runs
+ * db-create, db-sync and bootstrap).
+ */
+export const waitForKeystoneReady = (
+  client: KubeClient,
+  ns: string,
+  timeoutMs = 90_000,
+): Promise<KeystoneAPI> => waitForKeystone(client, ns, 'Ready', isReady, { timeoutMs });
+
+/** A `preparedNamespace` with a KeystoneAPI `keystone` of `spec`, once Ready. */
+export async function readyKeystone(
+  suite: Parameters<typeof preparedNamespace>[0],
+  spec: Partial<KeystoneAPI['spec']> = {},
+): Promise<{ client: KubeClient; ns: string; ready: KeystoneAPI }> {
+  const ns = await preparedNamespace(suite);
+  await createKeystone(suite.client, ns, spec);
+  return { client: suite.client, ns, ready: await waitForKeystoneReady(suite.client, ns) };
 }
 
 /** Creates a KeystoneAPI from a spec (name `keystone`). */

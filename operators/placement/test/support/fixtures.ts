@@ -2,6 +2,7 @@ import { KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import {
   conditionOf,
+  createSecret as createPlainSecret,
   waitForCondition as waitForConditionOf,
   waitForObject,
   waitUntil,
@@ -25,12 +26,7 @@ export async function createSecret(
   data: Record<string, string> = OSP_SECRET,
   name = 'osp-secret',
 ): Promise<void> {
-  await client.create(Kinds.Secret, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace },
-    stringData: data,
-  } as KubeObject);
+  await createPlainSecret(client, namespace, name, data);
 }
 
 export async function updateSecret(

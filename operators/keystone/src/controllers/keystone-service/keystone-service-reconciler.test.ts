@@ -55,6 +55,25 @@ const reconcile = (fake: FakeKubeClient) =>
   );
 
 const conditionOf = fakeConditionOf(KeystoneKinds.KeystoneService, ref);
+const apiFinalizers = (fake: FakeKubeClient) =>
+  fake.peek(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' })?.metadata.finalizers;
+
+/** A fake with a Ready KeystoneAPI that carries this service's finalizer, as after a registration. */
+function heldKeystoneAPI(): FakeKubeClient {
+  const fake = new FakeKubeClient();
+  const held = 'openstack.org/keystoneservice-placement';
+  fake.seed(
+    KeystoneKinds.KeystoneAPI,
+    keystoneAPI({ ready: true, finalizers: ['openstack.org/keystoneapi', held] }),
+  );
+  return fake;
+}
+
+/** Deletes the KeystoneService (its finalizer holds it) and runs one pass. */
+async function deleteService(fake: FakeKubeClient): Promise<void> {
+  await fake.delete(KeystoneKinds.KeystoneService, ref);
+  await reconcile(fake);
+}
 
 describe('KeystoneService reconciler (gates on a fake API server)', () => {
   it('without a KeystoneAPI: its own finalizer, KeystoneAPIReady False "KeystoneAPI not found", again in 5 s', async () => {
@@ -84,9 +103,7 @@ describe('KeystoneService reconciler (gates on a fake API server)', () => {
       severity: 'Info',
       message: 'KeystoneAPI not yet ready',
     });
-    expect(
-      fake.peek(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' })?.metadata.finalizers,
-    ).toBeUndefined();
+    expect(apiFinalizers(fake)).toBeUndefined();
   });
 
   it('a Ready KeystoneAPI without its admin Secret: AdminServiceClientReady waits 10 s', async () => {
@@ -103,41 +120,25 @@ describe('KeystoneService reconciler (gates on a fake API server)', () => {
   });
 
   it('deletion with nothing registered releases the KeystoneAPI and itself without calling Keystone', async () => {
-    const fake = new FakeKubeClient();
-    const held = 'openstack.org/keystoneservice-placement';
-    fake.seed(
-      KeystoneKinds.KeystoneAPI,
-      keystoneAPI({ ready: true, finalizers: ['openstack.org/keystoneapi', held] }),
-    );
+    const fake = heldKeystoneAPI();
     fake.seed(
       KeystoneKinds.KeystoneService,
       keystoneService({ finalizers: ['openstack.org/keystoneservice'] }),
     );
-    await fake.delete(KeystoneKinds.KeystoneService, ref);
-    await reconcile(fake);
+    await deleteService(fake);
     expect(fake.peek(KeystoneKinds.KeystoneService, ref)).toBeUndefined();
-    expect(
-      fake.peek(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' })?.metadata.finalizers,
-    ).toEqual(['openstack.org/keystoneapi']);
+    expect(apiFinalizers(fake)).toEqual(['openstack.org/keystoneapi']);
   });
 
   it('deletion while the KeystoneAPI goes too only drops finalizers, even with a registered service', async () => {
-    const fake = new FakeKubeClient();
-    const held = 'openstack.org/keystoneservice-placement';
-    fake.seed(
-      KeystoneKinds.KeystoneAPI,
-      keystoneAPI({ ready: true, finalizers: ['openstack.org/keystoneapi', held] }),
-    );
+    const fake = heldKeystoneAPI();
     await fake.delete(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' });
     fake.seed(
       KeystoneKinds.KeystoneService,
       keystoneService({ finalizers: ['openstack.org/keystoneservice'] }, { serviceID: 'abc' }),
     );
-    await fake.delete(KeystoneKinds.KeystoneService, ref);
-    await reconcile(fake);
+    await deleteService(fake);
     expect(fake.peek(KeystoneKinds.KeystoneService, ref)).toBeUndefined();
-    expect(
-      fake.peek(KeystoneKinds.KeystoneAPI, { namespace: NS, name: 'keystone' })?.metadata.finalizers,
-    ).toEqual(['openstack.org/keystoneapi']);
+    expect(apiFinalizers(fake)).toEqual(['openstack.org/keystoneapi']);
   });
 });
