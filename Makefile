@@ -65,11 +65,28 @@ typecheck: build
 	@npx nx run-many -t typecheck --outputStyle=static
 
 # One control plane for the whole run, shared by every package's tests, stopped at the end.
-test: lint typecheck control-plane
+# tools/e2e brings its own cluster (two real nodes) and spends most of its time waiting for real
+# pods, so by default (TEST_LANES=2) it runs beside the other packages, which run one at a time;
+# TEST_LANES=1 runs everything one after another. kube-env's own tests go first, alone: they check
+# what a real node leaves on the machine, which another cluster starting at the same moment would
+# blur. The e2e output is printed whole when it ends.
+TEST_LANES ?= 2
+test: lint typecheck control-plane images
 	@echo "==> tests"
 	@$(KUBE_ENV) up --name $(TEST_CLUSTER) --fresh
-	@mkdir -p .nx; status=0; \
-	  KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1 npx nx run-many -t test --outputStyle=static --parallel=1 2>&1 | tee .nx/test.log || status=$$?; \
+	@mkdir -p .nx; status=0; e2e_pid=""; exclude=""; \
+	  export KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1; : > .nx/test.log; \
+	  if [ "$(TEST_LANES)" = 2 ]; then \
+	    npx nx run @stackops/kube-env:test --outputStyle=static 2>&1 | tee -a .nx/test.log || status=$$?; \
+	    echo "==> tools/e2e runs beside the other packages (output in .nx/test-e2e.log, printed when it ends)"; \
+	    (cd tools/e2e && npm test) > .nx/test-e2e.log 2>&1 & e2e_pid=$$!; \
+	    exclude=--exclude=@stackops/e2e,@stackops/kube-env; \
+	  fi; \
+	  npx nx run-many -t test --outputStyle=static --parallel=1 $$exclude 2>&1 | tee -a .nx/test.log || status=$$?; \
+	  if [ -n "$$e2e_pid" ]; then \
+	    echo "==> waiting for tools/e2e"; wait $$e2e_pid || status=$$?; \
+	    cat .nx/test-e2e.log; cat .nx/test-e2e.log >> .nx/test.log; \
+	  fi; \
 	  $(KUBE_ENV) down --name $(TEST_CLUSTER); \
 	  echo "==> vitest summary"; \
 	  sed -e 's/\x1b\[[0-9;]*m//g' .nx/test.log | grep -E '^> @stackops/[^ ]+ test|^ +(Test Files|Tests) ' || true; \

@@ -14,6 +14,7 @@ import {
   timelines,
 } from './report.js';
 import { type RunFigures, runControlPlaneAlone, runFloor, runMaxima, runOnce, runScale } from './runner.js';
+import { installRuntime, parseRuntime, type Runtime, underRuntime } from './runtime.js';
 import type { SubjectSpec } from './subject.js';
 import { bareNode, chartMemoryLimitMiB, type OperatorDir, operatorDirs, workloads } from './workloads.js';
 
@@ -53,7 +54,12 @@ const program = new Command('stackops-bench')
     '--subject-user-agent <regex>',
     "the subject's requests in the audit log (default: every non-control-plane agent)",
   )
-  .option('--subject-env <k=v>', 'environment of --subject-cmd (repeatable)', collect, []);
+  .option('--subject-env <k=v>', 'environment of --subject-cmd (repeatable)', collect, [])
+  .option(
+    '--runtime <name@version>',
+    'run our operator under bun or deno (installed from npm into a cache outside the repository) instead of node',
+    parseRuntime,
+  );
 
 interface Options {
   operators: string;
@@ -72,6 +78,7 @@ interface Options {
   subjectReadyUrl: string;
   subjectUserAgent?: string;
   subjectEnv: string[];
+  runtime?: Runtime;
 }
 
 async function main(): Promise<void> {
@@ -86,6 +93,7 @@ async function main(): Promise<void> {
   for (const d of dirs) if (!operatorDirs.includes(d)) throw new Error(`unknown operator "${d}"`);
   if (o.subjectCmd && dirs.length !== 1)
     throw new Error('--subject-cmd needs exactly one --operators workload');
+  if (o.subjectCmd && o.runtime) throw new Error('--runtime applies to our operator, not to --subject-cmd');
   const outDir = resolve(o.out);
   mkdirSync(outDir, { recursive: true });
   const progress = (l: string) => process.stderr.write(`${l}\n`);
@@ -105,7 +113,9 @@ async function main(): Promise<void> {
             readyUrl: o.subjectReadyUrl,
             ...(o.subjectUserAgent ? { userAgent: new RegExp(o.subjectUserAgent) } : {}),
           }
-        : w.subject();
+        : o.runtime
+          ? underRuntime(w.subject(), o.runtime, installRuntime(o.runtime, progress))
+          : w.subject();
       const runs: RunFigures[] = [];
       const opts = {
         cluster: o.cluster,
@@ -130,7 +140,7 @@ async function main(): Promise<void> {
       }
       const limit = o.subjectCmd ? undefined : chartMemoryLimitMiB(dir);
       if (limit) addTo(0, { 'chart: memory limit (MiB)': { value: limit } });
-      if (o.floor && !o.subjectCmd) {
+      if (o.floor && !o.subjectCmd && !o.runtime) {
         progress(`${spec.name}: bare node floor (${machineLoad()})`);
         addTo(0, await runFloor(bareNode(dir), opts).catch(failed('floor')));
       }

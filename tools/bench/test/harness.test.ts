@@ -68,8 +68,13 @@ describe('figures', () => {
   });
 
   it("counts this process's CPU to the nanosecond, in step with its clock ticks", () => {
-    const end = Date.now() + 200;
-    while (Date.now() < end); // 0.2 s on a CPU
+    // 0.25 s of this process's CPU time, however long a loaded machine takes to give it.
+    const start = process.cpuUsage();
+    const spent = () => {
+      const d = process.cpuUsage(start);
+      return (d.user + d.system) / 1e6;
+    };
+    while (spent() < 0.25);
     const s = sample(process.pid);
     expect(s.cpuPrecise).toBeGreaterThan(0.2);
     expect(Math.abs(s.cpuPrecise - s.cpu)).toBeLessThan(0.2);
