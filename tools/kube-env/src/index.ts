@@ -22,7 +22,8 @@ export {
 } from './control-plane.js';
 export { loadImages, runInRealNode, setRealNodeFrozen } from './node/access.js';
 export { fakeNodeTaint, realNodeLabels, realNodeName, realNodeNetwork } from './node/network.js';
-export { ovsNetwork, ovsVsctl } from './node/ovs.js';
+export { ovsNetwork } from './node/ovs.js';
+export { ovsVsctl } from './node/ovs-vsctl.js';
 export type { RealNodeState } from './node/real-node.js';
 export { type CacheLayout, cacheLayout, kubeEnvRoot } from './paths.js';
 export { cacheKey, versions } from './versions.js';

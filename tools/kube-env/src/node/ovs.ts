@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { join } from 'node:path';
 import { downloadPackages, extractPackage, resolvePackages } from '../build/debian.js';
 import { clusterLayout } from '../cluster/layout.js';
-import { readState } from '../cluster/state.js';
 import { kubeEnvRoot } from '../paths.js';
 import { run } from '../util/run.js';
 import type { NodeLayout } from './layout.js';
@@ -94,16 +93,6 @@ export async function ensureOvs(progress: (line: string) => void): Promise<OvsIn
     if (!existsSync(join(root, '.complete'))) throw error;
   }
   return install;
-}
-
-/**
- * The command line of the cluster's ovs-vsctl with `args`, for `runInRealNode` / `node-exec` (the
- * node's /run/openvswitch/db.sock is its default database).
- */
-export function ovsVsctl(cluster: string, args: readonly string[]): string[] {
-  const install = readState(clusterLayout(cluster))?.ovs;
-  if (!install) throw new Error(`cluster ${cluster} runs no Open vSwitch (start it with ovs: true / --ovs)`);
-  return ['env', `LD_LIBRARY_PATH=${install.libraryPath}`, join(install.root, 'usr/bin/ovs-vsctl'), ...args];
 }
 
 /** Where a node's OVS keeps its database (inside the node's folder) and what it runs as. */
