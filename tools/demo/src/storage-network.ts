@@ -126,7 +126,8 @@ async function whereaboutsManifests(image: string): Promise<string> {
     (f) => f.startsWith('whereabouts.cni.cncf.io_') || f === 'daemonset-install.yaml',
   );
   const docs = files.flatMap((f) =>
-    parseAllDocuments(readFileSync(join(dir, f), 'utf8')).flatMap((d) => {
+    // YAML 1.1, as kubectl reads it: upstream's `defaultMode: 0744` is octal there.
+    parseAllDocuments(readFileSync(join(dir, f), 'utf8'), { version: '1.1' }).flatMap((d) => {
       const obj = d.toJS() as KubeObject | null;
       if (!obj) return [];
       if (obj.kind === 'DaemonSet') {
@@ -189,7 +190,7 @@ export const networkAddonPodsSelector = 'app.kubernetes.io/managed-by=cnao-opera
 export const whereaboutsPodsSelector = 'app=whereabouts';
 
 /** An address of the seeds' range: 172.18.0.50-100. */
-export const inStorageRange = (ip: string): boolean => {
+const inStorageRange = (ip: string): boolean => {
   const last = Number(/^172\.18\.0\.(\d+)$/.exec(ip)?.[1]);
   return last >= 50 && last <= 100;
 };
