@@ -72,14 +72,24 @@ async function applyExample(
           return out;
         })
       : file;
+  await applyFile(kubectl, kubeconfig, path, namespace);
+}
+
+/** `kubectl apply --server-side` of a file, as the demo's field manager. */
+export async function applyFile(
+  kubectl: string,
+  kubeconfig: string,
+  file: string,
+  extra: string[] = [],
+): Promise<void> {
   await run(kubectl, [
     '--kubeconfig',
     kubeconfig,
     'apply',
     '--server-side',
     '--field-manager=stackops-demo',
-    ...namespace,
+    ...extra,
     '-f',
-    path,
+    file,
   ]);
 }

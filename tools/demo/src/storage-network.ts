@@ -7,6 +7,7 @@ import { buildNetworkImages, type NetworkImageName } from '@stackops/images/netw
 import { realNodeLabels } from '@stackops/kube-env';
 import type { KubeClient, KubeObject } from '@stackops/lib-common/client';
 import { parseAllDocuments, stringify } from 'yaml';
+import { applyFile } from './examples.js';
 import { run } from './exec.js';
 import { realNodeTaint } from './real-node.js';
 import { KeystoneAPIKind, OPENSTACK_NAMESPACE } from './targets.js';
@@ -147,15 +148,7 @@ async function applyYaml(kubectl: string, kubeconfig: string, yaml: string): Pro
   try {
     const file = join(dir, 'objects.yaml');
     writeFileSync(file, yaml);
-    await run(kubectl, [
-      '--kubeconfig',
-      kubeconfig,
-      'apply',
-      '--server-side',
-      '--field-manager=stackops-demo',
-      '-f',
-      file,
-    ]);
+    await applyFile(kubectl, kubeconfig, file);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
