@@ -6,7 +6,7 @@ import type { KeystoneServer } from '@stackops/keystone-operator/testing';
 import { type ControlPlane, clusterStatus, ensureBinaries, startControlPlane } from '@stackops/kube-env';
 import { createKubeClient, Kinds, type KubeClient } from '@stackops/lib-common/client';
 import { stringify } from 'yaml';
-import { applyExamples } from './examples.js';
+import { applyExamples, type ExampleEdit } from './examples.js';
 import { run } from './exec.js';
 import { type LoadedImage, snapshotOperatorImages } from './image-archives.js';
 import {
@@ -31,6 +31,17 @@ import { countOwned } from './owned.js';
 import { keepWorkloadsOnKwok, operatorOnRealNodeValues } from './real-node.js';
 import { runSipOnRealNode, sipTraffic } from './sip-real-node.js';
 import { StepPrinter } from './steps.js';
+import {
+  buildNetworkAddonImages,
+  installStorageNetwork,
+  keystoneStorageAttachment,
+  networkAddonPodsSelector,
+  networkAddonsRelatedImages,
+  realNodeNetworkAddonsConfig,
+  WHEREABOUTS_NAMESPACE,
+  whereaboutsPodsSelector,
+  withStorageAttachment,
+} from './storage-network.js';
 import { catalogueTable, podsTable, summaryTable, workloadPodsTable } from './summary.js';
 import { demoTargets, OPENSTACK_NAMESPACE, SIP_NAMESPACE } from './targets.js';
 import {
@@ -89,11 +100,17 @@ export async function refuseRunningCluster(name: string, replace: boolean): Prom
 
 /**
  * Values that put every operator of the umbrella chart on the real node (see real-node.ts), and make
- * the stand-in images the defaults of keystone-operator and placement-operator (RELATED_IMAGE_*).
+ * the stand-in images the defaults of keystone-operator, placement-operator and sip-operator, and the
+ * network add-on images built here network-addons-operator's (RELATED_IMAGE_*, *_IMAGE).
  */
-function realNodeValuesFile(dir: string, workloads: Record<WorkloadImageName, string>): string {
+function realNodeValuesFile(
+  dir: string,
+  workloads: Record<WorkloadImageName, string>,
+  network: Record<string, string>,
+): string {
   const file = join(dir, 'operators-on-real-node.yaml');
   const relatedImages: Partial<Record<string, Record<string, string>>> = {
+    [chartAliases['network-addons']]: network,
     [chartAliases.keystone]: { keystoneAPI: workloads.keystone, mariadb: workloads.mariadb },
     [chartAliases.placement]: { placementAPI: workloads.placement, mariadb: workloads.mariadb },
     [chartAliases.sip]: { haproxy: workloads.haproxy, jumpHost: workloads.jumphost },
@@ -134,6 +151,18 @@ function untilSignalled(): Promise<never> {
 
 /** The examples' Namespace, Secrets and MariaDB Service, which the OpenStack examples expect. */
 const isPrerequisites = (file: string) => file.startsWith('00-');
+const isNetworkAddonsConfig = (file: string) => file === '30-networkaddonsconfig.yaml';
+
+/**
+ * On the real nodes: the example NetworkAddonsConfig with what runs there, and the KeystoneAPI on the
+ * seeds' storage network (storage-network.ts).
+ */
+const realNodeExamples: ExampleEdit = (obj, file) =>
+  isNetworkAddonsConfig(file)
+    ? realNodeNetworkAddonsConfig(obj)
+    : obj.kind === 'KeystoneAPI'
+      ? withStorageAttachment(obj)
+      : obj;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -148,6 +177,20 @@ async function waitForPodReady(kubectl: string, kubeconfig: string, namespace: s
     namespace,
     '--timeout=180s',
   ]);
+}
+
+/** The network add-ons' pods and whereabouts': each Ready on a real node, or what is not. */
+async function networkAddonPods(client: KubeClient, realNodes: readonly string[]) {
+  const pods = [
+    ...(await openstackPods(client, RELEASE_NAMESPACE, networkAddonPodsSelector)),
+    ...(await openstackPods(client, WHEREABOUTS_NAMESPACE, whereaboutsPodsSelector)),
+  ];
+  const problems = pods.flatMap((p) =>
+    p.state === 'Ready' && realNodes.includes(p.node) ? [] : [`${p.name} is ${p.state} on ${p.node}`],
+  );
+  // A DaemonSet each (multus, bridge-marker, the linux-bridge plugins, whereabouts) on every real node.
+  if (pods.length < 4 * realNodes.length) problems.push(`${pods.length} network add-on pods`);
+  return { pods, problems };
 }
 
 /** The operator pods, each Ready on a real node and running the image built here, or an error naming what is not. */
@@ -180,7 +223,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   if (!Number.isInteger(realNodes) || realNodes < 1 || realNodes > 16)
     throw new Error(`--real-nodes: ${opts.realNodes} is not a whole number from 1 to 16`);
   if (realNodes > 1 && !real) throw new Error('--real-nodes: --local-operators runs without real nodes');
-  const steps = new StepPrinter(real ? 9 : 8);
+  const steps = new StepPrinter(real ? 10 : 8);
   let keystone: KeystoneServer | undefined;
   let imageDir: string | undefined;
   const keySync = new AbortController();
@@ -215,6 +258,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
   try {
     let images: { archives: string[]; byName: Map<string, string> } | undefined;
     let workloads: Record<WorkloadImageName, string> | undefined;
+    let network: Awaited<ReturnType<typeof buildNetworkAddonImages>>['names'] | undefined;
     const workloadArchives: string[] = [];
     if (real) {
       imageDir = mkdtempSync(join(tmpdir(), 'stackops-demo-images-'));
@@ -226,7 +270,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     }
     if (real) {
       workloads = await steps.run(
-        'Build the stand-in images (Keystone, Placement, MariaDB, openstackclient; HAProxy, jump host, Redfish BMC)',
+        'Build the stand-in images (Keystone, Placement, MariaDB, openstackclient; HAProxy, jump host, Redfish BMC; Multus, CNI plugins, bridge-marker, whereabouts)',
         async (note) => {
           const built = await buildWorkloadImages();
           const all = Object.values(built.images);
@@ -238,6 +282,10 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
                 .join(', ')})`,
             );
           }
+          const addons = await buildNetworkAddonImages();
+          workloadArchives.push(...addons.archives);
+          network = addons.names;
+          note(`network add-ons: ${Object.values(addons.names).join(', ')}`);
           return Object.fromEntries(all.map((i) => [i.image, i.name])) as Record<WorkloadImageName, string>;
         },
       );
@@ -282,7 +330,9 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         installUmbrella(
           cp!.helm,
           kubeconfig,
-          real ? realNodeValuesFile(cp!.handle.layout.root, workloads!) : undefined,
+          real
+            ? realNodeValuesFile(cp!.handle.layout.root, workloads!, networkAddonsRelatedImages(network!))
+            : undefined,
         ),
     );
     if (real) {
@@ -301,6 +351,33 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         await waitForPodReady(cp!.kubectl, kubeconfig, OPENSTACK_NAMESPACE, 'mariadb');
         note(`MariaDB ${workloads!.mariadb} Ready in ${OPENSTACK_NAMESPACE} (a pod on the real node)`);
       });
+      // Before the KeystoneAPI: its pod gets the storage interface only if Multus, whereabouts and
+      // the NAD are there when the pod is created.
+      await steps.run(
+        'Network add-ons on the real nodes: NetworkAddonsConfig (multus, linuxBridge), whereabouts, NAD storage',
+        async (note) => {
+          await applyExamples(cp!.kubectl, kubeconfig, {
+            only: isNetworkAddonsConfig,
+            edit: realNodeExamples,
+          });
+          const started = Date.now();
+          await run(cp!.kubectl, [
+            '--kubeconfig',
+            kubeconfig,
+            'wait',
+            '--for=condition=Available',
+            'networkaddonsconfig/cluster',
+            '--timeout=300s',
+          ]);
+          note(
+            `NetworkAddonsConfig cluster Available after ${((Date.now() - started) / 1000).toFixed(1)}s (its DaemonSets rolled out on the real nodes)`,
+          );
+          await installStorageNetwork(cp!.kubectl, kubeconfig, network!.whereabouts);
+          note(
+            `whereabouts on every real node; NetworkAttachmentDefinition ${OPENSTACK_NAMESPACE}/storage (the seeds')`,
+          );
+        },
+      );
     } else {
       keystone = await steps.run(
         'Start a real Keystone (OpenStack, from PyPI) on 127.0.0.1',
@@ -332,10 +409,16 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     }
     await steps.run('Apply the upstream README examples', async (note) => {
       // On the real node the operators' defaults (the stand-in images) replace the examples' quay.io images.
-      const rest = { dropContainerImage: real, only: (f: string) => !(real && isPrerequisites(f)) };
+      const rest = {
+        dropContainerImage: real,
+        only: (f: string) => !(real && isPrerequisites(f)),
+        ...(real ? { edit: realNodeExamples } : {}),
+      };
       for (const f of await applyExamples(cp!.kubectl, kubeconfig, rest)) note(`applied ${f}`);
-      if (real)
+      if (real) {
         note("containerImage left out: the operators' RELATED_IMAGE_* defaults (stand-in images) apply");
+        note('KeystoneAPI with networkAttachments: [storage]; NetworkAddonsConfig as the real nodes run it');
+      }
     });
     // Caught here: they may fail while the wait below runs, long before anything awaits them.
     const local = keystone
@@ -408,6 +491,22 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
       } else {
         say(`OpenStack pods (namespace ${OPENSTACK_NAMESPACE}, real node, stand-in images)`);
         say(workloadPodsTable(await openstackPods(admin)));
+        const addons = await networkAddonPods(
+          admin,
+          cp!.realNodes.map((n) => n.name),
+        );
+        say(
+          `Network add-on pods (${RELEASE_NAMESPACE}: network-addons-operator's; ${WHEREABOUTS_NAMESPACE}: whereabouts)`,
+        );
+        say(workloadPodsTable(addons.pods));
+        const attachment = await keystoneStorageAttachment(admin, cp!.kubectl, kubeconfig);
+        for (const line of attachment.lines) say(line);
+        if (addons.problems.length > 0 || !attachment.ok) {
+          say(
+            `The storage network is not as it should be: ${[...addons.problems, ...(attachment.ok ? [] : ['no single address of 172.18.0.50-100 on the Keystone pod listed in status'])].join('; ')}`,
+          );
+          allDone = false;
+        }
         await admin.create(Kinds.Pod, openstackClientPod(workloads!.openstackclient));
         await waitForPodReady(cp!.kubectl, kubeconfig, OPENSTACK_NAMESPACE, 'openstackclient');
         say(

@@ -3,8 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ControlPlane } from '@stackops/kube-env';
 import { run } from './exec.js';
 
-/** What the real node costs: its daemons' RSS and, per pod, the working set the kubelet reports. */
+/** What a real node costs: its daemons' RSS and, per pod, the working set the kubelet reports. */
 export interface NodeMemory {
+  node: string;
   daemons: { name: string; mib: number }[];
   pods: { name: string; mib: number }[];
   totalMib: number;
@@ -22,12 +23,22 @@ interface StatsSummary {
   pods?: { podRef: { name: string }; memory?: { workingSetBytes?: number } }[];
 }
 
-/** Daemons from the cluster's state (`/proc/<pid>/status`), pods from the kubelet's `/stats/summary`. */
-export async function nodeMemory(cp: ControlPlane): Promise<NodeMemory> {
-  const node = cp.realNode?.name;
-  if (!node) throw new Error(`cluster ${cp.name} has no real node`);
+/** Each real node's: daemons from the cluster's state (`/proc/<pid>/status`), pods from its kubelet's `/stats/summary`. */
+export async function nodeMemory(cp: ControlPlane): Promise<NodeMemory[]> {
+  if (cp.realNodes.length === 0) throw new Error(`cluster ${cp.name} has no real node`);
+  return Promise.all(cp.realNodes.map((n) => oneNodeMemory(cp, n.name, n.index)));
+}
+
+async function oneNodeMemory(cp: ControlPlane, node: string, index: number): Promise<NodeMemory> {
+  const { components } = cp.handle.state;
+  // A further node's daemons are `<daemon>-<index>`; CoreDNS runs once, beside the first node.
   const daemons = nodeDaemons.flatMap((name) => {
-    const pid = cp.handle.state.components[name]?.pid;
+    const pid =
+      index === 1
+        ? components[name]?.pid
+        : name === 'coredns'
+          ? undefined
+          : components[`${name}-${index}`]?.pid;
     return pid ? [{ name, mib: rssMib(pid) }] : [];
   });
   const readPods = async () => {
@@ -49,10 +60,17 @@ export async function nodeMemory(cp: ControlPlane): Promise<NodeMemory> {
     pods = await readPods();
   }
   const totalMib = [...daemons, ...pods].reduce((sum, x) => sum + x.mib, 0);
-  return { daemons, pods, totalMib };
+  return { node, daemons, pods, totalMib };
 }
 
-export function formatNodeMemory(m: NodeMemory): string {
+/** A line per node (named when there are several), and their total when there are several. */
+export function formatNodeMemory(nodes: NodeMemory[]): string {
   const list = (xs: { name: string; mib: number }[]) => xs.map((x) => `${x.name} ${x.mib} MiB`).join(', ');
-  return `Real node memory: ${m.totalMib} MiB — daemons (RSS): ${list(m.daemons)}; pods (working set): ${list(m.pods)}`;
+  const lines = nodes.map(
+    (m) =>
+      `Real node memory${nodes.length > 1 ? ` (${m.node})` : ''}: ${m.totalMib} MiB — daemons (RSS): ${list(m.daemons)}; pods (working set): ${list(m.pods)}`,
+  );
+  if (nodes.length > 1)
+    lines.push(`Real nodes memory: ${nodes.reduce((sum, m) => sum + m.totalMib, 0)} MiB in all`);
+  return lines.join('\n');
 }

@@ -182,8 +182,12 @@ export interface WorkloadPod {
 export async function openstackPods(
   client: KubeClient,
   namespace: string = OPENSTACK_NAMESPACE,
+  labelSelector?: string,
 ): Promise<WorkloadPod[]> {
-  const { items } = await client.list<PodShape>(Kinds.Pod, { namespace });
+  const { items } = await client.list<PodShape>(Kinds.Pod, {
+    namespace,
+    ...(labelSelector ? { labelSelector } : {}),
+  });
   return items
     .filter((p) => !p.metadata.deletionTimestamp)
     .map((p) => ({

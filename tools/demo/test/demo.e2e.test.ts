@@ -11,6 +11,8 @@ const execFileP = promisify(execFile);
 const main = resolve(import.meta.dirname, '../dist/main.js');
 // DEMO_E2E_CLUSTER: another name, so that a second checkout can run this beside a `make test`.
 const CLUSTER = process.env.DEMO_E2E_CLUSTER ?? 'stackops-demo-e2e';
+/** The --local-operators run's own cluster: it runs while the real-node demo keeps running. */
+const LOCAL_CLUSTER = `${CLUSTER}-local`;
 /** Every resource must converge within this budget, measured from when the examples were applied. */
 const BUDGET_SECONDS = 300;
 
@@ -29,6 +31,10 @@ interface LaterLook {
 /** How long the keep-running demo must stay up by itself before it is interrupted (issue: at least 90 s). */
 const KEEP_RUNNING_SECONDS = 95;
 
+/** The --local-operators demo, started while the real-node demo keeps running (or by its own test). */
+let localRun: Promise<DemoRun> | undefined;
+type DemoRun = { code: number | null; out: string; scrapes: Scrape[]; later?: LaterLook };
+
 /**
  * Runs the demo, always without standard input (as `make demo </dev/null &`). 'ctrl-c': once it
  * says it keeps running, scrapes the operators' metrics URLs it printed and interrupts it (Ctrl-C).
@@ -38,9 +44,10 @@ const KEEP_RUNNING_SECONDS = 95;
 function runDemo(
   mode: '--exit' | 'ctrl-c' | 'keep-running',
   extra: string[] = [],
-): Promise<{ code: number | null; out: string; scrapes: Scrape[]; later?: LaterLook }> {
+  cluster = CLUSTER,
+): Promise<DemoRun> {
   return new Promise((done) => {
-    const args = [main, '--name', CLUSTER, '--timeout', String(BUDGET_SECONDS), ...extra];
+    const args = [main, '--name', cluster, '--timeout', String(BUDGET_SECONDS), ...extra];
     if (mode === '--exit') args.push('--exit');
     const child = spawn(process.execPath, args, {
       env: { ...process.env, CI: '1' },
@@ -55,6 +62,8 @@ function runDemo(
       if (mode === '--exit' || interrupting || !out.includes('Press Ctrl-C')) return;
       interrupting = true;
       if (mode === 'keep-running') {
+        // The wait is idle time: the --local-operators demo (its own cluster) runs meanwhile.
+        localRun ??= runDemo('ctrl-c', ['--local-operators'], LOCAL_CLUSTER);
         void lookLater(out)
           .then((look) => {
             later = look;
@@ -155,7 +164,9 @@ const alive = (pid: number): boolean => {
 };
 
 afterAll(async () => {
+  await localRun;
   await stopCluster(CLUSTER, { purge: true });
+  await stopCluster(LOCAL_CLUSTER, { purge: true });
 });
 
 describe('make demo and a running cluster of the same name', () => {
@@ -222,6 +233,29 @@ describe('make demo --replace </dev/null (the operators as pods on the real node
         new RegExp(`${service} .*│ ${iface} .*│ regionOne .*│ ${url.replace(/[.:/]/g, '\\$&')}`),
       );
     }
+    // The network add-ons for real: multus, the linux-bridge plugins and bridge-marker (network-addons-operator's
+    // DaemonSets) and whereabouts, each a pod Ready on the real node from the image built here.
+    for (const [pod, image] of [
+      ['multus', 'multus-cni'],
+      ['kube-cni-linux-bridge-plugin', 'cni-default-plugins'],
+      ['bridge-marker', 'bridge-marker'],
+      ['whereabouts', 'whereabouts'],
+    ] as const)
+      expect(out).toMatch(
+        new RegExp(`│ ${pod}-[a-z0-9]+ +│ real-node +│ Ready +│ 0 +│ localhost/stackops/${image}:`),
+      );
+    // The seeds' storage network on the Keystone pod, as their README shows it: `ip a` with the
+    // interface named after the NAD and an address of the whereabouts range, which the status lists.
+    expect(out).not.toContain('The storage network is not as it should be');
+    const listed = out.match(
+      /KeystoneAPI openstack\/keystone status\.networkAttachments: \{"openstack\/storage":\["(172\.18\.0\.\d+)"\]\}/,
+    )?.[1];
+    expect(listed, 'the status.networkAttachments line').toBeDefined();
+    expect(Number(listed!.split('.')[3])).toBeGreaterThanOrEqual(50);
+    expect(Number(listed!.split('.')[3])).toBeLessThanOrEqual(100);
+    const ipA = out.slice(out.indexOf('`ip a` in pod openstack/keystone-'));
+    expect(ipA).toMatch(/^ {2}\d+: storage@\S+: <[A-Z,_]*\bUP\b[A-Z,_]*>/m);
+    expect(ipA).toMatch(new RegExp(`^ +inet ${listed!.replaceAll('.', '\\.')}/24 .*storage$`, 'm'));
     // One row per operator pod: on the real node, Ready, never restarted, its image the one built here.
     const podRows = out.split('\n').filter((l) => /│ stackops-[a-z]+-[a-z0-9]+-[a-z0-9]+ /.test(l));
     expect(podRows.map((l) => l.match(/│ stackops-([a-z]+)-/)?.[1]).sort()).toEqual([
@@ -263,7 +297,8 @@ describe('make demo --replace </dev/null (the operators as pods on the real node
 
 describe('make demo ARGS=--local-operators, stopped with Ctrl-C', () => {
   it('keeps running after the summary with every local operator serving metrics on 127.0.0.1, then SIGINT stops everything it started', async () => {
-    const { code, out, scrapes } = await runDemo('ctrl-c', ['--local-operators']);
+    localRun ??= runDemo('ctrl-c', ['--local-operators'], LOCAL_CLUSTER);
+    const { code, out, scrapes } = await localRun;
     if (code !== 130) console.log(out);
     expect(out).toContain('The cluster keeps running');
     expect(scrapes.map((s) => new URL(s.url).hostname)).toEqual([
