@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { downloadPackages, extractPackage, resolvePackages } from '../build/debian.js';
-import { clusterLayout } from '../cluster/layout.js';
 import { kubeEnvRoot } from '../paths.js';
 import { run } from '../util/run.js';
 import type { NodeLayout } from './layout.js';
