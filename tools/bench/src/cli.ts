@@ -27,7 +27,7 @@ const collect = (v: string, prev: string[]) => [...prev, v];
 
 const program = new Command('stackops-bench')
   .description(
-    'Runs an operator as a process against a fresh local control plane (kube-env, kwok nodes) and reports, per scenario, its requests by verb and resource (API server audit log), RSS and CPU (/proc) and times, as median/min/max over N runs, with the targets of issue 20.',
+    'Runs an operator as a process against a fresh local control plane (kube-env, kwok nodes) and reports, per scenario, its requests by verb and resource (API server audit log), RSS and CPU (/proc) and times, as median/min/max over N runs, with the targets of issues 20 and 33.',
   )
   .option('--operators <list>', `comma-separated, of ${operatorDirs.join(', ')}`, operatorDirs.join(','))
   .option('--runs <n>', 'runs per operator (a fresh cluster each)', positiveInt, 3)

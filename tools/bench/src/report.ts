@@ -4,7 +4,7 @@ import { formatNumber, type Summary, summarize } from './stats.js';
 type Figures = Record<string, Summary | undefined>;
 
 /**
- * A target of issue 20, checked against the median of the runs. `floor` names what this machine
+ * A target of issues 20 and 33, checked against the median of the runs. `floor` names what this machine
  * or Node itself cannot go under (a bare node, the control plane alone, the chart's limit): it is
  * printed after a MISSED verdict, so the reader sees the margin.
  */
@@ -13,6 +13,8 @@ interface Target {
   text: string | ((all: Figures) => string);
   met: (median: number, all: Figures) => boolean | undefined;
   floor?: (all: Figures) => string | undefined;
+  /** Only for these operators (the report's names); every operator when absent. */
+  operators?: readonly string[];
 }
 
 const IDLE_RSS_MIB = 60;
@@ -29,19 +31,25 @@ const underLimit = (figure: string): Target => ({
     return limit === undefined ? undefined : m <= limit;
   },
 });
-const perInstance = (all: Figures) => {
-  const n = median(all, '200: requests');
-  return n === undefined ? undefined : n / 200;
-};
 export const targets: readonly Target[] = [
   { figure: 'startup: spawn → ready (s)', text: '≤ 0.12', met: (m) => m <= 0.12, floor: bareReady },
   { figure: 'restart: spawn → ready (s)', text: '≤ 0.12', met: (m) => m <= 0.12, floor: bareReady },
+  // Issue 20's target, met by keystone and placement (kept so they do not get worse); issue 33's
+  // for the two whose control plane needs only 0.04-0.15 s.
   {
     figure: 'apply: ÷ control plane',
     text: '≤ 1.10',
     met: (m) => m <= 1.1,
     // What the operator adds between the control plane's steps: its own round-trips.
     floor: (all) => shown('round-trips', median(all, 'apply: requests')),
+    operators: ['keystone-operator', 'placement-operator'],
+  },
+  {
+    figure: 'apply: ÷ control plane',
+    text: '≤ 1.3',
+    met: (m) => m <= 1.3,
+    floor: (all) => shown('round-trips', median(all, 'apply: requests')),
+    operators: ['network-addons-operator', 'sip-operator'],
   },
   {
     figure: 'idle: CPU s / 5 min',
@@ -65,10 +73,17 @@ export const targets: readonly Target[] = [
   },
   {
     figure: '200: ÷ control plane alone',
-    text: '≤ 1.10',
-    met: (m) => m <= 1.1,
-    floor: (all) => shown('requests per instance', perInstance(all)),
+    text: '≤ 1.3',
+    met: (m) => m <= 1.3,
+    floor: (all) => shown('requests per instance', median(all, '200: requests per instance')),
   },
+  {
+    figure: '200: requests per instance',
+    text: '≤ 15',
+    met: (m) => m <= 15,
+    floor: (all) => shown('writes per instance', median(all, '200: writes per instance')),
+  },
+  { figure: '200: cached instance, largest (KiB)', text: '≤ 100', met: (m) => m <= 100 },
   {
     figure: '200: peak RSS (MiB)',
     text: '≤ 1.5 × idle RSS',
@@ -93,7 +108,7 @@ export function summaryTable(result: OperatorResult): string[][] {
   for (const n of names) all[n] = summarize(result.runs.map((r) => r[n]?.value ?? Number.NaN));
   return names.map((n) => {
     const s = all[n];
-    const target = targets.find((t) => t.figure === n);
+    const target = targets.find((t) => t.figure === n && (!t.operators || t.operators.includes(result.name)));
     const verdict = s && target ? target.met(s.median, all) : undefined;
     const floor = verdict === false ? target?.floor?.(all) : undefined;
     return [

@@ -9,6 +9,7 @@ import {
   type KubeObject,
   type RestKubeClient,
 } from '@stackops/lib-common/client';
+import { slimForCache } from '@stackops/lib-common/runtime';
 import { installCrds, loadTestKubeConfig, waitUntil } from '@stackops/lib-common/testing';
 import { type AuditEvent, AuditLog, type RequestTally, subjectFilter } from './audit.js';
 import { ControlPlaneClock, controlPlaneDone } from './control-plane-time.js';
@@ -327,6 +328,9 @@ export async function runScale(
     const t = audit.tally(filter, mark);
     f[`${count}: requests`] = requestsFigure(t);
     f[`${count}: writes per instance`] = { value: t.writes / count };
+    f[`${count}: requests per instance`] = { value: t.total / count };
+    if (w.watchDone)
+      f[`${count}: cached instance, largest (KiB)`] = await cachedSize(client, w.watchDone.kind);
     const allDone = f[`${count}: apply → all done (s)`];
     if (allDone) allDone.lines = describeTimeline(buildTimeline(audit.read(mark), w.primaryResource));
   } finally {
@@ -334,6 +338,21 @@ export async function runScale(
     client.close();
   }
   return f;
+}
+
+/**
+ * The bytes (as JSON) of the largest object of the kind as an operator's informer keeps it
+ * (lib-common's default transform, `slimForCache`), beside what the API server serves.
+ */
+async function cachedSize(client: RestKubeClient, kind: KindRef): Promise<Figure> {
+  const items = (await client.list<KubeObject>(kind)).items;
+  const bytes = (o: unknown) => Buffer.byteLength(JSON.stringify(o));
+  const largest = (sizes: number[]) => Math.max(0, ...sizes) / 1024;
+  const cached = largest(items.map((o) => bytes(slimForCache(o))));
+  return {
+    value: cached,
+    detail: `${kind.kind} as JSON, ${items.length} objects; as the API server serves it ${largest(items.map(bytes)).toFixed(1)} KiB`,
+  };
 }
 
 /**

@@ -131,9 +131,9 @@ describe('figures', () => {
 });
 
 describe('report', () => {
-  const rows = (runs: Record<string, number>[]) =>
+  const rows = (runs: Record<string, number>[], name = 'op') =>
     summaryTable({
-      name: 'op',
+      name,
       runs: runs.map((r) => Object.fromEntries(Object.entries(r).map(([k, value]) => [k, { value }]))),
     });
   const row = (table: string[][], figure: string) => table.find((r) => r[1] === figure) ?? [];
@@ -152,6 +152,25 @@ describe('report', () => {
     expect(row(t, 'idle: RSS (MiB)')[7]).toBe('MISSED (bare node 48)');
     expect(row(t, '200: apply → all done (s)')[7]).toBe('MISSED (control plane alone 70 s)');
     expect(row(t, 'startup: spawn → ready (s)')[7]).toBe('met');
+  });
+
+  it("holds each operator to its own apply target, and the 200 instances to issue 33's", () => {
+    const run = { 'apply: ÷ control plane': 1.2, 'apply: requests': 10 };
+    expect(row(rows([run], 'sip-operator'), 'apply: ÷ control plane').slice(6)).toEqual(['≤ 1.3', 'met']);
+    expect(row(rows([run], 'keystone-operator'), 'apply: ÷ control plane').slice(6)).toEqual([
+      '≤ 1.10',
+      'MISSED (round-trips 10)',
+    ]);
+    const perInstance: [string, number][] = [
+      ['200: ÷ control plane alone', 1.25],
+      ['200: requests per instance', 27],
+      ['200: writes per instance', 26],
+      ['200: cached instance, largest (KiB)', 9],
+    ];
+    const t = rows([Object.fromEntries(perInstance)]);
+    expect(row(t, '200: ÷ control plane alone')[7]).toBe('met');
+    expect(row(t, '200: requests per instance')[7]).toBe('MISSED (writes per instance 26)');
+    expect(row(t, '200: cached instance, largest (KiB)').slice(6)).toEqual(['≤ 100', 'met']);
   });
 
   it("judges peak RSS against the chart's memory limit", () => {

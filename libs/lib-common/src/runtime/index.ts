@@ -55,7 +55,7 @@ export {
   type InformerEvent,
   type InformerOptions,
   type RestartReason,
-  stripManagedFields,
+  slimForCache,
 } from './informer.js';
 export {
   type LeaderElectionOptions,

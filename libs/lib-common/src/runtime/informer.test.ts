@@ -11,7 +11,7 @@ import type {
   WatchOptions,
 } from '../client/types.js';
 import { waitUntil } from '../testing/wait.js';
-import { Informer, type InformerEvent } from './informer.js';
+import { Informer, type InformerEvent, slimForCache } from './informer.js';
 
 type WatchScript = (opts: WatchOptions, emit: (e: WatchEvent) => void) => Promise<void>;
 
@@ -230,6 +230,48 @@ describe('Informer, list then watch', () => {
     expect(inf.get('ns/a')?.metadata).not.toHaveProperty('managedFields');
     expect(inf.list({ labelSelector: 'app in (x,z)' }).map((o) => o.metadata.name)).toEqual(['a']);
     expect(inf.list({ namespace: 'elsewhere' })).toEqual([]);
+    await inf.stop();
+  });
+
+  it("caches objects without managedFields and kubectl's last-applied copy, keeping everything else", async () => {
+    const applied = cm('a', '1', { app: 'x' });
+    const spec = { replicas: 3, customServiceConfig: 'x'.repeat(4096) };
+    const full = {
+      ...applied,
+      metadata: {
+        ...applied.metadata,
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec }),
+          'example.org/kept': 'yes',
+        },
+        managedFields: [{ manager: 'kubectl', fieldsV1: { 'f:spec': {} } }],
+      },
+      spec,
+      status: { observedGeneration: 1 },
+    } as KubeObject;
+    const onlyLastApplied = {
+      ...applied,
+      metadata: {
+        ...applied.metadata,
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' },
+      },
+    } as KubeObject;
+    const { client } = scriptedClient([list('5', full)], []);
+    const inf = new Informer(client, Kinds.ConfigMap, { watchList: false });
+    inf.start();
+    await inf.waitForSync();
+    const cached = inf.get('ns/a');
+    expect(cached).toEqual({
+      ...applied,
+      metadata: { ...applied.metadata, annotations: { 'example.org/kept': 'yes' } },
+      spec,
+      status: { observedGeneration: 1 },
+    });
+    // Half the bytes of an object applied with kubectl are its own copy.
+    expect(JSON.stringify(cached).length).toBeLessThan(JSON.stringify(full).length / 1.8);
+    expect(slimForCache(onlyLastApplied).metadata).not.toHaveProperty('annotations');
+    // Nothing to drop: the same object, not a copy.
+    expect(slimForCache(applied)).toBe(applied);
     await inf.stop();
   });
 

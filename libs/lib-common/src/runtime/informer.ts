@@ -36,7 +36,7 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
   idleTimeoutMs?: number;
   /** Backoff between restarts after errors (default 800 ms → 30 s, ×2, ±20 %). */
   backoff?: BackoffOptions;
-  /** Shapes cached objects; by default drops `metadata.managedFields`, which nobody reads from a cache. */
+  /** Shapes cached objects; by default `slimForCache` (no managedFields, no kubectl last-applied copy). */
   transform?: (obj: T) => T;
   logger?: Logger;
   metrics?: InformerMetrics;
@@ -49,14 +49,26 @@ const defaultInformerBackoff: BackoffOptions = {
   jitter: 0.2,
 };
 
-export function stripManagedFields<T extends KubeObject>(obj: T): T {
-  if (obj.metadata && 'managedFields' in obj.metadata) {
-    const { managedFields: _dropped, ...metadata } = obj.metadata as T['metadata'] & {
-      managedFields?: unknown;
-    };
-    return { ...obj, metadata };
+/** kubectl's copy of the whole object it last applied: no controller reads it, and it doubles the object. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * What a cache keeps of an object by default: everything but `metadata.managedFields` and kubectl's
+ * last-applied annotation, which no controller reads from a cache and which are most of a small
+ * object's bytes (managedFields alone grows with every field manager that ever wrote it).
+ */
+export function slimForCache<T extends KubeObject>(obj: T): T {
+  const meta = obj.metadata;
+  if (!meta) return obj;
+  const lastApplied = meta.annotations !== undefined && LAST_APPLIED in meta.annotations;
+  if (!('managedFields' in meta) && !lastApplied) return obj;
+  const { managedFields: _dropped, ...metadata } = meta as T['metadata'] & { managedFields?: unknown };
+  if (lastApplied) {
+    const { [LAST_APPLIED]: _copy, ...annotations } = meta.annotations ?? {};
+    if (Object.keys(annotations).length) metadata.annotations = annotations;
+    else delete metadata.annotations;
   }
-  return obj;
+  return { ...obj, metadata };
 }
 
 /** One list+watch loop over one scope (a namespace, or the whole cluster). */
@@ -103,7 +115,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       synced: false,
       listNext: false,
     }));
-    this.transform = opts.transform ?? stripManagedFields;
+    this.transform = opts.transform ?? slimForCache;
     this.name = kindKey(kind);
     this.watchList = opts.watchList ?? true;
   }

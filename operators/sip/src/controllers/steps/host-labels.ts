@@ -9,6 +9,11 @@ type LabelWriter = Pick<SIPClusterPass, 'client' | 'cache' | 'log'>;
 
 /** How long a reconcile waits for the cache to show its own label writes before the next SIPCluster runs. */
 const CACHE_CATCH_UP_MS = 5000;
+/**
+ * How often it looks: the watch event of a label write comes a few ms after the write, and the
+ * pass's status write (the SIPCluster's Ready) waits on this, so a coarse poll is all latency.
+ */
+const CACHE_POLL_MS = 2;
 
 /**
  * Writes one host's SIP labels with a JSON merge patch that carries the resourceVersion the
@@ -51,6 +56,6 @@ export async function waitForCache(ctx: LabelWriter, changes: readonly LabelChan
       );
       return;
     }
-    await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, CACHE_POLL_MS));
   }
 }
