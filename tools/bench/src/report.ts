@@ -18,6 +18,8 @@ interface Target {
 }
 
 const IDLE_RSS_MIB = 60;
+/** 20 MiB per operator for the four in one process. */
+const COMBINED_IDLE_RSS_MIB = 80;
 const median = (all: Figures, figure: string) => all[figure]?.median;
 const shown = (label: string, x: number | undefined, unit = '') =>
   x === undefined ? undefined : `${label} ${formatNumber(x)}${unit}`;
@@ -31,9 +33,22 @@ const underLimit = (figure: string): Target => ({
     return limit === undefined ? undefined : m <= limit;
   },
 });
+const SINGLE = ['keystone-operator', 'placement-operator', 'network-addons-operator', 'sip-operator'];
+/** The four operators in one process (issue 33). */
+const COMBINED = ['stackops-operators'];
 export const targets: readonly Target[] = [
-  { figure: 'startup: spawn → ready (s)', text: '≤ 0.12', met: (m) => m <= 0.12, floor: bareReady },
-  { figure: 'restart: spawn → ready (s)', text: '≤ 0.12', met: (m) => m <= 0.12, floor: bareReady },
+  ...[
+    { text: '≤ 0.12', max: 0.12, operators: SINGLE },
+    { text: '≤ 0.2', max: 0.2, operators: COMBINED },
+  ].flatMap(({ text, max, operators }) =>
+    ['startup: spawn → ready (s)', 'restart: spawn → ready (s)'].map((figure) => ({
+      figure,
+      text,
+      met: (m: number) => m <= max,
+      floor: bareReady,
+      operators,
+    })),
+  ),
   // Issue 20's target, met by keystone and placement (kept so they do not get worse); issue 33's
   // for the two whose control plane needs only 0.04-0.15 s.
   {
@@ -58,12 +73,16 @@ export const targets: readonly Target[] = [
     floor: (all) => shown('idle requests / 5 min', median(all, 'idle: requests / 5 min') || undefined),
   },
   { figure: 'idle: writes / 5 min', text: '0', met: (m) => m === 0 },
-  {
+  ...[
+    { max: IDLE_RSS_MIB, operators: SINGLE },
+    { max: COMBINED_IDLE_RSS_MIB, operators: COMBINED },
+  ].map(({ max, operators }) => ({
     figure: 'idle: RSS (MiB)',
-    text: `≤ ${IDLE_RSS_MIB}`,
-    met: (m) => m <= IDLE_RSS_MIB,
-    floor: (all) => shown('bare node', median(all, 'floor: bare node RSS (MiB)')),
-  },
+    text: `≤ ${max}`,
+    met: (m: number) => m <= max,
+    floor: (all: Figures) => shown('bare node', median(all, 'floor: bare node RSS (MiB)')),
+    operators,
+  })),
   { figure: 'restart: writes', text: '0', met: (m) => m === 0 },
   {
     figure: '200: apply → all done (s)',
@@ -108,7 +127,9 @@ export function summaryTable(result: OperatorResult): string[][] {
   for (const n of names) all[n] = summarize(result.runs.map((r) => r[n]?.value ?? Number.NaN));
   return names.map((n) => {
     const s = all[n];
-    const target = targets.find((t) => t.figure === n && (!t.operators || t.operators.includes(result.name)));
+    // `name (bun 1.4.5)`: the same operator under another runtime, held to the same targets.
+    const base = result.name.replace(/ \(.*\)$/, '');
+    const target = targets.find((t) => t.figure === n && (!t.operators || t.operators.includes(base)));
     const verdict = s && target ? target.met(s.median, all) : undefined;
     const floor = verdict === false ? target?.floor?.(all) : undefined;
     return [

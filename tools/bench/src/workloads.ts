@@ -11,7 +11,7 @@ import type { SubjectSpec } from './subject.js';
  * the operators' own tests; a Go operator of the same kinds is measured with the same workload.
  */
 export interface Workload {
-  /** operators/<dir>, and the chart charts/<dir>-operator. */
+  /** operators/<dir>, and the chart charts/<dir>-operator (charts/stackops' `operators` for combined). */
   dir: OperatorDir;
   /** The CRDs the operator needs (its chart's, plus those of kinds it reads). */
   crds(): KubeObject[];
@@ -51,8 +51,15 @@ export interface Workload {
 
 /** `bundle`: operators/<x>/bundle/main.mjs, what the image runs; `dist`: dist/main.js (tsc output). */
 export type Entry = 'bundle' | 'dist';
-export type OperatorDir = 'keystone' | 'placement' | 'network-addons' | 'sip';
-export const operatorDirs: readonly OperatorDir[] = ['keystone', 'placement', 'network-addons', 'sip'];
+export type OperatorDir = 'keystone' | 'placement' | 'network-addons' | 'sip' | 'combined';
+/** `combined`: the four in one process (operators/combined, the umbrella chart's default mode). */
+export const operatorDirs: readonly OperatorDir[] = [
+  'keystone',
+  'placement',
+  'network-addons',
+  'sip',
+  'combined',
+];
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 const chartCrds = (dir: OperatorDir) => {
@@ -99,9 +106,25 @@ export function nodeFlags(dir: OperatorDir): string[] {
   return [...shipped, process.env['BENCH_NODE_FLAGS'] ?? ''].flatMap((s) => s.split(' ').filter(Boolean));
 }
 
+/**
+ * The values of the chart that runs `dir`: charts/<dir>-operator/values.yaml, or for the combined
+ * process the umbrella chart's top-level `operators:` block, unindented.
+ */
+function chartValues(dir: OperatorDir): string {
+  if (dir !== 'combined')
+    return readFileSync(join(repoRoot, 'charts', `${dir}-operator`, 'values.yaml'), 'utf8');
+  const lines = readFileSync(join(repoRoot, 'charts', 'stackops', 'values.yaml'), 'utf8').split('\n');
+  const block = lines.slice(lines.indexOf('operators:') + 1);
+  const end = block.findIndex((l) => l !== '' && !l.startsWith(' ') && !l.startsWith('#'));
+  return block
+    .slice(0, end < 0 ? undefined : end)
+    .map((l) => l.replace(/^ {2}/, ''))
+    .join('\n');
+}
+
 /** The `nodeOptions:` line of charts/<dir>-operator/values.yaml. */
 export function chartNodeOptions(dir: OperatorDir): string {
-  const values = readFileSync(join(repoRoot, 'charts', `${dir}-operator`, 'values.yaml'), 'utf8');
+  const values = chartValues(dir);
   return (
     /^nodeOptions:[ \t]*(.*)$/m
       .exec(values)?.[1]
@@ -112,7 +135,7 @@ export function chartNodeOptions(dir: OperatorDir): string {
 
 /** `resources.limits.memory` of charts/<dir>-operator/values.yaml, MiB (undefined: none set). */
 export function chartMemoryLimitMiB(dir: OperatorDir): number | undefined {
-  const values = readFileSync(join(repoRoot, 'charts', `${dir}-operator`, 'values.yaml'), 'utf8');
+  const values = chartValues(dir);
   const m =
     /^resources:\n(?:[ \t]+.*\n)*?[ \t]+limits:\n(?:[ \t]+.*\n)*?[ \t]+memory:[ \t]*(\d+)(Mi|Gi)/m.exec(
       values,
@@ -527,9 +550,45 @@ const sipSpec = () => ({
   },
 });
 
+const unique = <T>(items: T[], key: (t: T) => string) => [...new Map(items.map((i) => [key(i), i])).values()];
+
+/**
+ * The four operators in one process (operators/combined): every operator's instance at once, in
+ * one namespace, each done by its own rule; the one change is keystone's.
+ */
+const allInOne = (parts: readonly Workload[]): Workload => ({
+  dir: 'combined',
+  crds: () =>
+    unique(
+      parts.flatMap((w) => w.crds()),
+      (c) => c.metadata.name ?? '',
+    ),
+  setup: async (client) => {
+    for (const w of parts) await w.setup?.(client);
+  },
+  namespaced: true,
+  prepare: async (client, ns) => {
+    for (const w of parts) await w.prepare(client, ns);
+  },
+  apply: async (client, ns) => {
+    await Promise.all(parts.map((w) => w.apply(client, ns)));
+  },
+  done: async (client, ns) => (await Promise.all(parts.map((w) => w.done(client, ns)))).every(Boolean),
+  change: keystone.change,
+  controlPlaneKinds: unique(
+    parts.flatMap((w) => w.controlPlaneKinds),
+    (k) => `${k.group}/${k.plural}`,
+  ),
+  subject: (entry) => ({
+    ...ourOperator('combined', entry, { OPERATOR_NAMESPACE: NAO_NAMESPACE }),
+    name: 'stackops-operators',
+  }),
+});
+
 export const workloads: Record<OperatorDir, Workload> = {
   keystone,
   placement,
   'network-addons': networkAddons,
   sip,
+  combined: allInOne([keystone, placement, networkAddons, sip]),
 };
