@@ -39,15 +39,16 @@ export_tree() { # repo commit dest [paths...]
 replace_refused() { # src dir; loops until the proxy serves all that is left
   local src=$1 round refused line module version commit r sub dest
   for round in 1 2 3 4 5 6 7 8; do
-    refused=$(cd "$src" && GOFLAGS=-mod=mod go mod download 2>&1 |
-      sed -n 's#.*proxy\.golang\.org/\(github\.com/openstack-k8s-operators/[^ ]*\)/@v/\([^ ]*\)\.\(info\|mod\|zip\): 403.*#\1 \2#p' | sort -u)
+    # `go mod download` alone misses zips only a build reads; `go list -deps` of the command reads them.
+    refused=$(cd "$src" && { GOFLAGS=-mod=mod go mod download; GOFLAGS=-mod=mod go list -deps ./cmd >/dev/null; } 2>&1 |
+      sed -n 's#.*proxy\.golang\.org/\(github\.com/openstack-k8s-operators/[^ ]*\)/@v/\([^ ]*\)\.\(info\|mod\|zip\): 403.*#\1 \2#p' | sort -u || true)
     [ -z "$refused" ] && return 0
     while read -r module version; do
       commit=${version##*-}
       r=${module#github.com/openstack-k8s-operators/}
       sub=${r#*/}
       r=${r%%/*}
-      dest="$OUT/deps/$r-$commit"
+      dest="$OUT/deps/$r-$commit-${sub//\//_}"
       log "proxy refused $module@$version: $r@$commit:$sub from the mirror"
       export_tree "$r" "$commit" "$dest" "$sub"
       (cd "$src" && go mod edit -replace "$module@$version=$dest/$sub")

@@ -26,15 +26,17 @@ ks_short=${KEYSTONE_OPERATOR_COMMIT:0:12}
 pl_short=${PLACEMENT_OPERATOR_COMMIT:0:12}
 
 stage_up() {
-  kube_env up --name "$CLUSTER" --real-nodes 2 --nodes 0 --timeout 600
+  kube_env env --name "$CLUSTER" >/dev/null 2>&1 ||
+    kube_env up --name "$CLUSTER" --real-nodes 2 --nodes 0 --timeout 600
   eval "$(kube_env env --name "$CLUSTER")"
-  local archives=() i op
+  local archives=() i f
   for i in keystone placement mariadb openstackclient; do
     i=$(image $i)
     archives+=("$repo/build/images/${i%:*}/${i##*:}/image.oci.tar")
   done
-  for op in keystone placement; do
-    archives+=("$(ls "$repo"/build/images/ghcr.io/stackops/$op-operator/*/image.oci.tar)")
+  # The amd64 image only (`<version>@index` and `<version>@linux-arm64` sit beside it).
+  for f in "$repo"/build/images/ghcr.io/stackops/{keystone,placement}-operator/*/image.oci.tar; do
+    case $f in *@*) ;; *) archives+=("$f") ;; esac
   done
   archives+=("$OUT/images/keystone-operator-$KEYSTONE_OPERATOR_COMMIT.tar" "$OUT/images/placement-operator-$PLACEMENT_OPERATOR_COMMIT.tar")
   log "loading ${#archives[@]} images into the real nodes"
@@ -53,9 +55,10 @@ upstream_crds() { # every CRD the Go operators serve or watch
     for f in "$OUT/src/$op-$commit"/config/crd/bases/*.yaml; do echo "$f"; done
   done
 }
-apply_upstream_crds() { # kubectl verb (create|replace)
+apply_upstream_crds() { # kubectl verb: "apply --server-side" or replace
   local f
-  for f in $(upstream_crds); do kubectl "$1" -f "$f" >/dev/null || kubectl create -f "$f" >/dev/null; done
+  # shellcheck disable=SC2086 # the verb may be two words
+  for f in $(upstream_crds); do kubectl $1 -f "$f" >/dev/null || kubectl create -f "$f" >/dev/null; done
 }
 
 go_operator() { # operator short-commit → Deployment <operator>-controller-manager in $OPS, webhooks off
@@ -212,10 +215,10 @@ play_mariadb() { # name: what mariadb-operator does for a service's MariaDBDatab
   log "mariadb-operator played for $name: schema $schema, user $user"
 }
 
-stage_upstream() {
+stage_infra() { # idempotent
   eval "$(kube_env env --name "$CLUSTER")"
   log "CRDs: upstream's (keystone-operator@$ks_short, placement-operator@$pl_short), mariadb-operator's and infra-operator's"
-  apply_upstream_crds create
+  apply_upstream_crds "apply --server-side"
   for f in "$repo"/tools/crd-types/crds/*.yaml; do kubectl apply --server-side -f "$f" >/dev/null; done
   kubectl create namespace $NS --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   osp_secret
@@ -238,7 +241,10 @@ YAML
   kubectl -n $NS patch memcached memcached --subresource=status --type=merge -p \
     "{\"status\":{\"readyCount\":1,\"serverList\":[\"memcached.$NS.svc:11211\"],\"serverListWithInet\":[\"inet:[memcached.$NS.svc]:11211\"],\"tlsSupport\":false}}" >/dev/null
   report_ready memcached memcached Ready
+}
 
+stage_upstream() {
+  stage_infra
   log "the Go operators"
   kubectl create namespace $OPS --dry-run=client -o yaml | kubectl apply -f - >/dev/null
   go_operator keystone-operator "$ks_short"
@@ -446,6 +452,7 @@ stage_back() {
 
 case ${1:-all} in
   up) stage_up ;;
+  infra) stage_infra ;;
   upstream) stage_upstream ;;
   switch) stage_switch ;;
   back) stage_back ;;
