@@ -3,7 +3,7 @@
 # tools/upstream-suites/upstream.env pins, and packs each as an image the real node can import:
 #   $CACHE/bin/<operator>-<commit>            the manager binary (static, CGO_ENABLED=0)
 #   $CACHE/images/<operator>-<commit>.tar     image `localhost/upstream/<operator>:<commit12>`
-# Usage: tools/upstream-switch/build.sh
+# Usage: tools/upstream-switch/build.sh [keystone-operator|placement-operator]   (default: both)
 # Sources: `git archive` of the stored snapshots in /work/.mirror (UPSTREAM_MIRROR), as
 # tools/upstream-suites/fetch.sh takes the suites; dependencies from the Go module proxy. A module
 # version the proxy refuses (403) is taken from the mirror at the commit its pseudo-version names
@@ -76,11 +76,41 @@ build() { # operator commit
   mkdir -p "$root/usr/share/$op"
   cp -r "$src/templates" "$root/usr/share/$op/templates"
   tar -C "$root" --owner=0 --group=0 --numeric-owner --sort=name --mtime=@0 -cf "$root.tar" .
-  "$crane" append --oci-empty-base -f "$root.tar" -t "localhost/upstream/$op:$short" -o "$image.tmp"
+  # Assembled in a loopback registry (crane's mutate reads and writes only registries): the layer on
+  # an empty base, then the platform (ctr's import skips an image without one) and the config
+  # upstream's Dockerfile sets; pulled as an archive named as the Deployment names it.
+  local ref="$registry/upstream/$op:$short"
+  "$crane" append --oci-empty-base -f "$root.tar" -t "$ref" >/dev/null
+  "$crane" mutate --set-platform linux/amd64 --entrypoint /manager --user 65532 -w / \
+    -e "OPERATOR_TEMPLATES=/usr/share/$op/templates/" -t "$ref" "$ref" >/dev/null
+  "$crane" pull "$ref" "$image.tmp"
+  # The archive's tag is the loopback registry's; `localhost/upstream/...` is what the Deployment names.
+  rm -rf "$root.d" && mkdir "$root.d" && tar -C "$root.d" -xf "$image.tmp"
+  jq --arg n "localhost/upstream/$op:$short" '.[0].RepoTags = [$n]' "$root.d/manifest.json" >"$root.d/m" && mv "$root.d/m" "$root.d/manifest.json"
+  tar -C "$root.d" -cf "$image.tmp" . && rm -rf "$root.d"
   mv "$image.tmp" "$image"
   rm -rf "$root" "$root.tar"
   log "$op@$short: image localhost/upstream/$op:$short -> $image"
 }
 
-build keystone-operator "$KEYSTONE_OPERATOR_COMMIT"
-build placement-operator "$PLACEMENT_OPERATOR_COMMIT"
+# The loopback registry the images are assembled in (stopped on exit).
+regdir=$(mktemp -d)
+"$crane" registry serve --address 127.0.0.1:0 2>"$regdir/log" &
+regpid=$!
+trap 'kill $regpid 2>/dev/null; rm -rf "$regdir"' EXIT
+for _ in $(seq 50); do
+  registry=$(sed -n 's/.*serving on port \([0-9]*\).*/127.0.0.1:\1/p' "$regdir/log")
+  [ -n "$registry" ] && break
+  sleep 0.2
+done
+[ -n "$registry" ] || { cat "$regdir/log" >&2; exit 1; }
+
+case ${1:-all} in
+  keystone-operator) build keystone-operator "$KEYSTONE_OPERATOR_COMMIT" ;;
+  placement-operator) build placement-operator "$PLACEMENT_OPERATOR_COMMIT" ;;
+  all)
+    build keystone-operator "$KEYSTONE_OPERATOR_COMMIT"
+    build placement-operator "$PLACEMENT_OPERATOR_COMMIT"
+    ;;
+  *) echo "usage: build.sh [keystone-operator|placement-operator]" >&2 && exit 2 ;;
+esac

@@ -7,7 +7,7 @@
 # Usage: tools/upstream-switch/run.sh [up|upstream|switch|back|all]   (UPSTREAM_SWITCH_CLUSTER)
 # Needs: build.sh's images, `make images` (the operator and stand-in images), root, jq, ctr.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../upstream-suites/upstream.env
 . "$here/../upstream-suites/upstream.env"
 repo=$(cd "$here/../.." && pwd)
@@ -67,12 +67,13 @@ go_operator() { # operator short-commit → Deployment <operator>-controller-man
   dir="$src/config/stackops-switch"
   mkdir -p "$dir"
   # upstream's own rbac and manager kustomizations, in openstack-operator's namespace and naming;
-  # webhooks off as openstack-operator runs them (no cert-manager here), the image built by build.sh.
+  # webhooks off as openstack-operator runs them (no cert-manager here), the image built by build.sh
+  # instead of the one config/manager names.
   cat >"$dir/kustomization.yaml" <<YAML
 namespace: $OPS
 namePrefix: $op-
 resources: [../rbac, ../manager]
-images: [{name: controller, newName: localhost/upstream/$op, newTag: "$short"}]
+images: [{name: quay.io/openstack-k8s-operators/$op, newName: localhost/upstream/$op, newTag: "$short"}]
 patches:
   - target: {kind: Deployment}
     patch: |-
@@ -450,6 +451,8 @@ stage_back() {
   answers back | tee "$RUN/answers-back.txt"
 }
 
+# Sourced (`. run.sh`), it only defines the stages and helpers.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
 case ${1:-all} in
   up) stage_up ;;
   infra) stage_infra ;;
