@@ -105,12 +105,43 @@ for _ in $(seq 50); do
 done
 [ -n "$registry" ] || { cat "$regdir/log" >&2; exit 1; }
 
+# The stand-in Keystone and Placement images with kolla's extend_start behaviour for httpd: upstream's
+# kolla config runs `/usr/sbin/httpd` with no arguments and relies on the TCIB image's
+# kolla_extend_start adding `-DFOREGROUND` (kolla's keystone and placement start scripts do);
+# the stand-in's kolla_extend_start is empty, so httpd daemonizes and the container exits 0.
+# stackops' operators say `-DFOREGROUND` themselves. One layer on top, same tag plus `-fg`.
+foreground() { # workload (keystone|placement)
+  local name dir ref out root
+  name=$(node -p "require('$repo/build/images/workloads.json').images['$1'].name")
+  dir="$repo/build/images/${name%:*}/${name##*:}/oci"
+  out="$OUT/images/$1-fg.tar"
+  [ -f "$out" ] && { log "$1: $out (cached)"; return 0; }
+  ref="$registry/upstream-switch/$1:fg"
+  "$crane" push "$dir" "$ref" >/dev/null
+  root=$(mktemp -d)
+  install -D -m 0755 /dev/stdin "$root/usr/local/bin/kolla_extend_start" <<'SH'
+# tools/upstream-switch: kolla's httpd start (ARGS -DFOREGROUND when the command is httpd alone).
+if [[ ${CMD} == /usr/sbin/httpd ]]; then ARGS="-DFOREGROUND"; fi
+SH
+  tar -C "$root" --owner=0 --group=0 --numeric-owner --mtime=@0 -cf "$root.tar" .
+  "$crane" append -b "$ref" -f "$root.tar" -t "$ref" >/dev/null
+  "$crane" pull "$ref" "$out.tmp"
+  rm -rf "$root.d" && mkdir "$root.d" && tar -C "$root.d" -xf "$out.tmp"
+  jq --arg n "$name-fg" '.[0].RepoTags = [$n]' "$root.d/manifest.json" >"$root.d/m" && mv "$root.d/m" "$root.d/manifest.json"
+  tar -C "$root.d" -cf "$out.tmp" . && rm -rf "$root.d" "$root" "$root.tar"
+  mv "$out.tmp" "$out"
+  log "$1: image $name-fg -> $out"
+}
+
 case ${1:-all} in
+  foreground) foreground keystone && foreground placement ;;
   keystone-operator) build keystone-operator "$KEYSTONE_OPERATOR_COMMIT" ;;
   placement-operator) build placement-operator "$PLACEMENT_OPERATOR_COMMIT" ;;
   all)
     build keystone-operator "$KEYSTONE_OPERATOR_COMMIT"
     build placement-operator "$PLACEMENT_OPERATOR_COMMIT"
+    foreground keystone
+    foreground placement
     ;;
   *) echo "usage: build.sh [keystone-operator|placement-operator]" >&2 && exit 2 ;;
 esac

@@ -22,6 +22,8 @@ log() { echo "[switch $(date -u +%H:%M:%S)] $*"; }
 fail() { echo "[switch $(date -u +%H:%M:%S)] FAIL: $*" >&2; exit 1; }
 mkdir -p "$RUN"
 image() { node -p "require('$repo/build/images/workloads.json').images['$1'].name"; }
+# Keystone and Placement: the stand-ins with kolla's httpd foreground start (build.sh, "foreground").
+api_image() { echo "$(image "$1")-fg"; }
 ks_short=${KEYSTONE_OPERATOR_COMMIT:0:12}
 pl_short=${PLACEMENT_OPERATOR_COMMIT:0:12}
 
@@ -38,7 +40,8 @@ stage_up() {
   for f in "$repo"/build/images/ghcr.io/stackops/{keystone,placement}-operator/*/image.oci.tar; do
     case $f in *@*) ;; *) archives+=("$f") ;; esac
   done
-  archives+=("$OUT/images/keystone-operator-$KEYSTONE_OPERATOR_COMMIT.tar" "$OUT/images/placement-operator-$PLACEMENT_OPERATOR_COMMIT.tar")
+  archives+=("$OUT/images/keystone-operator-$KEYSTONE_OPERATOR_COMMIT.tar" "$OUT/images/placement-operator-$PLACEMENT_OPERATOR_COMMIT.tar"
+    "$OUT/images/keystone-fg.tar" "$OUT/images/placement-fg.tar")
   log "loading ${#archives[@]} images into the real nodes"
   kube_env load-images --name "$CLUSTER" "${archives[@]}"
 }
@@ -244,6 +247,18 @@ YAML
   report_ready memcached memcached Ready
 }
 
+play_transport_url() { # name: what infra-operator does for a TransportURL, with oslo.messaging's
+  # in-process `fake` driver as the URL (no RabbitMQ here; notifications go nowhere).
+  local name=$1
+  wait_for "TransportURL $name" kubectl -n $NS get transporturl "$name"
+  kubectl -n $NS create secret generic "rabbitmq-transport-url-$name" --from-literal=transport_url=fake:// \
+    --dry-run=client -o yaml | kubectl apply -f - >/dev/null
+  kubectl -n $NS patch transporturl "$name" --subresource=status --type=merge \
+    -p "{\"status\":{\"secretName\":\"rabbitmq-transport-url-$name\"}}" >/dev/null
+  report_ready transporturl "$name" TransportURLReady Ready
+  log "infra-operator played for TransportURL $name (fake://)"
+}
+
 stage_upstream() {
   stage_infra
   log "the Go operators"
@@ -255,12 +270,13 @@ stage_upstream() {
   local ks_sample="$OUT/src/keystone-operator-$KEYSTONE_OPERATOR_COMMIT/config/samples/keystone_v1beta1_keystoneapi.yaml"
   local pl_sample="$OUT/src/placement-operator-$PLACEMENT_OPERATOR_COMMIT/config/samples/placement_v1beta1_placementapi.yaml"
   kubectl -n $NS create --dry-run=client -o json -f "$ks_sample" |
-    jq --arg i "$(image keystone)" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
+    jq --arg i "$(api_image keystone)" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
   play_mariadb keystone
+  play_transport_url keystone-keystone-transport
   kubectl -n $NS wait --for=condition=Ready keystoneapi/keystone --timeout 600s ||
     { kubectl -n $NS get keystoneapi keystone -o yaml | sed -n '/^status:/,$p'; fail "KeystoneAPI not Ready under the Go operator"; }
   kubectl -n $NS create --dry-run=client -o json -f "$pl_sample" |
-    jq --arg i "$(image placement)" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
+    jq --arg i "$(api_image placement)" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
   play_mariadb placement
   kubectl -n $NS wait --for=condition=Ready placementapi/placement --timeout 600s ||
     { kubectl -n $NS get placementapi placement -o yaml | sed -n '/^status:/,$p'; fail "PlacementAPI not Ready under the Go operator"; }
@@ -414,8 +430,8 @@ stage_switch() {
   helm install stackops "$repo/charts/stackops" -n stackops --create-namespace \
     --set keystone.enabled=true --set placement.enabled=true \
     --set networkaddons.enabled=false --set sip.enabled=false \
-    --set "keystone.relatedImages.keystoneAPI=$(image keystone)" --set "keystone.relatedImages.mariadb=$(image mariadb)" \
-    --set "placement.relatedImages.placementAPI=$(image placement)" --set "placement.relatedImages.mariadb=$(image mariadb)" \
+    --set "keystone.relatedImages.keystoneAPI=$(api_image keystone)" --set "keystone.relatedImages.mariadb=$(image mariadb)" \
+    --set "placement.relatedImages.placementAPI=$(api_image placement)" --set "placement.relatedImages.mariadb=$(image mariadb)" \
     --wait --timeout 5m
   ready_converged keystoneapi keystone
   ready_converged placementapi placement
