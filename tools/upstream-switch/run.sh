@@ -426,8 +426,22 @@ stage_switch() {
   for kind in keystoneapis keystoneservices keystoneendpoints keystoneapplicationcredentials placementapis; do
     kubectl -n $NS label "$kind" --all stackops-switch/checked=true --overwrite
   done
-  log "B6 install stackops' operators (umbrella chart)"
-  helm install stackops "$repo/charts/stackops" -n stackops --create-namespace \
+  stage_install
+}
+
+stage_install() { # B6 and the checks after it (re-runnable: `run.sh install`)
+  eval "$(kube_env env --name "$CLUSTER")"
+  local t0=$SECONDS
+  # B5 of the guide: upstream made a TransportURL for cluster `rabbitmq` although the sample sets no
+  # notificationsBus; stackops makes none and would delete it, which its chart's RBAC does not allow
+  # (found by this run: KeystoneAPI Ready False, "cannot delete resource transporturls").
+  kubectl -n $NS delete transporturl keystone-keystone-transport --ignore-not-found
+  # Keystone objects the Go operator made carry no stackops ownership marker: without this
+  # annotation stackops refuses them (NotOwned; found by this run), with it adopts them.
+  kubectl -n $NS annotate keystoneservices,keystoneendpoints --all keystone.openstack.org/adopt=true --overwrite
+  log "B6 install stackops' operators (umbrella chart; from a checkout its subcharts are packed first)"
+  helm dependency build "$repo/charts/stackops" --skip-refresh >/dev/null
+  helm upgrade --install stackops "$repo/charts/stackops" -n stackops --create-namespace \
     --set keystone.enabled=true --set placement.enabled=true \
     --set networkaddons.enabled=false --set sip.enabled=false \
     --set "keystone.relatedImages.keystoneAPI=$(api_image keystone)" --set "keystone.relatedImages.mariadb=$(image mariadb)" \
@@ -436,7 +450,7 @@ stage_switch() {
   ready_converged keystoneapi keystone
   ready_converged placementapi placement
   ready_converged keystoneapplicationcredential ac-placement
-  log "converged $((SECONDS - t0)) s after B1; waiting 60 s for late writes"
+  log "converged $((SECONDS - t0)) s after B6; waiting 60 s for late writes"
   sleep 60
   snapshot stackops
   compare go stackops | tee "$RUN/compare-go-stackops.txt"
@@ -474,6 +488,7 @@ case ${1:-all} in
   infra) stage_infra ;;
   upstream) stage_upstream ;;
   switch) stage_switch ;;
+  install) stage_install ;;
   back) stage_back ;;
   all) stage_up && stage_upstream && stage_switch && stage_back ;;
   *) fail "unknown stage $1" ;;
