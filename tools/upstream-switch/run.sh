@@ -469,7 +469,8 @@ stage_back() {
   kubectl -n $OPS scale deployment placement-operator-controller-manager --replicas=1
   kubectl -n $OPS rollout status deployment keystone-operator-controller-manager --timeout 180s
   kubectl -n $OPS rollout status deployment placement-operator-controller-manager --timeout 180s
-  sleep 20
+  # The Go operator makes its TransportURL again (deleted at B5): infra-operator's part, played.
+  play_transport_url keystone-keystone-transport
   ready_converged keystoneapi keystone
   ready_converged placementapi placement
   ready_converged keystoneapplicationcredential ac-placement
