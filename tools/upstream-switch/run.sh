@@ -301,6 +301,7 @@ YAML
   log "a token issued under the Go operators"
   token_issue >"$RUN/token-go"
   snapshot go
+  answers go | tee "$RUN/answers-go.txt"
   log "upstream's world is Ready"
 }
 
