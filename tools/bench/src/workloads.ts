@@ -553,37 +553,50 @@ const sipSpec = () => ({
 const unique = <T>(items: T[], key: (t: T) => string) => [...new Map(items.map((i) => [key(i), i])).values()];
 
 /**
- * The four operators in one process (operators/combined): every operator's instance at once, in
- * one namespace, each done by its own rule; the one change is keystone's.
+ * The four operators in one process (operators/combined): every operator's instance at once, each
+ * in a namespace of its own (their prerequisites share names, e.g. `osp-secret`) and done by its
+ * own rule; the one change is keystone's.
  */
-const allInOne = (parts: readonly Workload[]): Workload => ({
-  dir: 'combined',
-  crds: () =>
-    unique(
-      parts.flatMap((w) => w.crds()),
-      (c) => c.metadata.name ?? '',
+const allInOne = (parts: readonly Workload[]): Workload => {
+  const nsOf = (w: Workload, ns: string) => `${ns}-${w.dir}`;
+  return {
+    dir: 'combined',
+    crds: () =>
+      unique(
+        parts.flatMap((w) => w.crds()),
+        (c) => c.metadata.name ?? '',
+      ),
+    setup: async (client) => {
+      for (const w of parts) await w.setup?.(client);
+    },
+    // Its instances live in several namespaces: the control plane's work is watched in all.
+    namespaced: false,
+    prepare: async (client, ns) => {
+      for (const w of parts) {
+        await client.create(Kinds.Namespace, {
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name: nsOf(w, ns) },
+        } as KubeObject);
+        await w.prepare(client, nsOf(w, ns));
+      }
+    },
+    apply: async (client, ns) => {
+      await Promise.all(parts.map((w) => w.apply(client, nsOf(w, ns))));
+    },
+    done: async (client, ns) =>
+      (await Promise.all(parts.map((w) => w.done(client, nsOf(w, ns))))).every(Boolean),
+    change: (client, ns) => keystone.change?.(client, nsOf(keystone, ns)) ?? Promise.resolve(),
+    controlPlaneKinds: unique(
+      parts.flatMap((w) => w.controlPlaneKinds),
+      (k) => `${k.group}/${k.plural}`,
     ),
-  setup: async (client) => {
-    for (const w of parts) await w.setup?.(client);
-  },
-  namespaced: true,
-  prepare: async (client, ns) => {
-    for (const w of parts) await w.prepare(client, ns);
-  },
-  apply: async (client, ns) => {
-    await Promise.all(parts.map((w) => w.apply(client, ns)));
-  },
-  done: async (client, ns) => (await Promise.all(parts.map((w) => w.done(client, ns)))).every(Boolean),
-  change: keystone.change,
-  controlPlaneKinds: unique(
-    parts.flatMap((w) => w.controlPlaneKinds),
-    (k) => `${k.group}/${k.plural}`,
-  ),
-  subject: (entry) => ({
-    ...ourOperator('combined', entry, { OPERATOR_NAMESPACE: NAO_NAMESPACE }),
-    name: 'stackops-operators',
-  }),
-});
+    subject: (entry) => ({
+      ...ourOperator('combined', entry, { OPERATOR_NAMESPACE: NAO_NAMESPACE }),
+      name: 'stackops-operators',
+    }),
+  };
+};
 
 export const workloads: Record<OperatorDir, Workload> = {
   keystone,
