@@ -133,7 +133,8 @@ one Role per watched namespace): exactly the kinds and verbs its three controlle
   verbs: ["get", "list", "watch", "create", "patch"]
 # infra-operator: the Memcached named by memcachedInstance and the Topology named by topologyRef are
 # read, watched, and carry keystone's finalizer; the notifications TransportURL is created (server-side
-# apply), watched, never deleted by the operator (garbage collection does it).
+# apply), watched, and deleted when notifications are turned off (only the one this KeystoneAPI
+# controls, by uid precondition: a TransportURL left by upstream's operator is one of those).
 - apiGroups: ["memcached.openstack.org"]
   resources: ["memcacheds"]
   verbs: ["get", "list", "watch", "patch"]
@@ -142,7 +143,7 @@ one Role per watched namespace): exactly the kinds and verbs its three controlle
   verbs: ["get", "list", "watch", "patch"]
 - apiGroups: ["rabbitmq.openstack.org"]
   resources: ["transporturls"]
-  verbs: ["get", "list", "watch", "create", "patch"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]

@@ -177,7 +177,7 @@ const NAMESPACED: Record<string, Grant[]> = {
     ...mariadb,
     ...rule(['memcacheds.memcached.openstack.org'], ['get', 'list', 'watch', 'patch']),
     ...topologies,
-    ...rule(['transporturls.rabbitmq.openstack.org'], ['get', 'list', 'watch', 'create', 'patch']),
+    ...rule(['transporturls.rabbitmq.openstack.org'], ['get', 'list', 'watch', 'create', 'patch', 'delete']),
     ...events,
   ],
   placement: [
