@@ -49,7 +49,8 @@ for i in "$keystone_image" "$placement_image" "$mariadb_image" "$client_image"; 
   archives+=("$repo/build/images/${i%:*}/${i##*:}/image.oci.tar")
 done
 for op in keystone placement; do
-  archives+=("$(ls "$repo"/build/images/ghcr.io/stackops/$op-operator/*/image.oci.tar)")
+  # The version folder (linux/amd64), not `<version>@index` or `<version>@linux-arm64` beside it.
+  archives+=("$(ls "$repo"/build/images/ghcr.io/stackops/$op-operator/*/image.oci.tar | grep -v @)")
 done
 log "loading ${#archives[@]} images into the real node"
 kube_env load-images --name "$CLUSTER" "${archives[@]}"
