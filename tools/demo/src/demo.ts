@@ -188,8 +188,8 @@ async function networkAddonPods(client: KubeClient, realNodes: readonly string[]
   const problems = pods.flatMap((p) =>
     p.state === 'Ready' && realNodes.includes(p.node) ? [] : [`${p.name} is ${p.state} on ${p.node}`],
   );
-  // A DaemonSet each (multus, bridge-marker, the linux-bridge plugins, whereabouts) on every real node.
-  if (pods.length < 4 * realNodes.length) problems.push(`${pods.length} network add-on pods`);
+  // A DaemonSet each (multus, bridge-marker, the linux-bridge plugins, ovs-cni, whereabouts) on every real node.
+  if (pods.length < 5 * realNodes.length) problems.push(`${pods.length} network add-on pods`);
   return { pods, problems };
 }
 
@@ -270,7 +270,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
     }
     if (real) {
       workloads = await steps.run(
-        'Build the stand-in images (Keystone, Placement, MariaDB, openstackclient; HAProxy, jump host, Redfish BMC; Multus, CNI plugins, bridge-marker, whereabouts)',
+        'Build the stand-in images (Keystone, Placement, MariaDB, openstackclient; HAProxy, jump host, Redfish BMC; Multus, CNI plugins, bridge-marker, ovs-cni, whereabouts)',
         async (note) => {
           const built = await buildWorkloadImages();
           const all = Object.values(built.images);
@@ -302,7 +302,8 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
         const started = await startControlPlane({
           name: opts.clusterName,
           fresh: true,
-          ...(images ? { realNodes, images: images.archives } : {}),
+          // Open vSwitch on every real node, as network-addons' ovs component expects of a host.
+          ...(images ? { realNodes, images: images.archives, ovs: true } : {}),
         });
         if (started.realNode) {
           note(
@@ -354,7 +355,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoOutcome> {
       // Before the KeystoneAPI: its pod gets the storage interface only if Multus, whereabouts and
       // the NAD are there when the pod is created.
       await steps.run(
-        'Network add-ons on the real nodes: NetworkAddonsConfig (multus, linuxBridge), whereabouts, NAD storage',
+        'Network add-ons on the real nodes: NetworkAddonsConfig (multus, linuxBridge, ovs), whereabouts, NAD storage',
         async (note) => {
           await applyExamples(cp!.kubectl, kubeconfig, {
             only: isNetworkAddonsConfig,

@@ -23,11 +23,15 @@ const networkImages = [
   'multus',
   'linuxBridge',
   'bridgeMarker',
+  'ovsCni',
   'whereabouts',
 ] as const satisfies readonly NetworkImageName[];
 
-/** The components of the example NetworkAddonsConfig whose DaemonSets run on the real nodes. */
-const realComponents = ['multus', 'linuxBridge'] as const;
+/**
+ * The components of the example NetworkAddonsConfig whose DaemonSets run on the real nodes (`ovs`
+ * on the Open vSwitch kube-env runs on each of them, `ovs: true`).
+ */
+const realComponents = ['multus', 'linuxBridge', 'ovs'] as const;
 
 /** Built (or from the cache): image name per network image, and the archives to load into every node. */
 export async function buildNetworkAddonImages(): Promise<{
@@ -51,6 +55,7 @@ export const networkAddonsRelatedImages = (names: Record<(typeof networkImages)[
   multus: names.multus,
   linuxBridge: names.linuxBridge,
   linuxBridgeMarker: names.bridgeMarker,
+  ovsCni: names.ovsCni,
 });
 
 /**

@@ -233,12 +233,13 @@ describe('make demo --replace </dev/null (the operators as pods on the real node
         new RegExp(`${service} .*│ ${iface} .*│ regionOne .*│ ${url.replace(/[.:/]/g, '\\$&')}`),
       );
     }
-    // The network add-ons for real: multus, the linux-bridge plugins and bridge-marker (network-addons-operator's
+    // The network add-ons for real: multus, the linux-bridge plugins, bridge-marker and ovs-cni (network-addons-operator's
     // DaemonSets) and whereabouts, each a pod Ready on the real node from the image built here.
     for (const [pod, image] of [
       ['multus', 'multus-cni'],
       ['kube-cni-linux-bridge-plugin', 'cni-default-plugins'],
       ['bridge-marker', 'bridge-marker'],
+      ['ovs-cni-amd64', 'ovs-cni-plugin'],
       ['whereabouts', 'whereabouts'],
     ] as const)
       expect(out).toMatch(
