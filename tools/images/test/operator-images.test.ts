@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBinary } from '@stackops/kube-env';
@@ -49,6 +49,23 @@ function readLayout(layout: string) {
   return { index, descriptor: descriptor!, manifest, config };
 }
 
+/** The image's title and program name: `<x>-operator`, and `stackops-operators` for the four in one. */
+const titleOf = (operator: string) =>
+  operator === 'combined' ? 'stackops-operators' : `${operator}-operator`;
+
+/**
+ * The chart that renders an operator's image: its own, or for the combined process the umbrella
+ * chart with its operator charts packed beside it (a copy of charts/, so the checkout is untouched).
+ */
+async function chartOf(helm: string, operator: string): Promise<{ dir: string; template: string }> {
+  if (operator !== 'combined')
+    return { dir: join(root, 'charts', `${operator}-operator`), template: 'templates/deployment.yaml' };
+  const charts = join(scratch, 'charts');
+  cpSync(join(root, 'charts'), charts, { recursive: true });
+  await exec([helm, 'dependency', 'build', join(charts, 'stackops'), '--skip-refresh']);
+  return { dir: join(charts, 'stackops'), template: 'templates/operators.yaml' };
+}
+
 function image(operator: string) {
   const found = result.images.find((i) => i.operator === operator);
   if (!found) throw new Error(`no image for ${operator}`);
@@ -56,18 +73,12 @@ function image(operator: string) {
 }
 
 describe('the operator images', () => {
-  it('are built for all four operators, named exactly as their charts render the image', async () => {
+  it('are built for the four operators and the four in one, named exactly as their charts render the image', async () => {
     expect(result.images.map((i) => i.operator).sort()).toEqual([...operatorNames].sort());
     const helm = await ensureBinary('helm');
     for (const operator of operatorNames) {
-      const rendered = await exec([
-        helm,
-        'template',
-        'x',
-        join(root, 'charts', `${operator}-operator`),
-        '--show-only',
-        'templates/deployment.yaml',
-      ]);
+      const chart = await chartOf(helm, operator);
+      const rendered = await exec([helm, 'template', 'x', chart.dir, '--show-only', chart.template]);
       const chartImage = /^\s+image: "?([^"\s]+)"?$/m.exec(rendered)?.[1];
       expect(chartImage, `${operator}'s chart`).toBe(image(operator).name);
       const { descriptor } = readLayout(image(operator).ociLayout);
@@ -95,11 +106,11 @@ describe('the operator images', () => {
     }
   });
 
-  it('share one base layer, identical in all four, and differ only in the second', () => {
+  it('share one base layer, identical in all of them, and differ only in the second', () => {
     const bases = new Set(result.images.map((i) => i.layers[0]?.digest));
     expect(bases.size).toBe(1);
     expect(result.images.every((i) => i.layers.length === 2)).toBe(true);
-    expect(new Set(result.images.map((i) => i.layers[1]?.digest)).size).toBe(4);
+    expect(new Set(result.images.map((i) => i.layers[1]?.digest)).size).toBe(operatorNames.length);
     // node is ~98% of the base; the bundle layer is small.
     for (const i of result.images) expect(i.layers[1]!.size).toBeLessThan(i.layers[0]!.size / 20);
   });
@@ -119,7 +130,7 @@ describe('the operator images', () => {
       expect(config.config.WorkingDir).toBe('/app');
       expect(config.config.Env).toContain('NODE_ENV=production');
       expect(config.config.Labels).toMatchObject({
-        'org.opencontainers.image.title': `${img.operator}-operator`,
+        'org.opencontainers.image.title': titleOf(img.operator),
         'org.opencontainers.image.version': pkg.version,
         'org.opencontainers.image.revision': inject('imageSource').revision,
         'org.opencontainers.image.licenses': pkg.license,
@@ -201,7 +212,7 @@ describe('the operator images', () => {
           : ['unshare', '--map-root-user', '/usr/sbin/chroot', rootfs];
       const env = Object.fromEntries((config.config.Env ?? []).map((e) => e.split(/=(.*)/s).slice(0, 2)));
       const help = await exec([...asUser, ...(config.config.Entrypoint ?? []), '--help'], { env });
-      expect(help).toContain(`Usage: ${img.operator}-operator`);
+      expect(help).toContain(`Usage: ${titleOf(img.operator)}`);
       const version = await exec([...asUser, '/usr/local/bin/node', '--version'], { env });
       expect(version.trim()).toBe(`v${result.base.node.version}`);
     }
