@@ -42,26 +42,30 @@ keystone_bin="$OUT/bin/keystone-operator-$KEYSTONE_OPERATOR_COMMIT"
 cnao_src="$OUT/src/cluster-network-addons-operator-$CNAO_COMMIT"
 cnao_bin="$OUT/bin/cluster-network-addons-operator-$CNAO_COMMIT"
 
-export_tree keystone-operator "$KEYSTONE_OPERATOR_COMMIT" "$keystone_src"
-build_binary "$keystone_src" "$keystone_bin"
+build_keystone() {
+  export_tree keystone-operator "$KEYSTONE_OPERATOR_COMMIT" "$keystone_src"
+  build_binary "$keystone_src" "$keystone_bin"
+}
 
 # CNAO vendors its modules (the proxy refuses its root module; nothing else is needed). Two blobs
 # are absent from the snapshot (sqlite's C amalgamation, unused with CGO off, and one of kyaml's
 # OpenAPI documents, not embedded): export_tree_present leaves them out and says so.
-export_tree_present "$CNAO_REPO" "$CNAO_COMMIT" "$cnao_src"
-# Its manager binds metrics and probes to `:8443` and `:8081`, every interface, with no flag to
-# change it; here everything listens on 127.0.0.1, so the two addresses come from the environment
-# when set (the only change to upstream's source; the bench fills in free loopback ports).
-main="$cnao_src/cmd/manager/main.go"
-if ! grep -q CNAO_METRICS_BIND_ADDRESS "$main"; then
-  sed -i -e 's|^import (|import (\n\t"cmp"|' \
-    -e 's|fmt.Sprintf(":%d", components.MetricsPort)|cmp.Or(os.Getenv("CNAO_METRICS_BIND_ADDRESS"), fmt.Sprintf(":%d", components.MetricsPort))|' \
-    -e 's|fmt.Sprintf(":%d", components.HealthProbePort)|cmp.Or(os.Getenv("CNAO_HEALTH_PROBE_BIND_ADDRESS"), fmt.Sprintf(":%d", components.HealthProbePort))|' \
-    "$main"
-  rm -f "$cnao_bin"
-fi
-[ "$(grep -c '_BIND_ADDRESS"' "$main")" = 2 ] || { echo "$main: the bind-address change did not apply" >&2 && exit 1; }
-build_binary "$cnao_src" "$cnao_bin" ./cmd/manager
+build_cnao() {
+  export_tree_present "$CNAO_REPO" "$CNAO_COMMIT" "$cnao_src"
+  # Its manager binds metrics and probes to `:8443` and `:8081`, every interface, with no flag to
+  # change it; here everything listens on 127.0.0.1, so the two addresses come from the environment
+  # when set (the only change to upstream's source; the bench fills in free loopback ports).
+  local main="$cnao_src/cmd/manager/main.go"
+  if ! grep -q CNAO_METRICS_BIND_ADDRESS "$main"; then
+    sed -i -e 's|^import (|import (\n\t"cmp"|' \
+      -e 's|fmt.Sprintf(":%d", components.MetricsPort)|cmp.Or(os.Getenv("CNAO_METRICS_BIND_ADDRESS"), fmt.Sprintf(":%d", components.MetricsPort))|' \
+      -e 's|fmt.Sprintf(":%d", components.HealthProbePort)|cmp.Or(os.Getenv("CNAO_HEALTH_PROBE_BIND_ADDRESS"), fmt.Sprintf(":%d", components.HealthProbePort))|' \
+      "$main"
+    rm -f "$cnao_bin"
+  fi
+  [ "$(grep -c '_BIND_ADDRESS"' "$main")" = 2 ] || { echo "$main: the bind-address change did not apply" >&2 && exit 1; }
+  build_binary "$cnao_src" "$cnao_bin" ./cmd/manager
+}
 
 # controller-runtime's user agent is the binary's file name: the audit log tells the Go operator's
 # requests from the bench's by it.
@@ -115,6 +119,7 @@ bench() { # workload side(ours|go) run [go args...]
 bench_args=("$@")
 for w in ${operators//,/ }; do
   [[ $w == keystone || $w == network-addons ]] || { echo "no Go operator for workload $w" >&2 && exit 2; }
+  if [ "$w" = keystone ]; then build_keystone; else build_cnao; fi
   go_args "$w"
   for i in $(seq "$runs"); do
     bench "$w" ours "$i"

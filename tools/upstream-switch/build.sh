@@ -41,18 +41,19 @@ export_tree_present() { # repo commit dest
   local git c=$2 dest=$3 index absent
   [ -d "$dest" ] && return 0
   git=$(snapshot "$1")
-  index=$(mktemp)
-  absent=$(git -C "$git" ls-tree -r "$c" | awk '$2 == "blob" { print $3 " " $4 }' |
+  index=$(mktemp -u)
+  absent=$(git -C "$git" ls-tree -r "$c" | awk '$2 == "blob" { print $3 }' |
     git -C "$git" cat-file --batch-check='%(objectname) %(objecttype)' 2>/dev/null | awk '$2 == "missing" { print $1 }')
   rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
-  GIT_INDEX_FILE=$index git -C "$git" read-tree "$c"
+  local in=(git --git-dir="$git" --work-tree="$dest.tmp")
+  GIT_INDEX_FILE=$index "${in[@]}" read-tree "$c"
   for blob in $absent; do
     local path
     path=$(git -C "$git" ls-tree -r "$c" | awk -v b="$blob" '$3 == b { print $4 }')
     log "$1@${c:0:12}: left out (absent from the snapshot): $path"
-    GIT_INDEX_FILE=$index git -C "$git" update-index --force-remove -- $path
+    GIT_INDEX_FILE=$index "${in[@]}" update-index --force-remove -- "$path"
   done
-  GIT_INDEX_FILE=$index git -C "$git" checkout-index -a --prefix="$dest.tmp/"
+  GIT_INDEX_FILE=$index "${in[@]}" checkout-index -a
   rm -f "$index"
   mv "$dest.tmp" "$dest"
 }
