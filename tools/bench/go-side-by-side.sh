@@ -8,7 +8,7 @@
 # once per run and operator (`--runs 1`, a fresh cluster each), and prints every figure's median
 # for both with the ratio ours ÷ Go; everything lands under $OUT_DIR (default build/bench/go-side-by-side).
 #
-# Usage: tools/bench/go-side-by-side.sh [--runs N] [--operators keystone,network-addons] [-- <bench args>]
+# Usage: tools/bench/go-side-by-side.sh [--runs N] [--from N] [--operators keystone,network-addons] [-- <bench args>]
 #   e.g. tools/bench/go-side-by-side.sh --runs 3 -- --idle-seconds 30 --no-maxima --no-floor
 # Environment: GO_SIDE_CLUSTER (kube-env cluster, default stackops-bench-go), OUT_DIR,
 # UPSTREAM_MIRROR / UPSTREAM_SWITCH_CACHE as build.sh reads them. Run it under `nice` on a shared machine.
@@ -24,13 +24,15 @@ CNAO_COMMIT=91c22ee7e966cab3907d0c2d98f6181444f3a7c8
 CNAO_VERSION=v0.102.0
 
 runs=3
+from=1 # the first run's number: more runs added to an earlier output (the report takes every run)
 operators=keystone,network-addons
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2 && shift 2 ;;
+    --from) from=$2 && shift 2 ;;
     --operators) operators=$2 && shift 2 ;;
     --) shift && break ;;
-    *) echo "usage: go-side-by-side.sh [--runs N] [--operators keystone,network-addons] [-- <bench args>]" >&2 && exit 2 ;;
+    *) echo "usage: go-side-by-side.sh [--runs N] [--from N] [--operators keystone,network-addons] [-- <bench args>]" >&2 && exit 2 ;;
   esac
 done
 cluster=${GO_SIDE_CLUSTER:-stackops-bench-go}
@@ -111,7 +113,7 @@ bench() { # workload side(ours|go) run [go args...]
   shift 3
   local dir="$out/$w/$side-$i"
   mkdir -p "$dir"
-  log "$w, $side, run $i/$runs ($(cut -d' ' -f1-3 /proc/loadavg)) -> $dir"
+  log "$w, $side, run $i ($(cut -d' ' -f1-3 /proc/loadavg)) -> $dir"
   # A failed run is kept (its log and whatever results.json it wrote) and the next goes on.
   nice -n 19 node "$repo/tools/bench/dist/cli.js" --operators "$w" --runs 1 --cluster "$cluster" --out "$dir" \
     "${bench_args[@]}" "$@" >"$dir/stdout.txt" 2>"$dir/stderr.txt" || log "$w, $side, run $i: bench exited $?"
@@ -121,7 +123,7 @@ for w in ${operators//,/ }; do
   [[ $w == keystone || $w == network-addons ]] || { echo "no Go operator for workload $w" >&2 && exit 2; }
   if [ "$w" = keystone ]; then build_keystone; else build_cnao; fi
   go_args "$w"
-  for i in $(seq "$runs"); do
+  for i in $(seq "$from" $((from + runs - 1))); do
     bench "$w" ours "$i"
     bench "$w" go "$i" "${args[@]}"
   done
