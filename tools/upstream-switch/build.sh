@@ -8,21 +8,22 @@
 # tools/upstream-suites/fetch.sh takes the suites; dependencies from the Go module proxy. A module
 # version the proxy refuses (403) is taken from the mirror at the commit its pseudo-version names
 # and put in place with a versioned `replace` (README, "Refused modules").
+# Sourced (e.g. by tools/bench/go-side-by-side.sh) it only defines the functions and paths.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../upstream-suites/upstream.env
 . "$here/../upstream-suites/upstream.env"
 MIRROR=${UPSTREAM_MIRROR:-/work/.mirror}
 OUT=${UPSTREAM_SWITCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackops/upstream-switch}
 repo=$(cd "$here/../.." && pwd)
-crane=$(ls "${XDG_CACHE_HOME:-$HOME/.cache}"/stackops/kube-env/*/bin/crane 2>/dev/null | head -1)
-[ -x "$crane" ] || crane=$(node -e "import('$repo/tools/kube-env/dist/index.js').then(async (m) => console.log(await m.ensureBinary('crane', {})))")
 log() { echo "[build $(date -u +%H:%M:%S)] $*"; }
 mkdir -p "$OUT/src" "$OUT/deps" "$OUT/bin" "$OUT/images"
 
-snapshot() { # repo → the mirror's git directory
-  local git="$MIRROR/openstack-k8s-operators+$1/repo"
-  [ -d "$git" ] || { echo "no snapshot of openstack-k8s-operators/$1 in $MIRROR (set UPSTREAM_MIRROR)" >&2; exit 1; }
+snapshot() { # repo (name under openstack-k8s-operators, or owner/name) → the mirror's git directory
+  local r=$1
+  [[ $r == */* ]] || r=openstack-k8s-operators/$r
+  local git="$MIRROR/${r/\//+}/repo"
+  [ -d "$git" ] || { echo "no snapshot of $r in $MIRROR (set UPSTREAM_MIRROR)" >&2; exit 1; }
   echo "$git"
 }
 export_tree() { # repo commit dest [paths...]
@@ -31,6 +32,29 @@ export_tree() { # repo commit dest [paths...]
   [ -d "$dest" ] && return 0
   mkdir -p "$dest.tmp"
   git -C "$(snapshot "$r")" archive "$c" "$@" | tar -x -C "$dest.tmp"
+  mv "$dest.tmp" "$dest"
+}
+# The whole tree at a commit, leaving out the files whose content the snapshot does not hold (its
+# largest blobs may be absent, and `git archive` stops at the first): through an index of our own,
+# so nothing is written into the mirror. Prints each file left out.
+export_tree_present() { # repo commit dest
+  local git c=$2 dest=$3 index absent
+  [ -d "$dest" ] && return 0
+  git=$(snapshot "$1")
+  index=$(mktemp -u)
+  absent=$(git -C "$git" ls-tree -r "$c" | awk '$2 == "blob" { print $3 }' |
+    git -C "$git" cat-file --batch-check='%(objectname) %(objecttype)' 2>/dev/null | awk '$2 == "missing" { print $1 }')
+  rm -rf "$dest.tmp" && mkdir -p "$dest.tmp"
+  local in=(git --git-dir="$git" --work-tree="$dest.tmp")
+  GIT_INDEX_FILE=$index "${in[@]}" read-tree "$c"
+  for blob in $absent; do
+    local path
+    path=$(git -C "$git" ls-tree -r "$c" | awk -v b="$blob" '$3 == b { print $4 }')
+    log "$1@${c:0:12}: left out (absent from the snapshot): $path"
+    GIT_INDEX_FILE=$index "${in[@]}" update-index --force-remove -- "$path"
+  done
+  GIT_INDEX_FILE=$index "${in[@]}" checkout-index -a
+  rm -f "$index"
   mv "$dest.tmp" "$dest"
 }
 
@@ -58,16 +82,24 @@ replace_refused() { # src dir; loops until the proxy serves all that is left
   exit 1
 }
 
+# The manager binary of an operator whose sources export_tree put in $src (cached by path): a
+# vendored tree builds from vendor/ alone, otherwise the modules come from the proxy (and the mirror).
+build_binary() { # src bin [package]
+  local src=$1 bin=$2 pkg=${3:-./cmd} mod=mod t0=$SECONDS
+  [ -x "$bin" ] && { log "$(basename "$bin"): cached"; return 0; }
+  if [ -f "$src/vendor/modules.txt" ]; then mod=vendor; else replace_refused "$src"; fi
+  log "$(basename "$bin"): go build $pkg (-mod=$mod)"
+  (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=$mod go build -o "$bin.tmp" "$pkg")
+  mv "$bin.tmp" "$bin"
+  log "$(basename "$bin"): built in $((SECONDS - t0)) s, $(du -m "$bin" | cut -f1) MiB"
+}
+
 build() { # operator commit
   local op=$1 commit=$2 short=${2:0:12}
   local src="$OUT/src/$op-$commit" bin="$OUT/bin/$op-$commit" image="$OUT/images/$op-$commit.tar"
   [ -f "$image" ] && { log "$op@$short: $image (cached)"; return 0; }
   export_tree "$op" "$commit" "$src"
-  replace_refused "$src"
-  log "$op@$short: go build"
-  local t0=$SECONDS
-  (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=mod go build -o "$bin" ./cmd)
-  log "$op@$short: built in $((SECONDS - t0)) s, $(du -m "$bin" | cut -f1) MiB"
+  build_binary "$src" "$bin"
   # One layer, as upstream's Dockerfile lays it out: /manager and the templates under
   # /usr/share/<operator>/templates (the Deployment sets OPERATOR_TEMPLATES, command and user).
   local root
@@ -93,17 +125,21 @@ build() { # operator commit
   log "$op@$short: image localhost/upstream/$op:$short -> $image"
 }
 
-# The loopback registry the images are assembled in (stopped on exit).
-regdir=$(mktemp -d)
-"$crane" registry serve --address 127.0.0.1:0 2>"$regdir/log" &
-regpid=$!
-trap 'kill $regpid 2>/dev/null; rm -rf "$regdir"' EXIT
-for _ in $(seq 50); do
-  registry=$(sed -n 's/.*serving on port \([0-9]*\).*/127.0.0.1:\1/p' "$regdir/log")
-  [ -n "$registry" ] && break
-  sleep 0.2
-done
-[ -n "$registry" ] || { cat "$regdir/log" >&2; exit 1; }
+# The loopback registry the images are assembled in (stopped on exit), and kube-env's crane.
+start_registry() {
+  crane=$(ls "${XDG_CACHE_HOME:-$HOME/.cache}"/stackops/kube-env/*/bin/crane 2>/dev/null | head -1)
+  [ -x "$crane" ] || crane=$(node -e "import('$repo/tools/kube-env/dist/index.js').then(async (m) => console.log(await m.ensureBinary('crane', {})))")
+  regdir=$(mktemp -d)
+  "$crane" registry serve --address 127.0.0.1:0 2>"$regdir/log" &
+  regpid=$!
+  trap 'kill $regpid 2>/dev/null; rm -rf "$regdir"' EXIT
+  for _ in $(seq 50); do
+    registry=$(sed -n 's/.*serving on port \([0-9]*\).*/127.0.0.1:\1/p' "$regdir/log")
+    [ -n "$registry" ] && break
+    sleep 0.2
+  done
+  [ -n "$registry" ] || { cat "$regdir/log" >&2; exit 1; }
+}
 
 # The stand-in Keystone and Placement images with kolla's extend_start behaviour for httpd: upstream's
 # kolla config runs `/usr/sbin/httpd` with no arguments and relies on the TCIB image's
@@ -133,6 +169,8 @@ SH
   log "$1: image $name-fg -> $out"
 }
 
+[[ ${BASH_SOURCE[0]} == "$0" ]] || return 0
+start_registry
 case ${1:-all} in
   foreground) foreground keystone && foreground placement ;;
   keystone-operator) build keystone-operator "$KEYSTONE_OPERATOR_COMMIT" ;;

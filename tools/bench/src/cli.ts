@@ -16,6 +16,7 @@ import {
 import { type RunFigures, runControlPlaneAlone, runFloor, runMaxima, runOnce, runScale } from './runner.js';
 import { installRuntime, parseRuntime, type Runtime, underRuntime } from './runtime.js';
 import type { SubjectSpec } from './subject.js';
+import { withUpstreamInfra } from './upstream-infra.js';
 import { bareNode, chartMemoryLimitMiB, type OperatorDir, operatorDirs, workloads } from './workloads.js';
 
 const positiveInt = (v: string) => {
@@ -56,6 +57,10 @@ const program = new Command('stackops-bench')
   )
   .option('--subject-env <k=v>', 'environment of --subject-cmd (repeatable)', collect, [])
   .option(
+    '--play-upstream-infra',
+    "keystone: play mariadb-operator's and infra-operator's parts for upstream's Go keystone-operator",
+  )
+  .option(
     '--runtime <name@version>',
     'run our operator under bun or deno (installed from npm into a cache outside the repository) instead of node',
     parseRuntime,
@@ -78,6 +83,7 @@ interface Options {
   subjectReadyUrl: string;
   subjectUserAgent?: string;
   subjectEnv: string[];
+  playUpstreamInfra?: boolean;
   runtime?: Runtime;
 }
 
@@ -102,7 +108,7 @@ async function main(): Promise<void> {
   const results: OperatorResult[] = [];
   try {
     for (const dir of dirs) {
-      const w = workloads[dir];
+      const w = o.playUpstreamInfra ? withUpstreamInfra(workloads[dir]) : workloads[dir];
       const spec: SubjectSpec = o.subjectCmd
         ? {
             name: o.subjectName,
