@@ -47,6 +47,12 @@ const client = adminClient();
 const nac = { kind: NetworkAddonsConfigKind, name: 'cluster' };
 const ns = 'network-e2e';
 let images: Awaited<ReturnType<typeof installNetworkAddons>>['images'];
+
+/** Three pings from a pod in the test namespace to `ip`, every one answered. */
+async function expectPingsAnswered(pod: string, ip: string): Promise<void> {
+  const ping = await kubectl(['exec', '-n', ns, pod, '--', 'ping', '-c', '3', '-W', '2', ip]);
+  expect(ping).toMatch(/3 packets transmitted, 3 packets received/);
+}
 let availableAfterMs = 0;
 
 beforeAll(async () => {
@@ -157,20 +163,7 @@ describe('network add-ons on the real node', () => {
       );
       expect(tagged.stdout.trim().split('\n'), node).toHaveLength(1);
     }
-    const ping = await kubectl([
-      'exec',
-      '-n',
-      ns,
-      'ovs-a',
-      '--',
-      'ping',
-      '-c',
-      '3',
-      '-W',
-      '2',
-      ipOf('ovs-b'),
-    ]);
-    expect(ping).toMatch(/3 packets transmitted, 3 packets received/);
+    await expectPingsAnswered('ovs-a', ipOf('ovs-b'));
     await kubectl(['delete', 'pod', '-n', ns, '-l', 'e2e=ovs', '--wait']);
   });
 
@@ -211,8 +204,7 @@ describe('network add-ons on the real node', () => {
     ]);
     expect(addr).toContain(`${ips.find((_, i) => pods[i]?.metadata.name === 'bridge-a')}/24`);
     const other = ips[pods.findIndex((p) => p.metadata.name === 'bridge-b')]!;
-    const ping = await kubectl(['exec', '-n', ns, 'bridge-a', '--', 'ping', '-c', '3', '-W', '2', other]);
-    expect(ping).toMatch(/3 packets transmitted, 3 packets received/);
+    await expectPingsAnswered('bridge-a', other);
     await kubectl(['delete', 'pod', '-n', ns, '-l', 'e2e=bridge', '--wait']);
   });
 
@@ -246,20 +238,7 @@ describe('network add-ons on the real node', () => {
       'enp7s0.21',
     ]);
     expect(`${iflink.trim()}:`).toBe(master.stdout.split(' ')[0]);
-    const ping = await kubectl([
-      'exec',
-      '-n',
-      ns,
-      pods[0]!.metadata.name!,
-      '--',
-      'ping',
-      '-c',
-      '3',
-      '-W',
-      '2',
-      ips[1]!,
-    ]);
-    expect(ping).toMatch(/3 packets transmitted, 3 packets received/);
+    await expectPingsAnswered(pods[0]!.metadata.name!, ips[1]!);
     const allocated = async () => {
       const pools = await client.list<KubeObject & { spec: { allocations?: Record<string, unknown> } }>(
         {
