@@ -11,7 +11,7 @@ import {
   startCluster,
   stopCluster,
 } from './cluster/control-plane.js';
-import { clusterLayout, componentNames, isComponentName } from './cluster/layout.js';
+import { clusterLayout, componentNames, isComponentName, shellExports } from './cluster/layout.js';
 import { cacheLayout } from './paths.js';
 import { formatDuration } from './util/format.js';
 import { cacheKey, versions } from './versions.js';
@@ -237,8 +237,7 @@ program
   .description('print shell exports for a cluster: eval "$(kube-env env)"')
   .option('--name <name>', 'cluster name', defaultName())
   .action((opts: { name: string }) => {
-    const layout = clusterLayout(opts.name);
-    process.stdout.write(`export KUBECONFIG=${layout.kubeconfig}\nexport PATH=${cacheLayout().bin}:$PATH\n`);
+    process.stdout.write(shellExports(opts.name, cacheLayout().bin));
   });
 
 program

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { clusterDir } from '../paths.js';
 
@@ -80,4 +81,18 @@ export function clusterLayout(name: string): ClusterLayout {
     logFile: (component) => join(root, 'logs', `${component}.log`),
     pidFile: (component) => join(root, 'run', `${component}.pid`),
   };
+}
+
+/**
+ * The shell exports that point kubectl at a cluster (`eval "$(kube-env env)"`). A cluster that was
+ * never started has no kubeconfig: say so instead of exporting a path that does not exist.
+ */
+export function shellExports(name: string, binDir: string): string {
+  const layout = clusterLayout(name);
+  if (!existsSync(layout.kubeconfig)) {
+    throw new Error(
+      `cluster ${name} does not exist (no ${layout.kubeconfig}); start it with: kube-env up --name ${name}`,
+    );
+  }
+  return `export KUBECONFIG=${layout.kubeconfig}\nexport PATH=${binDir}:$PATH\n`;
 }
