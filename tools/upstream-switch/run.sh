@@ -37,8 +37,9 @@ stage_up() {
     i=$(image $i)
     archives+=("$repo/build/images/${i%:*}/${i##*:}/image.oci.tar")
   done
-  # The amd64 image only (`<version>@index` and `<version>@linux-arm64` sit beside it).
-  for f in "$repo"/build/images/ghcr.io/stackops/{keystone,placement}-operator/*/image.oci.tar; do
+  # The amd64 image only (`<version>@index` and `<version>@linux-arm64` sit beside it). The umbrella
+  # chart runs the operators in one pod by default (stackops-operators, ADR 0044).
+  for f in "$repo"/build/images/ghcr.io/stackops/{keystone-operator,placement-operator,stackops-operators}/*/image.oci.tar; do
     case $f in *@*) ;; *) archives+=("$f") ;; esac
   done
   archives+=("$OUT/images/keystone-operator-$KEYSTONE_OPERATOR_COMMIT.tar" "$OUT/images/placement-operator-$PLACEMENT_OPERATOR_COMMIT.tar"
@@ -348,7 +349,18 @@ snapshot() { # label: what must not change, into $RUN/<label>/
   kubectl -n $NS get pods -o json | jq -S '[.items[] | {name: .metadata.name, uid: .metadata.uid,
     restarts: ([.status.containerStatuses[]?.restartCount] | add), phase: .status.phase}] | sort_by(.name)' >"$d/pods.json"
   kubectl -n $NS get jobs -o json | jq -S '[.items[] | {name: .metadata.name, uid: .metadata.uid,
-    start: .status.startTime, succeeded: .status.succeeded}] | sort_by(.name)' >"$d/jobs.json"
+    created: .metadata.creationTimestamp, start: .status.startTime, succeeded: .status.succeeded,
+    cron: (.metadata.ownerReferences // [] | any(.kind == "CronJob"))}] | sort_by(.name)' >"$d/jobs.json"
+  # Every Job pod that still exists (the TTL takes a Job and its pods together); `cron`: of a
+  # CronJob's scheduled Job (keystone-cron's hourly trust flush), which is no re-run.
+  kubectl -n $NS get pods -l batch.kubernetes.io/job-name -o json | jq -S --slurpfile j "$d/jobs.json" '
+    [$j[0][] | select(.cron) | .uid] as $cron | [.items[] | {job: .metadata.labels["batch.kubernetes.io/job-name"],
+    name: .metadata.name, uid: .metadata.uid, created: .metadata.creationTimestamp,
+    cron: (.metadata.labels["batch.kubernetes.io/controller-uid"] as $u | $cron | index($u) != null)}] | sort_by(.name)' >"$d/job-pods.json"
+  kubectl -n $NS get keystoneapi keystone -o json | jq -S '{hash: .status.hash, conditions: [.status.conditions[] |
+    select(.type == "DBSyncReady" or .type == "BootstrapReady") | {type, status, message}]}' >"$d/keystoneapi-jobs.json"
+  kubectl -n $NS get placementapi placement -o json | jq -S '{hash: .status.hash, conditions: [.status.conditions[] |
+    select(.type == "DBSyncReady") | {type, status, message}]}' >"$d/placementapi-jobs.json"
   kubectl -n $NS get deployments -o json | jq -S '[.items[] | {name: .metadata.name, uid: .metadata.uid,
     generation: .metadata.generation}] | sort_by(.name)' >"$d/deployments.json"
   kubectl -n $NS get secret keystone -o json | jq -S '.data' >"$d/keystone-keys.json"
@@ -379,6 +391,26 @@ compare() { # before after: prints each difference, returns 0 either way (the ru
     echo "--- database changed ($1 -> $2): $(grep -c '^[-+][^-+]' "$RUN/$2/diff-db.txt") lines, tables: $(grep -o '^[-+]INSERT INTO `[a-z_]*`' "$RUN/$2/diff-db.txt" | sort -u | tr '\n' ' ')"
   fi
 }
+jobs_rerun() { # before after: the Jobs and Job pods created between the two snapshots (CronJobs' aside), the adoption Events
+  local new_jobs new_pods
+  new_jobs=$(jq -r --slurpfile b "$RUN/$1/jobs.json" '[$b[0][].uid] as $old | [.[] | select(.cron | not) |
+    select(.uid as $u | $old | index($u) | not) | "\(.name) (created \(.created))"] | join(", ")' "$RUN/$2/jobs.json")
+  new_pods=$(jq -r --slurpfile b "$RUN/$1/job-pods.json" '[$b[0][].uid] as $old | [.[] | select(.cron | not) |
+    select(.uid as $u | $old | index($u) | not) | .name] | join(", ")' "$RUN/$2/job-pods.json")
+  echo "CronJob runs between $1 and $2 (scheduled, not re-runs): $(jq -r --slurpfile b "$RUN/$1/jobs.json" '[$b[0][].uid] as $old |
+    [.[] | select(.cron) | select(.uid as $u | $old | index($u) | not) | .name] | join(", ")' "$RUN/$2/jobs.json")"
+  echo "Jobs before ($1): $(jq -r '[.[] | "\(.name) \(.uid[0:8]) created \(.created)"] | join("; ")' "$RUN/$1/jobs.json")"
+  echo "Jobs after ($2): $(jq -r '[.[] | "\(.name) \(.uid[0:8]) created \(.created)"] | join("; ")' "$RUN/$2/jobs.json")"
+  echo "Job pods before: $(jq length "$RUN/$1/job-pods.json"), after: $(jq length "$RUN/$2/job-pods.json")"
+  echo "Jobs created between $1 and $2: ${new_jobs:-none}"
+  echo "Job pods created between $1 and $2: ${new_pods:-none}"
+  echo "JobRunAdopted Events: $(kubectl -n $NS get events --field-selector reason=JobRunAdopted -o json |
+    jq -r '[.items[] | "\(.involvedObject.kind)/\(.involvedObject.name): \(.message)"] | join("; ")')"
+  echo "KeystoneAPI Job conditions: $(jq -c .conditions "$RUN/$2/keystoneapi-jobs.json")"
+  echo "PlacementAPI Job conditions: $(jq -c .conditions "$RUN/$2/placementapi-jobs.json")"
+  [ -z "$new_jobs$new_pods" ]
+}
+
 answers() { # label: Keystone and Placement answer; the Go-era token and the AC still work
   local t ac_id ac_secret secret
   t=$(token_issue)
@@ -456,6 +488,9 @@ stage_install() { # B6 and the checks after it (re-runnable: `run.sh install`)
   sleep 60
   snapshot stackops
   compare go stackops | tee "$RUN/compare-go-stackops.txt"
+  # The Go operators' finished db-sync/bootstrap runs are adopted (ADR 0048): no Job may run again.
+  jobs_rerun go stackops | tee "$RUN/jobs-go-stackops.txt" ||
+    fail "a Job ran again at the switch (see $RUN/jobs-go-stackops.txt)"
   answers stackops | tee "$RUN/answers-stackops.txt"
   log "operand rollouts (ReplicaSets per Deployment):"
   kubectl -n $NS get replicasets -o custom-columns=NAME:.metadata.name,DESIRED:.spec.replicas,CREATED:.metadata.creationTimestamp | tee "$RUN/replicasets-stackops.txt"
@@ -481,6 +516,8 @@ stage_back() {
   snapshot back
   compare stackops back | tee "$RUN/compare-stackops-back.txt"
   compare go back | tee "$RUN/compare-go-back.txt"
+  # The Go operators compare their own hash, which ours never equals: the way back re-runs the Jobs (recorded, not failed).
+  jobs_rerun stackops back | tee "$RUN/jobs-stackops-back.txt" || true
   answers back | tee "$RUN/answers-back.txt"
 }
 

@@ -21,6 +21,15 @@ export {
 } from './deployment.js';
 export { httpdSslConf } from './httpd-ssl.js';
 export {
+  ADOPTED_JOB_MESSAGE,
+  type AdoptableJob,
+  adoptJobRun,
+  isForeignJobHash,
+  JOB_ADOPTED_REASON,
+  keepAdoptedMessage,
+  markAdoptableJobRuns,
+} from './job-adoption.js';
+export {
   DEFAULT_JOB_TTL_SECONDS,
   decideJobAction,
   type HashGatedJobOptions,

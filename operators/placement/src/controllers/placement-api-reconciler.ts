@@ -25,7 +25,7 @@ import { recordInputHash } from './steps/record-input-hash.js';
 import { registerInKeystone } from './steps/register-in-keystone.js';
 import { releaseKeystoneChildren } from './steps/release-keystone-children.js';
 import { resolveNetworks } from './steps/resolve-networks.js';
-import { runDbSync } from './steps/run-db-sync.js';
+import { markAdoptableDbSync, runDbSync } from './steps/run-db-sync.js';
 
 /**
  * The reconcile of a PlacementAPI, in upstream's order; each step may end it. Each names the
@@ -33,6 +33,8 @@ import { runDbSync } from './steps/run-db-sync.js';
  * order, which is not this one).
  */
 export const PLACEMENT_API_STEPS = [
+  // Before anything can end the pass (its status write replaces the previous operator's evidence).
+  markAdoptableDbSync,
   checkSpec,
   reports(ConditionType.ServiceAccountReady, ensureRbac),
   reports(ConditionType.InputReady, checkInputSecret),

@@ -9,6 +9,7 @@ import { resolveSpec } from '../../config/spec.js';
 import { keystoneSpecProblems } from '../../config/validate.js';
 import { initialConditionTypes } from './conditions.js';
 import type { KeystoneApiPass, KeystoneApiStatus } from './context.js';
+import { markAdoptableRuns } from './run-job.js';
 import { checkInputSecret } from './steps/check-input-secret.js';
 import { checkMemcached, releaseMemcached } from './steps/check-memcached.js';
 import { checkTlsInput } from './steps/check-tls-input.js';
@@ -58,6 +59,8 @@ const checkExternalSpec = checkSpecFirst<KeystoneAPI, KeystoneApiPass>({
  * order, which is not this one).
  */
 const KEYSTONE_API_STEPS = [
+  // Before anything can end the pass (its status write replaces the previous operator's evidence).
+  markAdoptableRuns,
   checkSpec,
   reports(ConditionType.InputReady, checkInputSecret),
   reports(ConditionType.MariaDBAccountReady, ensureDatabaseAccount),

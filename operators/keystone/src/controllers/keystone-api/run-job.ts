@@ -1,13 +1,24 @@
 import { Kinds } from '@stackops/lib-common/client';
+import { ConditionType } from '@stackops/lib-common/conditions';
 import {
+  type AdoptableJob,
+  adoptJobRun,
   type JobObject,
+  keepAdoptedMessage,
+  markAdoptableJobRuns,
   markJobCondition,
   runHashGatedJob,
   withPodPlacement,
 } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
 import type { JobInput } from '../../resources/jobs.js';
+import { KeystoneNames } from '../../resources/names.js';
 import { type KeystoneApiPass, specForPods } from './context.js';
+
+/** `status.hash` key of the db-sync Job (upstream's name). */
+export const DB_SYNC_HASH = 'dbsync';
+/** `status.hash` key of the bootstrap Job (upstream's name). */
+export const BOOTSTRAP_HASH = 'bootstrap';
 
 /** What keystone's Job builders need from a pass. */
 export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
@@ -27,16 +38,39 @@ export async function runKeystoneJob(
   opts: { hashKey: string; condition: string },
 ): Promise<StepResult> {
   const job = withPodPlacement(unplaced, ctx.topology);
-  const ref = { name: job.metadata.name ?? '', namespace: ctx.cr.metadata.namespace ?? '' };
+  const namespace = ctx.cr.metadata.namespace ?? '';
+  const recorded = ctx.status.hash[opts.hashKey];
+  // The Deployment is the previous operator's until ensureDeployment, which runs after the Jobs.
+  const deployment = ctx.cache.get(Kinds.Deployment, { name: KeystoneNames.deployment, namespace });
+  const adopted = adoptJobRun(ctx, recorded, job, deployment, opts.condition);
+  if (adopted) {
+    ctx.status.hash[opts.hashKey] = adopted;
+    return undefined;
+  }
+  const ref = { name: job.metadata.name ?? '', namespace };
   const result = await runHashGatedJob(ctx.client, ctx.cr, job, {
-    previousHash: ctx.status.hash[opts.hashKey],
+    previousHash: recorded,
     preserveJobs: ctx.spec.preserveJobs,
     current: ctx.cache.get<JobObject>(Kinds.Job, ref) ?? null,
   });
   markJobCondition(ctx.conditions, opts.condition, result);
+  if (result.state === 'succeeded' && !result.changed)
+    keepAdoptedMessage(ctx, ctx.previousStatus, opts.condition);
   // The Job is owned and watched: its outcome brings the next pass (no timed recheck meanwhile).
   if (result.state === 'running') return stop();
   if (result.state === 'failed') return stop();
   if (result.hashToRecord) ctx.status.hash[opts.hashKey] = result.hashToRecord;
+  return undefined;
+}
+
+/** keystone's hash-gated Jobs a switch from the Go operator may adopt (ADR 0048). */
+const ADOPTABLE_JOBS: readonly AdoptableJob[] = [
+  { hashKey: DB_SYNC_HASH, condition: ConditionType.DBSyncReady },
+  { hashKey: BOOTSTRAP_HASH, condition: ConditionType.BootstrapReady },
+];
+
+/** First step of a pass: the Go operator's finished Job runs, proven by its own status, marked adoptable. */
+export function markAdoptableRuns(ctx: KeystoneApiPass): StepResult {
+  markAdoptableJobRuns(ctx.cr, ctx.previousStatus, ctx.status.hash, ADOPTABLE_JOBS);
   return undefined;
 }

@@ -2,10 +2,7 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildBootstrapJob } from '../../../resources/jobs.js';
 import type { KeystoneApiPass } from '../context.js';
-import { jobInput, runKeystoneJob } from '../run-job.js';
-
-/** `status.hash` key of the bootstrap Job (upstream's name). */
-const BOOTSTRAP_HASH = 'bootstrap';
+import { BOOTSTRAP_HASH, jobInput, runKeystoneJob } from '../run-job.js';
 
 /** `keystone-bootstrap` registers admin and keystone's endpoints; new URLs re-run it. */
 export function runBootstrap(ctx: KeystoneApiPass): Promise<StepResult> {

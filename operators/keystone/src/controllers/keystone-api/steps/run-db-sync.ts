@@ -2,10 +2,7 @@ import { ConditionType } from '@stackops/lib-common/conditions';
 import type { StepResult } from '@stackops/lib-common/pipeline';
 import { buildDbSyncJob } from '../../../resources/jobs.js';
 import type { KeystoneApiPass } from '../context.js';
-import { jobInput, runKeystoneJob } from '../run-job.js';
-
-/** `status.hash` key of the db-sync Job (upstream's name). */
-const DB_SYNC_HASH = 'dbsync';
+import { DB_SYNC_HASH, jobInput, runKeystoneJob } from '../run-job.js';
 
 /** `keystone-db-sync` runs `keystone-manage db_sync` once per pod-spec hash. */
 export function runDbSync(ctx: KeystoneApiPass): Promise<StepResult> {
