@@ -28,7 +28,7 @@ ks_short=${KEYSTONE_OPERATOR_COMMIT:0:12}
 pl_short=${PLACEMENT_OPERATOR_COMMIT:0:12}
 
 stage_up() {
-  # `env` answers for any name: the cluster exists when its real node answers.
+  # The cluster is usable when `env` knows it and its real node answers.
   (eval "$(kube_env env --name "$CLUSTER")" && kubectl get node real-node >/dev/null 2>&1) ||
     kube_env up --name "$CLUSTER" --real-nodes 2 --nodes 0 --timeout 600
   eval "$(kube_env env --name "$CLUSTER")"
