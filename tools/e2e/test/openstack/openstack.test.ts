@@ -60,6 +60,21 @@ const timings: Record<string, string> = {};
 let images: Record<WorkloadImageName, string>;
 const keystonePods = 'service=keystone,!job-name';
 
+/** Waits (up to 5 min) until exactly `count` keystone API pods are Ready, each with a spec that passes `check`. */
+function keystonePodsWhere(what: string, count: number, check: (spec: PodShape['spec']) => unknown) {
+  return until(
+    what,
+    async () => {
+      const ready = await podsReady(client, ns, keystonePods, count, 1000).catch(() => undefined);
+      return ready?.every((p) => check(p.spec)) ? ready : undefined;
+    },
+    300_000,
+  );
+}
+
+const spreadByTopology = (spec: PodShape['spec']) =>
+  (spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length;
+
 /** A seed example without its `containerImage`, so that the operator's default (the chart's relatedImages) applies. */
 function seedWithoutImage(file: string): KubeObject {
   const obj = parse(readFileSync(join(examplesDir, file), 'utf8')) as KubeObject & {
@@ -392,33 +407,11 @@ describe('Keystone on two real nodes', () => {
       { spec: { topologyRef: { name: spreadTopology.name } } },
       'merge',
     );
-    await until(
-      'the pod placed by the Topology',
-      async () => {
-        const ready = await podsReady(client, ns, keystonePods, 1, 1000).catch(() => undefined);
-        return ready?.every(
-          (p) => (p.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length,
-        )
-          ? ready
-          : undefined;
-      },
-      300_000,
-    );
+    await keystonePodsWhere('the pod placed by the Topology', 1, spreadByTopology);
     await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
     // The pods of the rollout that placed them by the Topology (the first pass may scale the old
     // template before the Topology is read).
-    const pods = await until(
-      'two Ready pods spread by the Topology',
-      async () => {
-        const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
-        return ready?.every(
-          (p) => (p.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length,
-        )
-          ? ready
-          : undefined;
-      },
-      300_000,
-    );
+    const pods = await keystonePodsWhere('two Ready pods spread by the Topology', 2, spreadByTopology);
     expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...realNodes].sort());
     await until('readyCount 2, PDBReady', async () =>
       (await keystoneApi())?.status?.readyCount === 2 && (await conditionStatus('PDBReady')) === 'True'
@@ -567,19 +560,10 @@ async function nodeLost(first: string, lost: string): Promise<void> {
     'merge',
   );
   await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
-  await until(
-    'two Ready pods with the short tolerations',
-    async () => {
-      const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
-      return ready?.every((p) =>
-        (p.spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
-          (t) => t.tolerationSeconds === 5,
-        ),
-      )
-        ? ready
-        : undefined;
-    },
-    300_000,
+  await keystonePodsWhere('two Ready pods with the short tolerations', 2, (spec) =>
+    (spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
+      (t) => t.tolerationSeconds === 5,
+    ),
   );
   let pods = await podsReady(client, ns, keystonePods, 2, 300_000);
   expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([first, lost].sort());
