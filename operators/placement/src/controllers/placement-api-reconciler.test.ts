@@ -5,6 +5,7 @@ import {
   conditionOf as conditionIn,
   FakeKubeClient,
   fakeConditionOf,
+  fakeSecretText,
   reconcileOnce,
   simulateControllerManager,
   stepFailure,
@@ -51,14 +52,8 @@ const todaysOspSecret = () =>
     AdminPassword: base64('a'),
   });
 
-const secretData = (fake: FakeKubeClient, name: string, key: string) => {
-  const s = fake.peek<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>(
-    Kinds.Secret,
-    { namespace: NS, name },
-  );
-  const raw = s?.data?.[key];
-  return raw !== undefined ? Buffer.from(raw, 'base64').toString() : s?.stringData?.[key];
-};
+const secretData = (fake: FakeKubeClient, name: string, key: string) =>
+  fakeSecretText(fake, { namespace: NS, name }, key);
 
 async function converge(fake: FakeKubeClient, passes = 8): Promise<void> {
   for (let i = 0; i < passes && conditionOf(fake, 'Ready')?.status !== 'True'; i++) {

@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
+import { FakeKubeClient, fakeSecretText, simulateControllerManager } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import {
   convergeKeystone,
@@ -100,25 +100,14 @@ describe("install_yamls' osp-secret as it is today (no KeystoneDatabasePassword)
       status: 'True',
       message: 'MariaDBAccount creation complete',
     });
-    const account = fake.peek<
-      KubeObject & { stringData?: Record<string, string>; data?: Record<string, string> }
-    >(Kinds.Secret, { namespace: NS, name: 'keystone-db-secret' });
-    const password =
-      account?.stringData?.['DatabasePassword'] ??
-      Buffer.from(account?.data?.['DatabasePassword'] ?? '', 'base64').toString();
+    const dbSecret = { namespace: NS, name: 'keystone-db-secret' };
+    const account = fake.peek(Kinds.Secret, dbSecret);
+    const password = fakeSecretText(fake, dbSecret, 'DatabasePassword');
     expect(password).toMatch(/^[0-9a-f]{32}$/);
-    const config = fake.peek<
-      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
-    >(Kinds.Secret, { namespace: NS, name: 'keystone-config-data' });
-    const conf =
-      config?.stringData?.['keystone.conf'] ??
-      Buffer.from(config?.data?.['keystone.conf'] ?? '', 'base64').toString();
+    const conf = fakeSecretText(fake, { namespace: NS, name: 'keystone-config-data' }, 'keystone.conf');
     expect(conf).toContain(`mysql+pymysql://keystone:${password}@`);
     await convergeKeystone(fake);
-    const again = fake.peek<KubeObject & { metadata: { resourceVersion?: string } }>(Kinds.Secret, {
-      namespace: NS,
-      name: 'keystone-db-secret',
-    });
+    const again = fake.peek(Kinds.Secret, dbSecret);
     expect(again?.metadata.resourceVersion).toBe(account?.metadata.resourceVersion);
   });
 });
