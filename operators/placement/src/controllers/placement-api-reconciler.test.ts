@@ -3,6 +3,7 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   base64,
   conditionOf as conditionIn,
+  expectPdbFollowsReplicas,
   FakeKubeClient,
   fakeConditionOf,
   fakeSecretText,
@@ -178,27 +179,16 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
     const fake = new FakeKubeClient();
     const cr = placementAPI();
     seedDeployable(fake, { ...cr, spec: { ...cr.spec, replicas: 2 } });
-    await converge(fake);
-    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
-    expect(conditionOf(fake, 'PDBReady')?.status).toBe('True');
-    const pdb = fake.peek<KubeObject & { spec: unknown }>(Kinds.PodDisruptionBudget, ref);
-    expect(pdb?.spec).toEqual({
-      maxUnavailable: 1,
-      selector: { matchLabels: { service: 'placement', owner: 'placement' } },
+    await expectPdbFollowsReplicas(fake, {
+      kind: PlacementAPIKind,
+      ref,
+      service: 'placement',
+      converge: () => converge(fake),
+      reconcile: async () => {
+        await reconcile(fake);
+        await runOthers(fake);
+      },
     });
-    expect(pdb?.metadata.ownerReferences?.[0]).toMatchObject({
-      kind: 'PlacementAPI',
-      name: 'placement',
-      controller: true,
-    });
-
-    await fake.patch(PlacementAPIKind, ref, { spec: { replicas: 1 } }, 'merge');
-    await reconcile(fake);
-    await runOthers(fake);
-    await converge(fake);
-    expect(fake.peek(Kinds.PodDisruptionBudget, ref)).toBeUndefined();
-    expect(conditionOf(fake, 'PDBReady')).toBeUndefined();
-    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
   });
 
   it('deletion takes its finalizer off the keystone children, then off itself', async () => {
