@@ -17,6 +17,7 @@ export {
   type CrdDefinition,
   type CrdVersion,
   crdFreeFormObjects,
+  crdVersionSchemas,
   freeFormObjects,
   type PrinterColumn,
   toOpenApiSchema,
