@@ -1,5 +1,5 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { setLoadBalancerIP, waitUntil } from '@stackops/lib-common/testing';
 
 const NAD = Kinds.NetworkAttachmentDefinition;
 
@@ -68,14 +68,7 @@ describe('the seed README examples, applied as written', () => {
       endpoint: 'internal',
       'core.openstack.org/ingress_create': 'false',
     });
-    // What MetalLB would do: give the Service its address.
-    await client.patch(
-      Kinds.Service,
-      { name: 'keystone-internal', namespace: ns },
-      { status: { loadBalancer: { ingress: [{ ip: '172.17.0.202' }] } } },
-      'merge',
-      { subresource: 'status' },
-    );
+    await setLoadBalancerIP(client, ns, 'keystone-internal', '172.17.0.202');
     const ready = await waitForKeystoneReady(client, ns);
     expect(ready.status?.apiEndpoints).toEqual({
       internal: `http://keystone-internal.${ns}.svc:5000`,
