@@ -1,12 +1,12 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, fakeSecretText, simulateControllerManager } from '@stackops/lib-common/testing';
+import { FakeKubeClient, fakeSecretText } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import {
   convergeKeystone,
   FAKE_NS,
   fakeSecret,
   keystoneCondition,
-  reconcileKeystone,
+  keystonePasses,
   seedKeystoneWorld,
 } from '../../testing/keystone-api-fake.js';
 
@@ -23,10 +23,7 @@ describe('KeystoneAPI fields that read other Secrets (fake API server)', () => {
     seedKeystoneWorld(fake, {
       httpdCustomization: { processNumber: 3, customConfigSecret: 'httpd-overrides' },
     });
-    for (let i = 0; i < 3; i++) {
-      await reconcileKeystone(fake);
-      await simulateControllerManager(fake);
-    }
+    await keystonePasses(fake, 3);
     expect(keystoneCondition(fake, 'ServiceConfigReady')).toMatchObject({
       status: 'False',
       severity: 'Warning',
@@ -45,11 +42,7 @@ describe('KeystoneAPI fields that read other Secrets (fake API server)', () => {
     const fake = new FakeKubeClient();
     seedKeystoneWorld(fake, { federatedRealmConfig: 'realms' });
     fake.seed(Kinds.Secret, fakeSecret('realms', { wrong: '{}' }));
-    const events: unknown[] = [];
-    for (let i = 0; i < 3; i++) {
-      events.push(...(await reconcileKeystone(fake)).events);
-      await simulateControllerManager(fake);
-    }
+    const events = await keystonePasses(fake, 3);
     expect(keystoneCondition(fake, 'ServiceConfigReady')?.message).toContain(
       'key federation-config.json not found in Secret realms (spec.federatedRealmConfig)',
     );

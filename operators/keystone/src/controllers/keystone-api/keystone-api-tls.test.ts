@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { base64, FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
+import { base64, FakeKubeClient } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -9,6 +9,7 @@ import {
   FAKE_NS,
   fakeSecret,
   keystoneCondition,
+  keystonePasses,
   reconcileKeystone,
   seedKeystoneWorld,
 } from '../../testing/keystone-api-fake.js';
@@ -40,10 +41,7 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
   it('waits in TLSInputReady naming the missing Secrets, recovers when they appear, publishes https', async () => {
     const fake = new FakeKubeClient();
     seed(fake);
-    for (let i = 0; i < 4; i++) {
-      await reconcileKeystone(fake);
-      await simulateControllerManager(fake);
-    }
+    await keystonePasses(fake, 4);
     expect(keystoneCondition(fake, 'TLSInputReady')).toMatchObject({
       status: 'False',
       severity: 'Warning',
