@@ -5,20 +5,23 @@ import {
   conditionOf as conditionIn,
   expectPdbFollowsReplicas,
   FakeKubeClient,
-  fakeConditionOf,
   fakeSecretText,
-  reconcileOnce,
   simulateControllerManager,
   stepFailure,
 } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
-import { samplePlacementAPI } from '../../test/fixtures.js';
+import {
+  placementCondition as conditionOf,
+  FAKE_PLACEMENT,
+  reconcilePlacement as reconcile,
+  samplePlacementAPI,
+} from '../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import { defaultsFromEnv } from '../config/defaults.js';
 import { placementApiReconciler } from './placement-api-reconciler.js';
 
-const NS = 'openstack';
-const ref = { namespace: NS, name: 'placement' };
+const ref = FAKE_PLACEMENT;
+const NS = ref.namespace;
 const ready = () => [
   {
     type: 'Ready',
@@ -97,11 +100,6 @@ async function runOthers(fake: FakeKubeClient): Promise<void> {
     }
   }
 }
-
-const conditionOf = fakeConditionOf(PlacementAPIKind, ref);
-
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<PlacementAPI>(fake, PlacementAPIKind, ref, placementApiReconciler(defaultsFromEnv({})));
 
 describe('PlacementAPI reconciler (steps on a fake API server)', () => {
   it('names every missing Secret key at once, in the condition and a Warning Event', async () => {
