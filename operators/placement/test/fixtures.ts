@@ -37,3 +37,9 @@ export const reconcilePlacement = (fake: FakeKubeClient) =>
 
 /** The PlacementAPI's condition `type` as the fake stores it. */
 export const placementCondition = fakeConditionOf(PlacementAPIKind, FAKE_PLACEMENT);
+
+/** The PlacementAPI as the API server returns it before this operator touched it (no uid or generation yet). */
+export const unreconciledPlacementAPI = (): PlacementAPI => {
+  const { uid: _u, generation: _g, ...metadata } = samplePlacementAPI().metadata;
+  return { ...samplePlacementAPI(), metadata };
+};

@@ -14,7 +14,7 @@ import {
   placementCondition as conditionOf,
   FAKE_PLACEMENT,
   reconcilePlacement as reconcile,
-  samplePlacementAPI,
+  unreconciledPlacementAPI,
 } from '../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import { defaultsFromEnv } from '../config/defaults.js';
@@ -31,12 +31,6 @@ const ready = () => [
     lastTransitionTime: '2026-01-01T00:00:00Z',
   },
 ];
-
-/** The PlacementAPI as the API server returns it, before this operator touched it. */
-const placementAPI = (): PlacementAPI => {
-  const { uid: _u, generation: _g, ...metadata } = samplePlacementAPI().metadata;
-  return { ...samplePlacementAPI(), metadata };
-};
 
 const ospSecret = (data: Record<string, string>): KubeObject =>
   ({ metadata: { name: 'osp-secret', namespace: NS }, data }) as KubeObject;
@@ -66,7 +60,11 @@ async function converge(fake: FakeKubeClient, passes = 8): Promise<void> {
   }
 }
 
-const seedDeployable = (fake: FakeKubeClient, cr: PlacementAPI = placementAPI(), secret = fullSecret()) => {
+const seedDeployable = (
+  fake: FakeKubeClient,
+  cr: PlacementAPI = unreconciledPlacementAPI(),
+  secret = fullSecret(),
+) => {
   fake.seed(PlacementAPIKind, cr);
   fake.seed(Kinds.Secret, secret);
   fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
@@ -104,7 +102,7 @@ async function runOthers(fake: FakeKubeClient): Promise<void> {
 describe('PlacementAPI reconciler (steps on a fake API server)', () => {
   it('names every missing Secret key at once, in the condition and a Warning Event', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDatabasePassword' };
     fake.seed(PlacementAPIKind, cr);
     fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: base64('pw') }));
@@ -122,7 +120,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
 
   it('waits for the KeystoneAPI before rendering its config', async () => {
     const fake = new FakeKubeClient();
-    fake.seed(PlacementAPIKind, placementAPI());
+    fake.seed(PlacementAPIKind, unreconciledPlacementAPI());
     fake.seed(Kinds.Secret, fullSecret());
     fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
     await reconcile(fake);
@@ -138,7 +136,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
 
   it('converges to Ready with its keystone registration, then a pass writes nothing', async () => {
     const fake = new FakeKubeClient();
-    fake.seed(PlacementAPIKind, placementAPI());
+    fake.seed(PlacementAPIKind, unreconciledPlacementAPI());
     fake.seed(Kinds.Secret, fullSecret());
     fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
     fake.seed(KeystoneKinds.KeystoneAPI, readyKeystoneAPI());
@@ -175,7 +173,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
 
   it('with several replicas, owns a PodDisruptionBudget (maxUnavailable 1) and reports PDBReady; at one replica, deletes it', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     seedDeployable(fake, { ...cr, spec: { ...cr.spec, replicas: 2 } });
     await expectPdbFollowsReplicas(fake, {
       kind: PlacementAPIKind,
@@ -192,7 +190,10 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
   it('deletion takes its finalizer off the keystone children, then off itself', async () => {
     const fake = new FakeKubeClient();
     const finalizers = ['openstack.org/placementapi'];
-    fake.seed(PlacementAPIKind, { ...placementAPI(), metadata: { ...placementAPI().metadata, finalizers } });
+    fake.seed(PlacementAPIKind, {
+      ...unreconciledPlacementAPI(),
+      metadata: { ...unreconciledPlacementAPI().metadata, finalizers },
+    });
     for (const kind of [KeystoneKinds.KeystoneService, KeystoneKinds.KeystoneEndpoint]) {
       fake.seed(kind, {
         metadata: { name: 'placement', namespace: NS, finalizers: [...finalizers, 'other'] },
@@ -225,7 +226,7 @@ const envRef = (job: JobView | undefined, name: string) =>
 describe("upstream's checks with upstream's input", () => {
   it("deploys with install_yamls' osp-secret as it is today: the account password is generated once into placement-db-secret", async () => {
     const fake = new FakeKubeClient();
-    seedDeployable(fake, placementAPI(), todaysOspSecret());
+    seedDeployable(fake, unreconciledPlacementAPI(), todaysOspSecret());
     await converge(fake);
     expect(conditionOf(fake, 'InputReady')?.status).toBe('True');
     expect(conditionOf(fake, 'MariaDBAccountReady')).toMatchObject({
@@ -264,7 +265,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it('uses the key passwordSelectors.database names and the databaseAccount as the SQL user', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDbPw' };
     cr.spec.databaseAccount = 'placement_2';
     const secret = ospSecret({
@@ -284,7 +285,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it('names the generated account Secret after databaseAccount as a DNS name', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.databaseAccount = 'Placement_2';
     seedDeployable(fake, cr, todaysOspSecret());
     await converge(fake);
@@ -293,7 +294,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it('apiTimeout 0 means 60 (upstream: its webhook writes the default)', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.apiTimeout = 0;
     seedDeployable(fake, cr);
     await converge(fake);
@@ -303,7 +304,7 @@ describe("upstream's checks with upstream's input", () => {
   it('preserveJobs keeps finished Jobs (no TTL); by default they go 600 s after finishing', async () => {
     const ttl = async (preserveJobs: boolean) => {
       const fake = new FakeKubeClient();
-      const cr = placementAPI();
+      const cr = unreconciledPlacementAPI();
       cr.spec.preserveJobs = preserveJobs;
       seedDeployable(fake, cr);
       await converge(fake);
@@ -321,7 +322,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it("reports upstream's 15 conditions, and labels no Job pod with service: placement", async () => {
     const fake = new FakeKubeClient();
-    seedDeployable(fake, placementAPI(), todaysOspSecret());
+    seedDeployable(fake, unreconciledPlacementAPI(), todaysOspSecret());
     await converge(fake);
     const conditions = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions ?? [];
     // In upstream's order (Ready first, then by type), with upstream's True messages: its kuttl
@@ -378,7 +379,10 @@ const configHash = (fake: FakeKubeClient) =>
     ?.spec.template.spec.containers[1]?.env.find((e) => e.name === 'CONFIG_HASH')?.value;
 
 describe('pod-level TLS', () => {
-  const tlsAPI = () => ({ ...placementAPI(), spec: { ...placementAPI().spec, tls: TLS_SPEC } });
+  const tlsAPI = () => ({
+    ...unreconciledPlacementAPI(),
+    spec: { ...unreconciledPlacementAPI().spec, tls: TLS_SPEC },
+  });
 
   it('waits in TLSInputReady naming the missing CA bundle, then the missing certificate, and recovers', async () => {
     const fake = new FakeKubeClient();

@@ -6,7 +6,7 @@ import {
   placementCondition as conditionOf,
   FAKE_PLACEMENT,
   reconcilePlacement as reconcile,
-  samplePlacementAPI,
+  unreconciledPlacementAPI,
 } from '../../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
 
@@ -15,8 +15,7 @@ const NS = ref.namespace;
 
 /** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
 function seedControlPlane(fake: FakeKubeClient) {
-  const { uid: _u, generation: _g, ...metadata } = samplePlacementAPI().metadata;
-  fake.seed(PlacementAPIKind, { ...samplePlacementAPI(), metadata });
+  fake.seed(PlacementAPIKind, unreconciledPlacementAPI());
   fake.seed(Kinds.Secret, {
     metadata: { name: 'osp-secret', namespace: NS },
     data: { PlacementPassword: base64('placement-pw'), DbRootPassword: base64('root-pw') },
