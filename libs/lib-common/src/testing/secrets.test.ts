@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Kinds } from '../client/kinds.js';
 import { FakeKubeClient } from './fake.js';
-import { createSecret, fakeSecretText } from './secrets.js';
+import { createSecret, fakeSecretText, setSecretData } from './secrets.js';
 
 describe('createSecret', () => {
   it('creates the Secret from string data, with labels only when given', async () => {
@@ -31,5 +31,17 @@ describe('fakeSecretText', () => {
     expect(fakeSecretText(fake, { namespace: 'ns', name: 'plain' }, 'b')).toBe('y');
     expect(fakeSecretText(fake, { namespace: 'ns', name: 'plain' }, 'a')).toBeUndefined();
     expect(fakeSecretText(fake, { namespace: 'ns', name: 'none' }, 'a')).toBeUndefined();
+  });
+});
+
+describe('setSecretData', () => {
+  it('merges the values base64-encoded into data, keeping the other keys', async () => {
+    const fake = new FakeKubeClient();
+    fake.seed(Kinds.Secret, { metadata: { name: 's', namespace: 'ns' }, data: { a: 'eA==', b: 'eQ==' } });
+    await setSecretData(fake, 'ns', 's', { b: 'new' });
+    expect(fake.peek(Kinds.Secret, { namespace: 'ns', name: 's' })?.['data']).toEqual({
+      a: 'eA==',
+      b: 'bmV3',
+    });
   });
 });

@@ -33,3 +33,19 @@ export function fakeSecretText(fake: FakeKubeClient, ref: ObjectRef, key: string
   const raw = s?.data?.[key];
   return raw !== undefined ? Buffer.from(raw, 'base64').toString() : s?.stringData?.[key];
 }
+
+/**
+ * Merges `text` into Secret `name`'s `data`, each value base64-encoded: what the API server holds
+ * after a `stringData` write, so that a FakeKubeClient (which encodes nothing) sees it the same.
+ */
+export function setSecretData(
+  client: KubeClient,
+  namespace: string,
+  name: string,
+  text: Record<string, string>,
+): Promise<KubeObject> {
+  const data = Object.fromEntries(
+    Object.entries(text).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+  );
+  return client.patch(Kinds.Secret, { namespace, name }, { data }, 'merge');
+}

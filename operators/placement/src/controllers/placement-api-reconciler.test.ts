@@ -6,6 +6,7 @@ import {
   expectPdbFollowsReplicas,
   FakeKubeClient,
   fakeSecretText,
+  setSecretData,
   simulateControllerManager,
   stepFailure,
 } from '@stackops/lib-common/testing';
@@ -462,22 +463,12 @@ describe('pod-level TLS', () => {
 
     const before = configHash(fake);
     const dbsyncHash = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.hash?.['dbsync'];
-    await fake.patch(
-      Kinds.Secret,
-      { namespace: NS, name: 'cert-public-svc' },
-      { data: { 'tls.crt': base64('renewed') } },
-      'merge',
-    );
+    await setSecretData(fake, NS, 'cert-public-svc', { 'tls.crt': 'renewed' });
     await converge(fake, 3);
     await reconcile(fake);
     const afterCert = configHash(fake);
     expect(afterCert).not.toBe(before);
-    await fake.patch(
-      Kinds.Secret,
-      { namespace: NS, name: 'combined-ca-bundle' },
-      { data: { 'tls-ca-bundle.pem': base64('CA2') } },
-      'merge',
-    );
+    await setSecretData(fake, NS, 'combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA2' });
     await reconcile(fake);
     expect(configHash(fake)).not.toBe(afterCert);
     // The Jobs' pod specs did not change: db-sync is not run again.
