@@ -18,9 +18,8 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   /** A namespace with a KeystoneAPI pointing at the real Keystone, and a Ready KeystoneService `name`. */
   async function withService(name: string, api: Partial<KeystoneAPI['spec']> = {}) {
     const ns = await suite.keystoneNamespace(api);
-    await suite.client.create(KS, placementService(ns, name));
-    const service = await suite.ready<KeystoneService>(KS, ns, name);
-    return { ns, serviceID: service.status?.serviceID ?? '' };
+    const { serviceID } = await suite.readyService(ns, name);
+    return { ns, serviceID };
   }
 
   /** Keystone's endpoints of a service as `interface region url`, sorted. */
