@@ -124,6 +124,12 @@ export const waitForKeystone = (
     },
   );
 
+/** The endpoints a KeystoneAPI in `ns` publishes by default: its two Services' in-cluster http URLs. */
+export const serviceEndpoints = (ns: string) => ({
+  internal: `http://keystone-internal.${ns}.svc:5000`,
+  public: `http://keystone-public.${ns}.svc:5000`,
+});
+
 export const isReady = (cr: KeystoneAPI): boolean =>
   conditionOf(cr, 'Ready')?.status === 'True' && cr.status?.observedGeneration === cr.metadata.generation;
 
