@@ -217,6 +217,10 @@ export function crdVersionSchemas(def: CrdDefinition): { name: string; schema: J
   return crd.spec.versions.map((v) => ({ name: v.name, schema: v.schema.openAPIV3Schema }));
 }
 
+/** One `[label, schema]` per version of each definition, labelled `<Kind> <version>`: a field walk's `it.each` cases. */
+export const crdVersionCases = (defs: readonly CrdDefinition[]): [string, Json][] =>
+  defs.flatMap((d) => crdVersionSchemas(d).map((v): [string, Json] => [`${d.kind} ${v.name}`, v.schema]));
+
 /**
  * Every free-form object of the CRDs' served schemas as `Kind path`, each once whatever the number
  * of versions: what an operator's test compares with the objects it documents as free-form.

@@ -17,6 +17,7 @@ export {
   type CrdDefinition,
   type CrdVersion,
   crdFreeFormObjects,
+  crdVersionCases,
   crdVersionSchemas,
   freeFormObjects,
   type PrinterColumn,

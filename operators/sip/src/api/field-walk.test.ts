@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { assertFieldsCovered, crdVersionSchemas } from '@stackops/lib-common/schema';
+import { assertFieldsCovered, crdVersionCases } from '@stackops/lib-common/schema';
 import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { crdDefinitions } from './crds.js';
@@ -66,11 +66,7 @@ const coverage = {
 } as const;
 
 describe('field walk: every SIPCluster field works or is refused', () => {
-  it.each(
-    crdDefinitions.flatMap((d) =>
-      crdVersionSchemas(d).map((v) => [`${d.kind} ${v.name}`, v.schema] as const),
-    ),
-  )('%s', (_version, schema) => {
+  it.each(crdVersionCases(crdDefinitions))('%s', (_version, schema) => {
     const result = assertFieldsCovered(schema, coverage, { testSources });
     expect(result.fields.length).toBeGreaterThan(40);
   });
