@@ -14,3 +14,17 @@ export function sampleKeystoneAPI(spec: Partial<KeystoneAPI['spec']> = {}): Keys
     },
   };
 }
+
+type Json = Record<string, unknown>;
+
+/** The pod template of a built Deployment, Job or CronJob (a CronJob's through its jobTemplate). */
+export const podTemplateOf = (obj: Json): Json => {
+  const spec = obj['spec'] as Json;
+  return (spec['jobTemplate'] ? ((spec['jobTemplate'] as Json)['spec'] as Json) : spec)['template'] as Json;
+};
+
+/** Its pod spec. */
+export const podSpecOf = (obj: Json): Json => podTemplateOf(obj)['spec'] as Json;
+
+/** Its first container. */
+export const firstContainerOf = (obj: Json): Json => (podSpecOf(obj)['containers'] as Json[])[0] as Json;

@@ -1,4 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { setLoadBalancerIP } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getObject, useOperator } from './support/harness.js';
 import {
@@ -8,6 +9,7 @@ import {
   createKeystone,
   createMemcachedService,
   preparedNamespace,
+  serviceEndpoints,
   waitForKeystoneCondition,
   waitForKeystoneReady,
 } from './support/keystone.js';
@@ -37,18 +39,9 @@ describe('KeystoneAPI endpoints, overrides, external mode, memcached', () => {
       },
     });
     await waitForKeystoneCondition(client, ns, 'CreateServiceReady', 'False');
-    await client.patch(
-      Kinds.Service,
-      { name: 'keystone-internal', namespace: ns },
-      { status: { loadBalancer: { ingress: [{ ip: '10.0.0.1' }] } } },
-      'merge',
-      { subresource: 'status' },
-    );
+    await setLoadBalancerIP(client, ns, 'keystone-internal', '10.0.0.1');
     const cr = await waitForKeystoneReady(client, ns);
-    expect(cr.status?.apiEndpoints).toEqual({
-      internal: `http://keystone-internal.${ns}.svc:5000`,
-      public: `http://keystone-public.${ns}.svc:5000`,
-    });
+    expect(cr.status?.apiEndpoints).toEqual(serviceEndpoints(ns));
     const svc = await getObject(client, Kinds.Service, ns, 'keystone-internal');
     // The user's annotations win over the ones the operator would add (dnsmasq hostname here).
     expect(svc?.metadata.annotations).toMatchObject(annotations);

@@ -72,12 +72,9 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
 
   it('a Secret without a key names the key; adding it recovers', async () => {
     const { client } = suite;
-    const ns = await suite.namespace();
-    await createDatabaseService(client, ns);
-    await createMemcachedService(client, ns);
     // AdminPassword is required; the database password is not (it is generated when absent).
     const { AdminPassword: _omitted, ...partial } = OSP_SECRET_DATA;
-    await createInputSecret(client, ns, partial);
+    const ns = await preparedNamespace(suite, partial);
     await createKeystone(client, ns, {});
     const cr = await waitForKeystone(client, ns, 'InputReady names the key', (c) =>
       (conditionOf(c, 'InputReady')?.message ?? '').includes('AdminPassword'),
@@ -96,10 +93,7 @@ describe('KeystoneAPI lifecycle (upstream functional scenarios)', () => {
 
   it('rejects a password with a shell expansion with upstream message', async () => {
     const { client } = suite;
-    const ns = await suite.namespace();
-    await createDatabaseService(client, ns);
-    await createMemcachedService(client, ns);
-    await createInputSecret(client, ns, {
+    const ns = await preparedNamespace(suite, {
       ...OSP_SECRET_DATA,
       AdminPassword: 'c^sometext02%text%text02$someText&',
     });

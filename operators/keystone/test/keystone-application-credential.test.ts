@@ -172,6 +172,18 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
       (o) => conditionOf(o, 'Ready')?.status === 'True' && check(o),
       { description: what },
     );
+  /** A merge patch of `ns`/ac-placement (its spec or metadata). */
+  const patchAc = (ns: string, body: object) =>
+    client.patch(AC, { namespace: ns, name: 'ac-placement' }, body, 'merge');
+  /** `ns`/ac-placement once its KeystoneApplicationCredentialReady has `status` (the test checks the rest). */
+  const acWhen = (ns: string, status: 'True' | 'False') =>
+    waitForStatus<KeystoneApplicationCredential>(
+      client,
+      AC,
+      { namespace: ns, name: 'ac-placement' },
+      'KeystoneApplicationCredentialReady',
+      status,
+    );
   /** Status patched as upstream documents manual rotation: an expiry in the past. */
   const expire = (ns: string) =>
     client.patch(
@@ -281,19 +293,8 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     const ns = await keystoneNamespace();
     await client.create(AC, acPlacement(ns));
     const first = await readyAc(ns, 'Ready', (o) => Boolean(o.status?.acID));
-    await client.patch(
-      AC,
-      { namespace: ns, name: 'ac-placement' },
-      { spec: { roles: ['service', 'admin'] } },
-      'merge',
-    );
-    const refused = await waitForStatus<KeystoneApplicationCredential>(
-      client,
-      AC,
-      { namespace: ns, name: 'ac-placement' },
-      'KeystoneApplicationCredentialReady',
-      'False',
-    );
+    await patchAc(ns, { spec: { roles: ['service', 'admin'] } });
+    const refused = await acWhen(ns, 'False');
     expect(conditionOf(refused, 'KeystoneApplicationCredentialReady')).toMatchObject({
       severity: 'Error',
       reason: 'Error',
@@ -306,12 +307,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     );
     expect(refused.status?.acID).toBe(first.status?.acID);
 
-    await client.patch(
-      AC,
-      { namespace: ns, name: 'ac-placement' },
-      { spec: { roles: ['service'], unrestricted: true } },
-      'merge',
-    );
+    await patchAc(ns, { spec: { roles: ['service'], unrestricted: true } });
     const rotated = await readyAc(
       ns,
       'rotated for unrestricted',
@@ -319,19 +315,8 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     );
     expect(rotated.status?.securityHash).not.toBe(first.status?.securityHash);
 
-    await client.patch(
-      AC,
-      { namespace: ns, name: 'ac-placement' },
-      { spec: { passwordSelector: 'NoSuchKey' } },
-      'merge',
-    );
-    const noKey = await waitForStatus<KeystoneApplicationCredential>(
-      client,
-      AC,
-      { namespace: ns, name: 'ac-placement' },
-      'KeystoneApplicationCredentialReady',
-      'False',
-    );
+    await patchAc(ns, { spec: { passwordSelector: 'NoSuchKey' } });
+    const noKey = await acWhen(ns, 'False');
     expect(conditionOf(noKey, 'KeystoneApplicationCredentialReady')).toMatchObject({
       severity: 'Error',
       message:
@@ -415,12 +400,7 @@ describe('KeystoneApplicationCredential (real Keystone, KeystoneAPI in external 
     })) as { application_credential: { id: string; secret: string } };
     const { id, secret } = orphan.application_credential;
     expect(await loginWith(keystone, id, secret)).toBe('placement:service');
-    await client.patch(
-      AC,
-      { namespace: ns, name: 'ac-placement' },
-      { metadata: { annotations: { touched: 'now' } } },
-      'merge',
-    );
+    await patchAc(ns, { metadata: { annotations: { touched: 'now' } } });
     await waitUntil('the orphan revoked', async () =>
       (await loginWith(keystone, id, secret)) === undefined ? true : undefined,
     );

@@ -1,5 +1,4 @@
-import { Kinds } from '@stackops/lib-common/client';
-import { waitForDeletion, waitForObject, waitUntil } from '@stackops/lib-common/testing';
+import { waitForDeletion, waitForObject } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -7,7 +6,11 @@ import type { KeystoneEndpoint } from '../src/api/keystone-endpoint.js';
 import type { KeystoneService } from '../src/api/keystone-service.js';
 import { conditionOf, isReadyObject, KE, KS, registrationSuite } from './support/catalog.js';
 import { waitForStatus } from './support/keystone.js';
-import { placementEndpoint, placementService } from './support/keystone-server/operator.js';
+import {
+  deleteNamespaceAndWait,
+  placementEndpoint,
+  placementService,
+} from './support/keystone-server/operator.js';
 
 describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode)', () => {
   const suite = registrationSuite('kse');
@@ -15,9 +18,8 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
   /** A namespace with a KeystoneAPI pointing at the real Keystone, and a Ready KeystoneService `name`. */
   async function withService(name: string, api: Partial<KeystoneAPI['spec']> = {}) {
     const ns = await suite.keystoneNamespace(api);
-    await suite.client.create(KS, placementService(ns, name));
-    const service = await suite.ready<KeystoneService>(KS, ns, name);
-    return { ns, serviceID: service.status?.serviceID ?? '' };
+    const { serviceID } = await suite.readyService(ns, name);
+    return { ns, serviceID };
   }
 
   /** Keystone's endpoints of a service as `interface region url`, sorted. */
@@ -182,18 +184,10 @@ describe('KeystoneEndpoint against a real Keystone (KeystoneAPI in external mode
     const { ns } = await withService('placement-ns');
     await client.create(KE, placementEndpoint(ns, 'placement-ns'));
     await suite.ready<KeystoneEndpoint>(KE, ns, 'placement-ns');
-    await client.delete(Kinds.Namespace, { name: ns });
-    await waitUntil(
-      'namespace gone',
-      async () => (await client.get(Kinds.Namespace, { name: ns })) === undefined,
-      {
-        timeoutMs: 120_000,
-        describe: async () => ({
-          api: await finalizersOf(KeystoneKinds.KeystoneAPI, ns, 'keystone'),
-          service: await finalizersOf(KS, ns, 'placement-ns'),
-          endpoint: await finalizersOf(KE, ns, 'placement-ns'),
-        }),
-      },
-    );
+    await deleteNamespaceAndWait(client, ns, async () => ({
+      api: await finalizersOf(KeystoneKinds.KeystoneAPI, ns, 'keystone'),
+      service: await finalizersOf(KS, ns, 'placement-ns'),
+      endpoint: await finalizersOf(KE, ns, 'placement-ns'),
+    }));
   });
 });

@@ -9,6 +9,7 @@ import {
   conditionOf,
   createExternalKeystoneAPI,
   createOspSecret,
+  deleteNamespaceAndWait,
   isReadyObject,
   PLACEMENT_PASSWORD,
   placementService,
@@ -28,6 +29,34 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     return ns;
   }
 
+  /** KeystoneService `name` created Ready in a fresh keystoneNamespace(), and its service's Keystone id. */
+  async function readyService(name: string) {
+    const ns = await keystoneNamespace();
+    await suite.client.create(KS, placementService(ns, name));
+    const cr = await suite.ready<KeystoneService>(KS, ns, name);
+    return { ns, cr, serviceID: cr.status?.serviceID ?? '' };
+  }
+
+  /** KeystoneService `name` once its condition `type` has `status` (the test checks the rest). */
+  const serviceWhen = (ns: string, name: string, type: string, status: 'True' | 'False') =>
+    waitForStatus<KeystoneService>(suite.client, KS, { namespace: ns, name }, type, status);
+
+  /** Merges `spec` into KeystoneService `name`. */
+  const patchService = (ns: string, name: string, spec: object) =>
+    suite.client.patch(KS, { namespace: ns, name }, { spec }, 'merge');
+
+  /** KeystoneService `name` once `check` holds (60 s). */
+  const serviceWhere = (
+    ns: string,
+    name: string,
+    check: (o: KeystoneService) => boolean,
+    description: string,
+  ) => waitForObject<KeystoneService>(suite.client, KS, { namespace: ns, name }, check, { description });
+
+  /** Merges plain-text `stringData` into Secret `name` (the API server encodes it). */
+  const patchSecret = (ns: string, name: string, stringData: Record<string, string>) =>
+    suite.client.patch(Kinds.Secret, { namespace: ns, name }, { stringData }, 'merge');
+
   const serviceProject = async () =>
     (await suite.admin.projects.list({ name: 'service', domain_id: 'default' }))[0];
   const userNamed = async (name: string) => (await suite.admin.users.list({ name, domain_id: 'default' }))[0];
@@ -46,11 +75,8 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       ?.metadata.finalizers ?? [];
 
   it('registers the service, and its user in project service with roles admin and service', async () => {
-    const { client, admin } = suite;
-    const ns = await keystoneNamespace();
-    await client.create(KS, placementService(ns, 'placement'));
-    const cr = await suite.ready<KeystoneService>(KS, ns, 'placement');
-    const serviceID = cr.status?.serviceID ?? '';
+    const { admin } = suite;
+    const { ns, cr, serviceID } = await readyService('placement');
     expect(conditionOf(cr, 'KeystoneAPIReady')?.message).toBe('KeystoneAPI ready');
     expect(conditionOf(cr, 'AdminServiceClientReady')?.message).toBe('Admin client ready');
     expect(conditionOf(cr, 'KeystoneServiceOSServiceReady')?.message).toBe(
@@ -85,18 +111,14 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
   });
 
   it('updates the service in place and the user password when the Secret changes', async () => {
-    const { client, admin } = suite;
-    const ns = await keystoneNamespace();
-    await client.create(KS, placementService(ns, 'placement-upd'));
-    const before = await suite.ready<KeystoneService>(KS, ns, 'placement-upd');
-    const serviceID = before.status?.serviceID ?? '';
+    const { admin } = suite;
+    const { ns, serviceID } = await readyService('placement-upd');
 
-    await client.patch(
-      KS,
-      { namespace: ns, name: 'placement-upd' },
-      { spec: { serviceDescription: 'Placement API', enabled: false, serviceType: 'placement-v2' } },
-      'merge',
-    );
+    await patchService(ns, 'placement-upd', {
+      serviceDescription: 'Placement API',
+      enabled: false,
+      serviceType: 'placement-v2',
+    });
     const updated = await waitUntil('keystone service updated', async () => {
       const s = await admin.services.get(serviceID);
       return s?.description === 'Placement API' && s.enabled === false && s.type === 'placement-v2'
@@ -106,12 +128,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(updated.id).toBe(serviceID);
     expect(await admin.services.list({ name: 'placement-upd' })).toHaveLength(1);
 
-    await client.patch(
-      Kinds.Secret,
-      { namespace: ns, name: 'osp-secret' },
-      { stringData: { PlacementPassword: 'placement-pw-2' } },
-      'merge',
-    );
+    await patchSecret(ns, 'osp-secret', { PlacementPassword: 'placement-pw-2' });
     await waitUntil('the new password works in keystone', () =>
       admin.passwordWorks({ username: 'placement-upd', password: 'placement-pw-2' }),
     );
@@ -123,20 +140,14 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
 
     // A renamed service user: the new one gets the roles, the old one is removed.
     const oldUser = await userNamed('placement-upd');
-    await client.patch(
-      KS,
-      { namespace: ns, name: 'placement-upd' },
-      { spec: { serviceUser: 'placement-new' } },
-      'merge',
-    );
-    const renamed = await waitForObject<KeystoneService>(
-      client,
-      KS,
-      { namespace: ns, name: 'placement-upd' },
+    await patchService(ns, 'placement-upd', { serviceUser: 'placement-new' });
+    const renamed = await serviceWhere(
+      ns,
+      'placement-upd',
       (o) =>
         isReadyObject(o) &&
         conditionOf(o, 'KeystoneServiceOSUserReady')?.message === 'Keystone Service user placement-new ready',
-      { description: 'user renamed' },
+      'user renamed',
     );
     expect(conditionOf(renamed, 'KeystoneServiceOSUserReady')?.message).toBe(
       'Keystone Service user placement-new ready',
@@ -150,10 +161,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
 
   it('deletes the service and its user from Keystone, then releases the KeystoneAPI', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
-    await client.create(KS, placementService(ns, 'placement-del'));
-    const cr = await suite.ready<KeystoneService>(KS, ns, 'placement-del');
-    const serviceID = cr.status?.serviceID ?? '';
+    const { ns, serviceID } = await readyService('placement-del');
     const user = await userNamed('placement-del');
     expect(user).toBeDefined();
 
@@ -169,13 +177,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await keystoneNamespace();
     await client.create(KS, placementService(ns, 'placement-pw', { secret: 'placement-secret' }));
-    const waiting = await waitForStatus<KeystoneService>(
-      client,
-      KS,
-      { namespace: ns, name: 'placement-pw' },
-      'KeystoneServiceOSUserReady',
-      'False',
-    );
+    const waiting = await serviceWhen(ns, 'placement-pw', 'KeystoneServiceOSUserReady', 'False');
     expect(conditionOf(waiting, 'KeystoneServiceOSUserReady')).toMatchObject({
       reason: 'Requested',
       severity: 'Info',
@@ -185,12 +187,11 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(conditionOf(waiting, 'Ready')?.status).toBe('False');
 
     await createSecret(client, ns, 'placement-secret', { Other: 'x' });
-    const missingKey = await waitForObject<KeystoneService>(
-      client,
-      KS,
-      { namespace: ns, name: 'placement-pw' },
+    const missingKey = await serviceWhere(
+      ns,
+      'placement-pw',
       (o) => (conditionOf(o, 'KeystoneServiceOSUserReady')?.message ?? '').includes('PlacementPassword'),
-      { description: 'key missing' },
+      'key missing',
     );
     expect(conditionOf(missingKey, 'KeystoneServiceOSUserReady')).toMatchObject({
       reason: 'Error',
@@ -198,15 +199,8 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
       message: 'Keystone Service user error occured Secret placement-secret has no key PlacementPassword',
     });
 
-    await client.patch(
-      Kinds.Secret,
-      { namespace: ns, name: 'placement-secret' },
-      { stringData: { PlacementPassword: 'from-own-secret' } },
-      'merge',
-    );
-    await waitForObject<KeystoneService>(client, KS, { namespace: ns, name: 'placement-pw' }, isReadyObject, {
-      description: 'Ready',
-    });
+    await patchSecret(ns, 'placement-secret', { PlacementPassword: 'from-own-secret' });
+    await suite.ready<KeystoneService>(KS, ns, 'placement-pw');
     expect(await admin.passwordWorks({ username: 'placement-pw', password: 'from-own-secret' })).toBe(true);
   });
 
@@ -214,21 +208,10 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, keystone } = suite;
     const ns = await suite.namespace('kss');
     await createOspSecret(client, ns, keystone);
-    await client.patch(
-      Kinds.Secret,
-      { namespace: ns, name: 'osp-secret' },
-      { stringData: { AdminPassword: 'not-the-admin-password' } },
-      'merge',
-    );
+    await patchSecret(ns, 'osp-secret', { AdminPassword: 'not-the-admin-password' });
     await createExternalKeystoneAPI(client, ns, keystone);
     await client.create(KS, placementService(ns, 'placement-login'));
-    const refused = await waitForStatus<KeystoneService>(
-      client,
-      KS,
-      { namespace: ns, name: 'placement-login' },
-      'AdminServiceClientReady',
-      'False',
-    );
+    const refused = await serviceWhen(ns, 'placement-login', 'AdminServiceClientReady', 'False');
     expect(conditionOf(refused, 'AdminServiceClientReady')).toMatchObject({
       reason: 'Error',
       severity: 'Warning',
@@ -239,12 +222,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     expect(message).not.toContain('not-the-admin-password');
     expect(refused.status?.serviceID ?? '').toBe('');
 
-    await client.patch(
-      Kinds.Secret,
-      { namespace: ns, name: 'osp-secret' },
-      { stringData: { AdminPassword: keystone.adminPassword } },
-      'merge',
-    );
+    await patchSecret(ns, 'osp-secret', { AdminPassword: keystone.adminPassword });
     await suite.ready<KeystoneService>(KS, ns, 'placement-login');
   });
 
@@ -252,13 +230,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
     const { client, admin } = suite;
     const ns = await suite.namespace('kss');
     await client.create(KS, placementService(ns, 'orphan'));
-    const cr = await waitForStatus<KeystoneService>(
-      client,
-      KS,
-      { namespace: ns, name: 'orphan' },
-      'KeystoneAPIReady',
-      'False',
-    );
+    const cr = await serviceWhen(ns, 'orphan', 'KeystoneAPIReady', 'False');
     expect(conditionOf(cr, 'KeystoneAPIReady')).toMatchObject({
       reason: 'Error',
       severity: 'Warning',
@@ -273,10 +245,7 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
 
   it('only drops finalizers when the KeystoneAPI itself is being deleted (no Keystone calls)', async () => {
     const { client, admin } = suite;
-    const ns = await keystoneNamespace();
-    await client.create(KS, placementService(ns, 'placement-fin'));
-    const cr = await suite.ready<KeystoneService>(KS, ns, 'placement-fin');
-    const serviceID = cr.status?.serviceID ?? '';
+    const { ns, serviceID } = await readyService('placement-fin');
 
     await client.delete(KeystoneKinds.KeystoneAPI, { namespace: ns, name: 'keystone' });
     // The KeystoneAPI waits for the service's finalizer.
@@ -304,22 +273,10 @@ describe('KeystoneService against a real Keystone (KeystoneAPI in external mode)
 
   it('a namespace deletion with a KeystoneAPI and a KeystoneService completes', async () => {
     const { client } = suite;
-    const ns = await keystoneNamespace();
-    await client.create(KS, placementService(ns, 'placement-ns'));
-    await waitForObject<KeystoneService>(client, KS, { namespace: ns, name: 'placement-ns' }, isReadyObject, {
-      description: 'Ready',
-    });
-    await client.delete(Kinds.Namespace, { name: ns });
-    await waitUntil(
-      'namespace gone',
-      async () => (await client.get(Kinds.Namespace, { name: ns })) === undefined,
-      {
-        timeoutMs: 120_000,
-        describe: async () => ({
-          api: await apiFinalizers(ns),
-          service: (await client.get(KS, { namespace: ns, name: 'placement-ns' }))?.metadata.finalizers,
-        }),
-      },
-    );
+    const { ns } = await readyService('placement-ns');
+    await deleteNamespaceAndWait(client, ns, async () => ({
+      api: await apiFinalizers(ns),
+      service: (await client.get(KS, { namespace: ns, name: 'placement-ns' }))?.metadata.finalizers,
+    }));
   });
 });

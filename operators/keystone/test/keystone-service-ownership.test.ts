@@ -145,9 +145,7 @@ describe('Keystone objects have owners; drift is repaired (real Keystone, Keysto
     const { client, admin } = suite;
     const ns = await suite.keystoneNamespace();
     const dup = { serviceName: 'dup', serviceType: 'dup-type' };
-    await client.create(KS, placementService(ns, 'first', { ...dup, serviceUser: 'dup-first' }));
-    const first = await suite.ready<KeystoneService>(KS, ns, 'first');
-    const serviceID = first.status?.serviceID ?? '';
+    const { serviceID } = await suite.readyService(ns, 'first', { ...dup, serviceUser: 'dup-first' });
 
     const nsB = await suite.keystoneNamespace();
     await client.create(KS, placementService(nsB, 'second', { ...dup, serviceUser: 'dup-second' }));

@@ -1,5 +1,5 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { setLoadBalancerIP, waitUntil } from '@stackops/lib-common/testing';
 
 const NAD = Kinds.NetworkAttachmentDefinition;
 
@@ -9,6 +9,7 @@ import {
   conditionOf,
   createKeystoneFromFixture,
   preparedNamespace,
+  serviceEndpoints,
   waitForKeystone,
   waitForKeystoneReady,
 } from './support/keystone.js';
@@ -25,10 +26,7 @@ describe('the seed README examples, applied as written', () => {
     const ns = await prepared();
     await createKeystoneFromFixture(client, ns, 'seed/keystoneapi-basic.yaml');
     const cr = await waitForKeystoneReady(client, ns);
-    expect(cr.status?.apiEndpoints).toEqual({
-      internal: `http://keystone-internal.${ns}.svc:5000`,
-      public: `http://keystone-public.${ns}.svc:5000`,
-    });
+    expect(cr.status?.apiEndpoints).toEqual(serviceEndpoints(ns));
     expect(cr.status).toMatchObject({
       readyCount: 1,
       databaseHostname: `openstack.${ns}.svc`,
@@ -68,19 +66,9 @@ describe('the seed README examples, applied as written', () => {
       endpoint: 'internal',
       'core.openstack.org/ingress_create': 'false',
     });
-    // What MetalLB would do: give the Service its address.
-    await client.patch(
-      Kinds.Service,
-      { name: 'keystone-internal', namespace: ns },
-      { status: { loadBalancer: { ingress: [{ ip: '172.17.0.202' }] } } },
-      'merge',
-      { subresource: 'status' },
-    );
+    await setLoadBalancerIP(client, ns, 'keystone-internal', '172.17.0.202');
     const ready = await waitForKeystoneReady(client, ns);
-    expect(ready.status?.apiEndpoints).toEqual({
-      internal: `http://keystone-internal.${ns}.svc:5000`,
-      public: `http://keystone-public.${ns}.svc:5000`,
-    });
+    expect(ready.status?.apiEndpoints).toEqual(serviceEndpoints(ns));
     const pub = await getObject(client, Kinds.Service, ns, 'keystone-public');
     expect(pub?.['spec']).toMatchObject({ type: 'ClusterIP' });
     expect(pub?.metadata.annotations?.['core.openstack.org/ingress_create']).toBe('true');

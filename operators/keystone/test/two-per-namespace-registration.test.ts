@@ -43,9 +43,10 @@ describe('two KeystoneServices / KeystoneEndpoints naming the same thing in one 
     const { client, admin } = suite;
     const ns = await suite.keystoneNamespace();
     const twin = { serviceName: 'twin', serviceType: 'twin-type' };
-    await client.create(KS, placementService(ns, 'first', { ...twin, serviceUser: 'twin-first' }));
-    const first = await suite.ready<KeystoneService>(KS, ns, 'first');
-    const serviceID = first.status?.serviceID ?? '';
+    const { cr: first, serviceID } = await suite.readyService(ns, 'first', {
+      ...twin,
+      serviceUser: 'twin-first',
+    });
     const userID = first.status?.userID ?? '';
     const inKeystone = async () => ({
       service: await admin.services.get(serviceID),

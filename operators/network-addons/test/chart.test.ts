@@ -14,12 +14,12 @@ import {
 } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { NetworkAddonsConfigSpec } from '../src/api/network-addons-config.js';
 import { DEFAULT_IMAGES, IMAGE_ENV_VARS } from '../src/config/images.js';
 import { fillDefaults } from '../src/network/network.js';
 import { selectTlsSettings } from '../src/network/tls-profile.js';
 import { renderComponents } from '../src/resources/render.js';
 import { renderContext } from '../src/resources/render-context.js';
+import { everyComponent } from './fixtures.js';
 import { CHART_DIR, setSpec, startOperator, tool, useNetworkAddonsSuite, waitAvailable } from './support.js';
 
 /** The chart's appVersion follows the package version (tools/release keeps them in step). */
@@ -30,19 +30,6 @@ const VERSION = (
 const helm = createHelm(tool('helm'));
 const template = (...set: string[]): Promise<RenderedObject[]> =>
   helm.template(CHART_DIR, { release: 'nao', namespace: 'nao-system', set });
-
-/** A spec that enables every component (a fresh object each time). */
-const everyComponent = (): NetworkAddonsConfigSpec => ({
-  multus: {},
-  multusDynamicNetworks: {},
-  linuxBridge: {},
-  kubeMacPool: {},
-  nmstate: {},
-  ovs: {},
-  macvtap: {},
-  kubeSecondaryDNS: {},
-  kubevirtIpamController: {},
-});
 
 /** Every object all components render, as the chart's RBAC must allow. */
 function renderEverything(): KubeObject[] {

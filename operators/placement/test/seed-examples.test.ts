@@ -1,6 +1,6 @@
 import { type KeystoneEndpoint, KeystoneKinds } from '@stackops/keystone-operator';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { runCommand, waitUntil } from '@stackops/lib-common/testing';
+import { runCommand, setLoadBalancerIP, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   conditionOf,
@@ -9,7 +9,6 @@ import {
   createReadyKeystoneAPI,
   createSecret,
   OSP_SECRET,
-  setLoadBalancerIP,
   simulateKeystoneRegistration,
   waitForCondition,
   waitForPlacement,

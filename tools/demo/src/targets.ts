@@ -19,22 +19,13 @@ const kind = (group: string, version: string, k: string, plural: string, namespa
   namespaced,
 });
 
-export const KeystoneAPIKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneAPI', 'keystoneapis');
-export const KeystoneServiceKind = kind(
-  'keystone.openstack.org',
-  'v1beta1',
-  'KeystoneService',
-  'keystoneservices',
-);
-export const KeystoneEndpointKind = kind(
-  'keystone.openstack.org',
-  'v1beta1',
-  'KeystoneEndpoint',
-  'keystoneendpoints',
-);
-export const KeystoneApplicationCredentialKind = kind(
-  'keystone.openstack.org',
-  'v1beta1',
+/** keystone-operator's kinds (all keystone.openstack.org/v1beta1). */
+const keystoneKind = (k: string, plural: string): KindRef =>
+  kind('keystone.openstack.org', 'v1beta1', k, plural);
+export const KeystoneAPIKind = keystoneKind('KeystoneAPI', 'keystoneapis');
+export const KeystoneServiceKind = keystoneKind('KeystoneService', 'keystoneservices');
+export const KeystoneEndpointKind = keystoneKind('KeystoneEndpoint', 'keystoneendpoints');
+export const KeystoneApplicationCredentialKind = keystoneKind(
   'KeystoneApplicationCredential',
   'keystoneapplicationcredentials',
 );

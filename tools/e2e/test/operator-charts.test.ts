@@ -54,14 +54,17 @@ interface ChartCase {
   converge: (cr: CrRef) => Promise<void>;
 }
 
+/** An OpenStack operator's sample in the openstack namespace, after the prerequisites it needs. */
+const openstackSamples = (file: string) => [
+  { file: '00-openstack-prereqs.yaml', namespace: OPENSTACK_NAMESPACE },
+  { file, namespace: OPENSTACK_NAMESPACE },
+];
+
 const cases: ChartCase[] = [
   {
     operator: 'keystone',
     controller: 'keystoneapi',
-    samples: [
-      { file: '00-openstack-prereqs.yaml', namespace: OPENSTACK_NAMESPACE },
-      { file: '10-keystoneapi.yaml', namespace: OPENSTACK_NAMESPACE },
-    ],
+    samples: openstackSamples('10-keystoneapi.yaml'),
     cr: { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
     converge: async (cr) => {
       await waitForCondition(client, cr.kind, cr, 'Ready', 'True');
@@ -72,10 +75,7 @@ const cases: ChartCase[] = [
     // reconcile it under its chart's RBAC and say what it waits for.
     operator: 'placement',
     controller: 'placementapi',
-    samples: [
-      { file: '00-openstack-prereqs.yaml', namespace: OPENSTACK_NAMESPACE },
-      { file: '20-placementapi.yaml', namespace: OPENSTACK_NAMESPACE },
-    ],
+    samples: openstackSamples('20-placementapi.yaml'),
     cr: { kind: PlacementAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'placement' },
     converge: async (cr) => {
       const obj = await waitForCondition(client, cr.kind, cr, 'Ready', 'False');

@@ -112,6 +112,18 @@ const mariadb = [
     ['get', 'list', 'watch', 'create', 'patch'],
   ),
 ];
+/**
+ * Both OpenStack API operators: the API's PodDisruptionBudget, the Role and RoleBinding of its pods'
+ * ServiceAccount (anyuid), listing pods, reading the NADs of networkAttachments, and the database.
+ */
+const apiPodsAndDatabase = [
+  ...rule(['poddisruptionbudgets.policy'], CRUD),
+  ...rule(['roles.rbac.authorization.k8s.io', 'rolebindings.rbac.authorization.k8s.io'], CRUD),
+  ...anyuid,
+  ...rule(['pods'], ['list']),
+  ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
+  ...mariadb,
+];
 /** infra-operator's Topology named by topologyRef: read, watched, and carries the operator's finalizer. */
 const topologies = rule(['topologies.topology.openstack.org'], ['get', 'list', 'watch', 'patch']);
 /**
@@ -169,12 +181,7 @@ const NAMESPACED: Record<string, Grant[]> = {
     ),
     ...rule(['secrets', 'configmaps', 'services', 'serviceaccounts'], CRUD),
     ...rule(['deployments.apps', 'jobs.batch', 'cronjobs.batch'], CRUD),
-    ...rule(['poddisruptionbudgets.policy'], CRUD),
-    ...rule(['roles.rbac.authorization.k8s.io', 'rolebindings.rbac.authorization.k8s.io'], CRUD),
-    ...anyuid,
-    ...rule(['pods'], ['list']),
-    ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
-    ...mariadb,
+    ...apiPodsAndDatabase,
     ...rule(['memcacheds.memcached.openstack.org'], ['get', 'list', 'watch', 'patch']),
     ...topologies,
     ...rule(['transporturls.rabbitmq.openstack.org'], ['get', 'list', 'watch', 'create', 'patch', 'delete']),
@@ -188,12 +195,7 @@ const NAMESPACED: Record<string, Grant[]> = {
     ...rule([`keystoneservices.${keystone}`, `keystoneendpoints.${keystone}`], CRUD),
     ...rule(['secrets', 'services', 'serviceaccounts'], CRUD),
     ...rule(['deployments.apps', 'jobs.batch'], CRUD),
-    ...rule(['poddisruptionbudgets.policy'], CRUD),
-    ...rule(['roles.rbac.authorization.k8s.io', 'rolebindings.rbac.authorization.k8s.io'], CRUD),
-    ...anyuid,
-    ...rule(['pods'], ['list']),
-    ...rule(['network-attachment-definitions.k8s.cni.cncf.io'], READ),
-    ...mariadb,
+    ...apiPodsAndDatabase,
     ...topologies,
     ...events,
   ],

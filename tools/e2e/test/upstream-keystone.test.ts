@@ -64,53 +64,46 @@ const OSP_SECRET_KEYS = [
   'WatcherPassword',
 ];
 
+/** A keystone.openstack.org/v1beta1 object `name` of `kind` in the suite's namespace. */
+const keystoneObject = (kind: string, name: string, spec: Record<string, unknown>) => ({
+  apiVersion: 'keystone.openstack.org/v1beta1',
+  kind,
+  metadata: { name, namespace: ns },
+  spec,
+});
+
 /** keystone-operator's config/samples, as upstream's suite applies them. */
-const sampleKeystoneApi = {
-  apiVersion: 'keystone.openstack.org/v1beta1',
-  kind: 'KeystoneAPI',
-  metadata: { name: 'keystone', namespace: ns },
-  spec: {
-    adminProject: 'admin',
-    adminUser: 'admin',
-    customServiceConfig: '[DEFAULT]\ndebug = true\n',
-    databaseInstance: 'openstack',
-    databaseAccount: 'keystone',
-    preserveJobs: false,
-    region: 'regionOne',
-    secret: 'osp-secret',
-    resources: { requests: { memory: '500Mi', cpu: '1.0' } },
-    // No memcached on this node; upstream's default `memcached` would wait for one (install_yamls
-    // deploys it next to the suite). Empty keeps caching off, stackops' extension.
-    memcachedInstance: '',
+const sampleKeystoneApi = keystoneObject('KeystoneAPI', 'keystone', {
+  adminProject: 'admin',
+  adminUser: 'admin',
+  customServiceConfig: '[DEFAULT]\ndebug = true\n',
+  databaseInstance: 'openstack',
+  databaseAccount: 'keystone',
+  preserveJobs: false,
+  region: 'regionOne',
+  secret: 'osp-secret',
+  resources: { requests: { memory: '500Mi', cpu: '1.0' } },
+  // No memcached on this node; upstream's default `memcached` would wait for one (install_yamls
+  // deploys it next to the suite). Empty keeps caching off, stackops' extension.
+  memcachedInstance: '',
+});
+const sampleKeystoneService = keystoneObject('KeystoneService', 'placement', {
+  serviceUser: 'placement',
+  enabled: true,
+  serviceDescription: 'Placement service',
+  serviceName: 'placement',
+  serviceType: 'placement',
+  secret: 'osp-secret',
+  passwordSelector: 'PlacementPassword',
+});
+const sampleKeystoneEndpoint = keystoneObject('KeystoneEndpoint', 'placement', {
+  serviceName: 'placement',
+  endpoints: {
+    admin: 'http://placement-admin-openstack.apps-crc.testing',
+    internal: 'http://placement-internal-openstack.apps-crc.testing',
+    public: 'http://placement-public-openstack.apps-crc.testing',
   },
-};
-const sampleKeystoneService = {
-  apiVersion: 'keystone.openstack.org/v1beta1',
-  kind: 'KeystoneService',
-  metadata: { name: 'placement', namespace: ns },
-  spec: {
-    serviceUser: 'placement',
-    enabled: true,
-    serviceDescription: 'Placement service',
-    serviceName: 'placement',
-    serviceType: 'placement',
-    secret: 'osp-secret',
-    passwordSelector: 'PlacementPassword',
-  },
-};
-const sampleKeystoneEndpoint = {
-  apiVersion: 'keystone.openstack.org/v1beta1',
-  kind: 'KeystoneEndpoint',
-  metadata: { name: 'placement', namespace: ns },
-  spec: {
-    serviceName: 'placement',
-    endpoints: {
-      admin: 'http://placement-admin-openstack.apps-crc.testing',
-      internal: 'http://placement-internal-openstack.apps-crc.testing',
-      public: 'http://placement-public-openstack.apps-crc.testing',
-    },
-  },
-};
+});
 
 const finalizers = async (ref: { kind: typeof KeystoneAPIKind; namespace: string; name: string }) =>
   (await client.get<KubeObject>(ref.kind, ref))?.metadata.finalizers ?? [];

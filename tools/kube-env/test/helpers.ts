@@ -90,6 +90,18 @@ export async function kubectlIn(
 export const isPodReady = (pod: V1Pod): boolean =>
   pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
 
+/** A Deployment `name` of `replicas` pods labelled app=`name` (podTemplate). */
+export const deployment = (name: string, replicas: number) => ({
+  metadata: { name },
+  spec: { replicas, selector: { matchLabels: { app: name } }, template: podTemplate({ app: name }) },
+});
+
+/** A pod template labelled app=`app` whose pod runs once (restartPolicy Never), for Jobs. */
+export const runOnceTemplate = (app: string) => ({
+  ...podTemplate({ app }),
+  spec: { ...podTemplate({}).spec, restartPolicy: 'Never' },
+});
+
 /** A minimal pod template: kwok never runs the image, so any name will do. */
 export function podTemplate(labels: Record<string, string>) {
   return {

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clients, createTestNamespace, isNotFound, podTemplate, waitFor } from './helpers.js';
+import { clients, createTestNamespace, deployment, isNotFound, podTemplate, waitFor } from './helpers.js';
 
 const { core, apps } = clients();
 
 describe('namespace deletion', () => {
   it('deleting a namespace with running pods in it completes', async () => {
     const namespace = await createTestNamespace(core, 'kube-env-nsdel');
-    await apps.createNamespacedDeployment({
-      namespace,
-      body: {
-        metadata: { name: 'busy' },
-        spec: {
-          replicas: 2,
-          selector: { matchLabels: { app: 'busy' } },
-          template: podTemplate({ app: 'busy' }),
-        },
-      },
-    });
+    await apps.createNamespacedDeployment({ namespace, body: deployment('busy', 2) });
     await core.createNamespacedPod({
       namespace,
       body: { ...podTemplate({ app: 'bare' }), metadata: { name: 'bare', labels: { app: 'bare' } } },

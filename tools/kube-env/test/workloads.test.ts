@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clients, createTestNamespace, podTemplate, waitFor } from './helpers.js';
+import {
+  clients,
+  createTestNamespace,
+  deployment,
+  podTemplate,
+  runOnceTemplate,
+  waitFor,
+} from './helpers.js';
 
 const { core, apps, batch } = clients();
 let namespace = '';
@@ -16,17 +23,7 @@ const podsOf = async (selector: string) =>
 
 describe('workloads progress on the fake nodes', () => {
   it('a Deployment of 3 replicas becomes Available, and scaling it to 0 completes', async () => {
-    await apps.createNamespacedDeployment({
-      namespace,
-      body: {
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 3,
-          selector: { matchLabels: { app: 'web' } },
-          template: podTemplate({ app: 'web' }),
-        },
-      },
-    });
+    await apps.createNamespacedDeployment({ namespace, body: deployment('web', 3) });
     const read = () => apps.readNamespacedDeployment({ name: 'web', namespace });
     await waitFor(
       'deployment web Available with 3 ready replicas',
@@ -89,10 +86,7 @@ describe('workloads progress on the fake nodes', () => {
         metadata: { name: 'once' },
         spec: {
           backoffLimit: 0,
-          template: {
-            ...podTemplate({ app: 'once' }),
-            spec: { ...podTemplate({}).spec, restartPolicy: 'Never' },
-          },
+          template: runOnceTemplate('once'),
         },
       },
     });
@@ -117,10 +111,7 @@ describe('workloads progress on the fake nodes', () => {
           schedule: '* * * * *',
           jobTemplate: {
             spec: {
-              template: {
-                ...podTemplate({ app: 'cron' }),
-                spec: { ...podTemplate({}).spec, restartPolicy: 'Never' },
-              },
+              template: runOnceTemplate('cron'),
             },
           },
         },

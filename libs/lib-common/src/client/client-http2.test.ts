@@ -33,6 +33,14 @@ async function h2Server(maxConcurrentStreams: number) {
   return { url: new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}`), held, sessions };
 }
 
+/** An h2Server and a pool trusting it (both closed after the test). */
+async function poolOn(maxConcurrentStreams: number) {
+  const server = await h2Server(maxConcurrentStreams);
+  const pool = new Http2Pool(server.url, { ca: pair.cert });
+  closers.push(() => pool.close());
+  return { ...server, pool };
+}
+
 /** A port nothing listens on (bound, then closed). */
 async function closedPort(): Promise<number> {
   const server = https.createServer();
@@ -52,9 +60,7 @@ const text = async (res: ApiResponse): Promise<string> => {
 
 describe('Http2Pool', () => {
   it('sends every request over one connection while the server allows the streams', async () => {
-    const { url, held, sessions } = await h2Server(100);
-    const pool = new Http2Pool(url, { ca: pair.cert });
-    closers.push(() => pool.close());
+    const { pool, held, sessions } = await poolOn(100);
     const watches = await Promise.all(
       Array.from({ length: 20 }, () => pool.request({ method: 'GET', path: '/hold', headers: {} })),
     );
@@ -66,9 +72,7 @@ describe('Http2Pool', () => {
   });
 
   it('warm() opens the connection before any request, and the first requests use it', async () => {
-    const { url, sessions } = await h2Server(100);
-    const pool = new Http2Pool(url, { ca: pair.cert });
-    closers.push(() => pool.close());
+    const { pool, sessions } = await poolOn(100);
     pool.warm();
     pool.warm(); // while it opens: no second connection
     await waitUntil('the warmed connection', () => sessions.size > 0, { intervalMs: 2 });
@@ -97,9 +101,7 @@ describe('Http2Pool', () => {
   });
 
   it('opens another connection when held streams fill the server limit, instead of queueing', async () => {
-    const { url, held, sessions } = await h2Server(3);
-    const pool = new Http2Pool(url, { ca: pair.cert });
-    closers.push(() => pool.close());
+    const { pool, held, sessions } = await poolOn(3);
     for (let i = 0; i < 7; i++) await pool.request({ method: 'GET', path: '/hold', headers: {} });
     const res = await pool.request({ method: 'GET', path: '/after', headers: {} });
     expect(res && (await text(res))).toBe('GET /after undefined');
@@ -108,9 +110,7 @@ describe('Http2Pool', () => {
   });
 
   it('ends the body with complete=false when the connection goes away mid-stream', async () => {
-    const { url, sessions } = await h2Server(100);
-    const pool = new Http2Pool(url, { ca: pair.cert });
-    closers.push(() => pool.close());
+    const { pool, sessions } = await poolOn(100);
     const watch = await pool.request({ method: 'GET', path: '/hold', headers: {} });
     if (!watch) throw new Error('no response');
     watch.body.on('error', () => {});

@@ -4,18 +4,28 @@ import { ReconcileError } from '../runtime/error-policy.js';
 import { Conditions } from './conditions.js';
 import { failureMessage } from './messages.js';
 
+/** The HTTP code the API server sends with each Status reason these tests use. */
+const CODES = { Forbidden: 403, Invalid: 422 } as const;
+
+/** The ApiError for a v1.Status body of `reason` (and its code) answering `request`. */
+const statusError = (
+  reason: keyof typeof CODES,
+  message: string,
+  request: { verb: string; path: string },
+  details?: object,
+) =>
+  apiErrorFromResponse(
+    CODES[reason],
+    { kind: 'Status', reason, code: CODES[reason], message, ...(details ? { details } : {}) },
+    request,
+  );
+
 describe('failure messages (one table, by API status reason)', () => {
   it('a Forbidden write names the object from the request path, without verb, URL or query', () => {
-    const err = apiErrorFromResponse(
-      403,
-      {
-        kind: 'Status',
-        reason: 'Forbidden',
-        code: 403,
-        message: 'jobs.batch "k-db-sync" is forbidden: exceeded quota: q',
-      },
-      { verb: 'PATCH', path: '/apis/batch/v1/namespaces/openstack/jobs/k-db-sync?fieldManager=x&force=true' },
-    );
+    const err = statusError('Forbidden', 'jobs.batch "k-db-sync" is forbidden: exceeded quota: q', {
+      verb: 'PATCH',
+      path: '/apis/batch/v1/namespaces/openstack/jobs/k-db-sync?fieldManager=x&force=true',
+    });
     expect(err.message).toContain('PATCH /apis/batch');
     expect(failureMessage(err)).toEqual({
       severity: 'Error',
@@ -51,27 +61,21 @@ describe('failure messages (one table, by API status reason)', () => {
   });
 
   it('markError with an API error drops the request line from the condition (and the MESSAGE column)', () => {
-    const err = apiErrorFromResponse(
-      422,
-      {
-        kind: 'Status',
-        reason: 'Invalid',
-        code: 422,
-        message:
-          'Service "a.b-internal" is invalid: metadata.name: Invalid value: "a.b-internal": a DNS-1035 label …',
-        details: {
-          kind: 'Service',
-          name: 'a.b-internal',
-          causes: [
-            {
-              field: 'metadata.name',
-              message:
-                'Invalid value: "a.b-internal": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\'',
-            },
-          ],
-        },
-      },
+    const err = statusError(
+      'Invalid',
+      'Service "a.b-internal" is invalid: metadata.name: Invalid value: "a.b-internal": a DNS-1035 label …',
       { verb: 'PATCH', path: '/api/v1/namespaces/o/services/a.b-internal?fieldManager=x&force=true' },
+      {
+        kind: 'Service',
+        name: 'a.b-internal',
+        causes: [
+          {
+            field: 'metadata.name',
+            message:
+              'Invalid value: "a.b-internal": a DNS-1035 label must consist of lower case alphanumeric characters or \'-\'',
+          },
+        ],
+      },
     );
     const c = new Conditions().markError('CreateServiceReady', err).get('CreateServiceReady');
     expect(c?.message).toBe(
@@ -80,16 +84,11 @@ describe('failure messages (one table, by API status reason)', () => {
   });
 
   it('a failed JSON Patch test is a conflict (transient), not an invalid object', () => {
-    const err = apiErrorFromResponse(
-      422,
-      {
-        kind: 'Status',
-        reason: 'Invalid',
-        code: 422,
-        details: {},
-        message: 'the server rejected our request due to an error in our request',
-      },
+    const err = statusError(
+      'Invalid',
+      'the server rejected our request due to an error in our request',
       { verb: 'PATCH', path: '/api/v1/namespaces/a/configmaps/b' },
+      {},
     );
     expect(isConflict(err)).toBe(true);
     expect(isTransient(err)).toBe(true);

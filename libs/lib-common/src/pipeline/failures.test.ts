@@ -6,7 +6,7 @@ import type { KubeObject } from '../client/types.js';
 import { applyOwned } from '../objects/apply.js';
 import { conditionOf } from '../testing/conditions.js';
 import { FakeKubeClient, FakeRecorder, reconcileOnce } from '../testing/fake.js';
-import { type Pass, pipeline } from './pipeline.js';
+import { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
 import { reports, type Step } from './step.js';
 
 type WidgetPass = Pass<Widget, NonNullable<Widget['status']>>;
@@ -16,6 +16,14 @@ const widget = (name: string, created = '2026-01-01T00:00:00Z'): Widget => ({
   metadata: { name, namespace: 'ns', creationTimestamp: created },
   spec: { size: 1 },
 });
+/** One pass of a Widget pipeline (`def`, the kind aside) over a fake holding only Widget `ns/w`. */
+async function passOverW(def: Omit<PipelineDefinition<Widget, StatusOf<Widget>, Pass<Widget>>, 'kind'>) {
+  const fake = new FakeKubeClient();
+  fake.seed(Widget, widget('w'));
+  const reconciler = pipeline<Widget>({ kind: Widget, ...def });
+  return { fake, ...(await reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler)) };
+}
+
 const condition = (fake: FakeKubeClient, name: string, type: string) =>
   conditionOf(fake.peek(Widget, { namespace: 'ns', name }), type);
 
@@ -163,10 +171,7 @@ describe('pipeline: failures on the CR', () => {
   });
 
   it('a failed JSON Patch test (422 without causes) is a conflict: no condition, no Event, retried in a second', async () => {
-    const fake = new FakeKubeClient();
-    fake.seed(Widget, widget('w'));
-    const reconciler = pipeline<Widget>({
-      kind: Widget,
+    const { fake, result, events } = await passOverW({
       conditions: ['InputReady'],
       steps: [
         () => {
@@ -184,7 +189,6 @@ describe('pipeline: failures on the CR', () => {
         },
       ],
     });
-    const { result, events } = await reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler);
     expect(result).toEqual({ requeueAfterMs: 1000 });
     expect(events).toEqual([]);
     expect(condition(fake, 'w', 'InputReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
@@ -231,10 +235,7 @@ describe('pipeline: failures on the CR', () => {
   });
 
   it('eventKinds: only writes of those kinds record an Event, the others are logged only', async () => {
-    const fake = new FakeKubeClient();
-    fake.seed(Widget, widget('w'));
-    const reconciler = pipeline<Widget>({
-      kind: Widget,
+    const { fake, events } = await passOverW({
       eventKinds: ['Secret'],
       steps: [
         async function ensureObjects(ctx) {
@@ -243,7 +244,6 @@ describe('pipeline: failures on the CR', () => {
         },
       ],
     });
-    const { events } = await reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler);
     expect(events.map((e) => `${e.reason} ${e.message}`)).toEqual(['SuccessfulCreate Created Secret s']);
     expect(fake.peek(Kinds.ConfigMap, { namespace: 'ns', name: 'a' })).toBeDefined();
   });
@@ -291,14 +291,10 @@ describe('pipeline: failures on the CR', () => {
   });
 
   it('a 300-character value is cut in the condition message', async () => {
-    const fake = new FakeKubeClient();
-    fake.seed(Widget, widget('w'));
-    const reconciler = pipeline<Widget>({
-      kind: Widget,
+    const { fake } = await passOverW({
       conditions: ['InputReady'],
       steps: [(ctx) => void ctx.conditions.markError('InputReady', `database ${'x'.repeat(300)} not found`)],
     });
-    await reconcileOnce(fake, Widget, { namespace: 'ns', name: 'w' }, reconciler);
     const message = condition(fake, 'w', 'InputReady')?.message ?? '';
     expect(message.length).toBeLessThanOrEqual(200);
     expect(message.endsWith('…')).toBe(true);

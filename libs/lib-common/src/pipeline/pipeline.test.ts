@@ -7,7 +7,7 @@ import type { KubeClient, KubeObject } from '../client/types.js';
 import type { ReconcileContext } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/error-policy.js';
 import type { EventType } from '../runtime/recorder.js';
-import { type Pass, pipeline } from './pipeline.js';
+import { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
 import { runSteps, stop } from './step.js';
 
 const widget = (over: Partial<Widget['metadata']> = {}, status?: Widget['status']): Widget => ({
@@ -102,6 +102,22 @@ describe('runSteps', () => {
     expect(seen).toEqual(['abort']);
   });
 });
+
+/** A Widget pipeline reporting InputReady whose one step throws `err`. */
+const throwingPipeline = (
+  err: unknown,
+  def: Partial<PipelineDefinition<Widget, StatusOf<Widget>, Pass<Widget>>> = {},
+) =>
+  pipeline<Widget>({
+    kind: Widget,
+    conditions: ['InputReady'],
+    steps: [
+      () => {
+        throw err;
+      },
+    ],
+    ...def,
+  });
 
 describe('pipeline', () => {
   it('a replaced CRD schema: CRDSchemaCurrent False (Warning) beside a True Ready, one Event; dropped silently once the CRD is ours', async () => {
@@ -229,14 +245,7 @@ describe('pipeline', () => {
       severity: 'Error',
       retry: 'terminal',
     });
-    const reconcile = pipeline<Widget>({
-      kind: Widget,
-      conditions: ['InputReady'],
-      steps: [
-        () => {
-          throw err;
-        },
-      ],
+    const reconcile = throwingPipeline(err, {
       failed: (p, e) => void p.conditions.markFalse('InputReady', 'Error', 'Error', (e as Error).message),
       now: fixedNow,
     });
@@ -257,15 +266,7 @@ describe('pipeline', () => {
     });
     const { client } = stubClient({ statusError: terminating });
     const { rc } = context(client);
-    const reconcile = pipeline<Widget>({
-      kind: Widget,
-      conditions: ['InputReady'],
-      steps: [
-        () => {
-          throw terminating;
-        },
-      ],
-    });
+    const reconcile = throwingPipeline(terminating);
     expect(await reconcile(widget(), rc)).toEqual({});
   });
 

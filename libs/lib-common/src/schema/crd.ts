@@ -209,6 +209,19 @@ export function buildCrd(def: CrdDefinition): Json {
 }
 
 /**
+ * Each version's name and openAPIV3Schema as `buildCrd` writes them (what the API server checks),
+ * for tests that walk a CRD's fields.
+ */
+export function crdVersionSchemas(def: CrdDefinition): { name: string; schema: Json }[] {
+  const crd = buildCrd(def) as { spec: { versions: { name: string; schema: { openAPIV3Schema: Json } }[] } };
+  return crd.spec.versions.map((v) => ({ name: v.name, schema: v.schema.openAPIV3Schema }));
+}
+
+/** One `[label, schema]` per version of each definition, labelled `<Kind> <version>`: a field walk's `it.each` cases. */
+export const crdVersionCases = (defs: readonly CrdDefinition[]): [string, Json][] =>
+  defs.flatMap((d) => crdVersionSchemas(d).map((v): [string, Json] => [`${d.kind} ${v.name}`, v.schema]));
+
+/**
  * Every free-form object of the CRDs' served schemas as `Kind path`, each once whatever the number
  * of versions: what an operator's test compares with the objects it documents as free-form.
  */

@@ -17,6 +17,8 @@ export {
   type CrdDefinition,
   type CrdVersion,
   crdFreeFormObjects,
+  crdVersionCases,
+  crdVersionSchemas,
   freeFormObjects,
   type PrinterColumn,
   toOpenApiSchema,

@@ -6,7 +6,7 @@
  * both: `conditionOf`/`expectCondition` (upstream's `ExpectCondition`), `waitFor` (an object until a
  * predicate), `waitForObject` (until it exists and a check holds), `waitForCondition`/
  * `waitForConditions`, `waitUntil` (any probe), `eventually` (an assertion), `waitForDeletion`;
- * `base64`/`fromBase64` for Secret data, `createSecret` for a Secret of plain text; `eventsIn`,
+ * `base64`/`fromBase64` for Secret data, `createSecret` for a Secret of plain text, `fakeSecretText` to read one the fake holds, `setSecretData` to change one; `expectPdbFollowsReplicas` for an API's PodDisruptionBudget; `setLoadBalancerIP` as MetalLB would; `eventsIn`,
  * `failedCondition` and `REQUEST_LINE` for what a failure tells the user.
  */
 
@@ -82,6 +82,7 @@ export {
   pausedRoundTrip,
   scaledDeployment,
 } from './paused.js';
+export { expectPdbFollowsReplicas, type PdbScenario } from './pdb.js';
 export {
   promtoolRuleTests,
   type RenderedRuleGroup,
@@ -90,7 +91,8 @@ export {
   testChartRules,
 } from './prometheus-rules.js';
 export { reconcileCount, settledReconcileCount } from './reconciles.js';
-export { createSecret } from './secrets.js';
+export { createSecret, fakeSecretText, setSecretData } from './secrets.js';
+export { setLoadBalancerIP } from './services.js';
 export { readTestSources } from './test-sources.js';
 export {
   describeConditions,

@@ -14,24 +14,23 @@ describe('reconcileCount / settledReconcileCount', () => {
       m.controller<KubeObject>({ for: Kinds.Secret, name: 'secrets' }).reconcile(async () => undefined);
       m.controller<KubeObject>({ for: Kinds.ConfigMap, name: 'configmaps' }).reconcile(async () => undefined);
     });
+    /** Waits until controller `name` has reconciled `n` times. */
+    const reconciled = (name: string, n: number) =>
+      waitUntil(
+        `${name} reconciled ${n} times`,
+        async () => (await reconcileCount(manager, name)) === n,
+        fast,
+      );
     try {
       expect(await reconcileCount(manager, 'secrets')).toBe(0);
       await fake.create(Kinds.Secret, { metadata: { name: 'a', namespace: 'ns' } });
       await fake.create(Kinds.Secret, { metadata: { name: 'b', namespace: 'ns' } });
-      await waitUntil(
-        'both Secrets reconciled',
-        async () => (await reconcileCount(manager, 'secrets')) === 2,
-        fast,
-      );
+      await reconciled('secrets', 2);
       expect(await settledReconcileCount(manager, 'secrets', { quietMs: 50 })).toBe(2);
       expect(await reconcileCount(manager, 'configmaps')).toBe(0);
       // a ConfigMap does not wake the Secret controller
       await fake.create(Kinds.ConfigMap, { metadata: { name: 'c', namespace: 'ns' } });
-      await waitUntil(
-        'the ConfigMap reconciled',
-        async () => (await reconcileCount(manager, 'configmaps')) === 1,
-        fast,
-      );
+      await reconciled('configmaps', 1);
       expect(await settledReconcileCount(manager, 'secrets', { quietMs: 50 })).toBe(2);
     } finally {
       await manager.stop();

@@ -14,66 +14,60 @@ const v1beta1 = (schema: CrdDefinition['versions'][number]['schema'], columns: P
   { name: VERSION, served: true, storage: true, schema, statusSubresource: true, printerColumns: columns },
 ];
 
-export const keystoneApiCrd: CrdDefinition = {
-  group: GROUP,
-  kind: 'KeystoneAPI',
-  plural: 'keystoneapis',
-  singular: 'keystoneapi',
-  scope: 'Namespaced',
-  versions: v1beta1(keystoneApiSchema, [
-    ...readyColumns,
-    { name: 'Replicas', type: 'integer', jsonPath: '.status.readyCount' },
-    { name: 'Public', type: 'string', jsonPath: '.status.apiEndpoints.public' },
-    { name: 'Internal', type: 'string', jsonPath: '.status.apiEndpoints.internal', priority: 1 },
-    { name: 'NetworkAttachments', type: 'string', jsonPath: '.spec.networkAttachments', priority: 1 },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-  ]),
-};
+const ageColumn: PrinterColumn = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
 
-export const keystoneServiceCrd: CrdDefinition = {
+/** A namespaced keystone.openstack.org/v1beta1 kind (plural and singular its lower-case name). */
+const keystoneCrd = (
+  kind: string,
+  schema: CrdDefinition['versions'][number]['schema'],
+  columns: PrinterColumn[],
+  extra: Partial<CrdDefinition> = {},
+): CrdDefinition => ({
   group: GROUP,
-  kind: 'KeystoneService',
-  plural: 'keystoneservices',
-  singular: 'keystoneservice',
+  kind,
+  plural: `${kind.toLowerCase()}s`,
+  singular: kind.toLowerCase(),
+  ...extra,
   scope: 'Namespaced',
-  versions: v1beta1(keystoneServiceSchema, [
-    ...readyColumns,
-    { name: 'Type', type: 'string', jsonPath: '.spec.serviceType' },
-    { name: 'ServiceID', type: 'string', jsonPath: '.status.serviceID', priority: 1 },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-  ]),
-};
+  versions: v1beta1(schema, columns),
+});
 
-export const keystoneEndpointCrd: CrdDefinition = {
-  group: GROUP,
-  kind: 'KeystoneEndpoint',
-  plural: 'keystoneendpoints',
-  singular: 'keystoneendpoint',
-  scope: 'Namespaced',
-  versions: v1beta1(keystoneEndpointSchema, [
-    ...readyColumns,
-    { name: 'Service', type: 'string', jsonPath: '.spec.serviceName' },
-    { name: 'Public', type: 'string', jsonPath: '.spec.endpoints.public' },
-    { name: 'Internal', type: 'string', jsonPath: '.spec.endpoints.internal', priority: 1 },
-    { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-  ]),
-};
+export const keystoneApiCrd = keystoneCrd('KeystoneAPI', keystoneApiSchema, [
+  ...readyColumns,
+  { name: 'Replicas', type: 'integer', jsonPath: '.status.readyCount' },
+  { name: 'Public', type: 'string', jsonPath: '.status.apiEndpoints.public' },
+  { name: 'Internal', type: 'string', jsonPath: '.status.apiEndpoints.internal', priority: 1 },
+  { name: 'NetworkAttachments', type: 'string', jsonPath: '.spec.networkAttachments', priority: 1 },
+  ageColumn,
+]);
 
-export const keystoneApplicationCredentialCrd: CrdDefinition = {
-  group: GROUP,
-  kind: 'KeystoneApplicationCredential',
-  plural: 'keystoneapplicationcredentials',
-  singular: 'keystoneapplicationcredential',
-  shortNames: ['appcred'],
-  scope: 'Namespaced',
-  versions: v1beta1(keystoneApplicationCredentialSchema, [
+export const keystoneServiceCrd = keystoneCrd('KeystoneService', keystoneServiceSchema, [
+  ...readyColumns,
+  { name: 'Type', type: 'string', jsonPath: '.spec.serviceType' },
+  { name: 'ServiceID', type: 'string', jsonPath: '.status.serviceID', priority: 1 },
+  ageColumn,
+]);
+
+export const keystoneEndpointCrd = keystoneCrd('KeystoneEndpoint', keystoneEndpointSchema, [
+  ...readyColumns,
+  { name: 'Service', type: 'string', jsonPath: '.spec.serviceName' },
+  { name: 'Public', type: 'string', jsonPath: '.spec.endpoints.public' },
+  { name: 'Internal', type: 'string', jsonPath: '.spec.endpoints.internal', priority: 1 },
+  ageColumn,
+]);
+
+export const keystoneApplicationCredentialCrd = keystoneCrd(
+  'KeystoneApplicationCredential',
+  keystoneApplicationCredentialSchema,
+  [
     { name: 'ACID', type: 'string', jsonPath: '.status.acID' },
     { name: 'SecretName', type: 'string', jsonPath: '.status.secretName' },
     { name: 'LastRotated', type: 'date', jsonPath: '.status.lastRotated' },
     { name: 'RotationEligible', type: 'date', jsonPath: '.status.rotationEligibleAt' },
     ...readyColumns,
-  ]),
-};
+  ],
+  { shortNames: ['appcred'] },
+);
 
 export const keystoneCrds: readonly CrdDefinition[] = [
   keystoneApiCrd,

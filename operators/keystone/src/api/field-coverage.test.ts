@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { assertFieldsCovered, buildCrd } from '@stackops/lib-common/schema';
+import { assertFieldsCovered, crdVersionSchemas } from '@stackops/lib-common/schema';
 import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, it } from 'vitest';
 import { keystoneApiCrd, keystoneEndpointCrd, keystoneServiceCrd } from './crds.js';
@@ -10,12 +10,7 @@ import { keystoneApiCrd, keystoneEndpointCrd, keystoneServiceCrd } from './crds.
  * saying it is not supported yet. A new field fails here until it is one or the other.
  */
 const testSources = readTestSources(fileURLToPath(new URL('../..', import.meta.url)));
-const schemaOf = (crd: typeof keystoneApiCrd) =>
-  (
-    buildCrd(crd) as unknown as {
-      spec: { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] };
-    }
-  ).spec.versions[0]?.schema.openAPIV3Schema ?? {};
+const schemaOf = (crd: typeof keystoneApiCrd) => crdVersionSchemas(crd)[0]?.schema ?? {};
 
 const keystoneApiCoverage = {
   'spec.containerImage': 'containerImage is the image of every container; empty takes the operator default',

@@ -11,6 +11,13 @@ export interface CloudConfigInput {
   adminPassword: string;
 }
 
+/** Both objects live beside the KeystoneAPI and carry its group labels. */
+const groupMetadata = (c: CloudConfigInput, name: string) => ({
+  name,
+  namespace: c.cr.metadata.namespace ?? '',
+  labels: keystoneGroupLabels(c.cr),
+});
+
 /** `openstack-config`: clouds.yaml (cloud `default`) for clients, without the password. */
 export function buildCloudConfigMap(c: CloudConfigInput): KubeObject {
   const clouds = {
@@ -30,11 +37,7 @@ export function buildCloudConfigMap(c: CloudConfigInput): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',
-    metadata: {
-      name: KeystoneNames.cloudConfigMap,
-      namespace: c.cr.metadata.namespace ?? '',
-      labels: keystoneGroupLabels(c.cr),
-    },
+    metadata: groupMetadata(c, KeystoneNames.cloudConfigMap),
     data: { 'clouds.yaml': stringify(clouds), OS_CLOUD: 'default' },
   };
 }
@@ -58,11 +61,7 @@ export function buildCloudConfigSecret(c: CloudConfigInput): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: {
-      name: KeystoneNames.cloudConfigSecret,
-      namespace: c.cr.metadata.namespace ?? '',
-      labels: keystoneGroupLabels(c.cr),
-    },
+    metadata: groupMetadata(c, KeystoneNames.cloudConfigSecret),
     type: 'Opaque',
     data: { cloudrc: b64(`${rc}\n`), 'secure.yaml': b64(secure) },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleKeystoneAPI } from '../../test/fixtures.js';
+import { podSpecOf, sampleKeystoneAPI } from '../../test/fixtures.js';
 import { resolveSpec } from '../config/spec.js';
 import { configFiles, keystoneConfigData } from '../templates/config-files.js';
 import { buildTrustFlushCronJob } from './cronjob.js';
@@ -9,15 +9,8 @@ import { buildBootstrapJob, buildDbSyncJob } from './jobs.js';
 
 type Json = Record<string, unknown>;
 const images = { apiImage: 'img' };
-const podSpec = (obj: Json): Json => {
-  const spec = obj['spec'] as Json;
-  const t = (spec['jobTemplate'] ? ((spec['jobTemplate'] as Json)['spec'] as Json) : spec)[
-    'template'
-  ] as Json;
-  return t['spec'] as Json;
-};
 const mountsOf = (obj: Json) =>
-  (((podSpec(obj)['containers'] as Json[])[0] as Json)['volumeMounts'] as Json[]).map(
+  (((podSpecOf(obj)['containers'] as Json[])[0] as Json)['volumeMounts'] as Json[]).map(
     (m) => `${m['name']}:${m['mountPath']}`,
   );
 
@@ -45,7 +38,7 @@ describe('extraMounts', () => {
 
   it('extraMounts: mounts volumes with no propagation, Keystone or All into the API pods only', () => {
     const d = buildKeystoneDeployment(cr, spec, 'h', {}) as Json;
-    const names = (podSpec(d)['volumes'] as Json[]).map((v) => v['name']);
+    const names = (podSpecOf(d)['volumes'] as Json[]).map((v) => v['name']);
     expect(names).toEqual(expect.arrayContaining(['everywhere', 'api-only', 'all']));
     expect(names).not.toContain('dbsync');
     expect(mountsOf(d)).toEqual(
@@ -61,7 +54,7 @@ describe('extraMounts', () => {
       buildBootstrapJob(input, { internal: 'i', public: 'p' }),
       buildTrustFlushCronJob(cr, spec, {}),
     ] as Json[])
-      expect(JSON.stringify(podSpec(other))).not.toMatch(/everywhere|api-only|"all"|dbsync/);
+      expect(JSON.stringify(podSpecOf(other))).not.toMatch(/everywhere|api-only|"all"|dbsync/);
   });
 });
 
@@ -128,7 +121,7 @@ describe('federatedRealmConfig', () => {
     });
     const cr = sampleKeystoneAPI({ federatedRealmConfig: 'realms' });
     const d = buildKeystoneDeployment(cr, resolveSpec(cr, images), 'h', {}, filenames) as Json;
-    expect(podSpec(d)['volumes']).toEqual(
+    expect(podSpecOf(d)['volumes']).toEqual(
       expect.arrayContaining([
         { name: 'federation-realm-dir', emptyDir: {} },
         {

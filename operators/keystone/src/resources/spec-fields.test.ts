@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleKeystoneAPI } from '../../test/fixtures.js';
+import { firstContainerOf, sampleKeystoneAPI } from '../../test/fixtures.js';
 import { resolveSpec } from '../config/spec.js';
 import { configFiles, keystoneConfigData } from '../templates/config-files.js';
 import { buildCloudConfigMap } from './cloud-config.js';
@@ -9,14 +9,7 @@ import { buildBootstrapJob, buildDbSyncJob } from './jobs.js';
 
 type Json = Record<string, unknown>;
 const images = { apiImage: 'default-image' };
-const container = (obj: Json): Json => {
-  const spec = obj['spec'] as Json;
-  const t = (spec['jobTemplate'] ? ((spec['jobTemplate'] as Json)['spec'] as Json) : spec)[
-    'template'
-  ] as Json;
-  return ((t['spec'] as Json)['containers'] as Json[])[0] as Json;
-};
-const envOf = (obj: Json) => container(obj)['env'] as { name: string; value?: string }[];
+const envOf = (obj: Json) => firstContainerOf(obj)['env'] as { name: string; value?: string }[];
 const files = (spec: Partial<Parameters<typeof sampleKeystoneAPI>[0]>) => {
   const cr = sampleKeystoneAPI(spec);
   const s = resolveSpec(cr, images);
@@ -37,7 +30,7 @@ describe('KeystoneAPI spec fields reach what they configure', () => {
       buildBootstrapJob(input, { internal: 'i', public: 'p' }),
       buildTrustFlushCronJob(cr, s, {}),
     ] as Json[])
-      expect(container(obj)['image']).toBe('registry.example/keystone:1');
+      expect(firstContainerOf(obj)['image']).toBe('registry.example/keystone:1');
     expect(resolveSpec(sampleKeystoneAPI({ containerImage: '' }), images).containerImage).toBe(
       'default-image',
     );
@@ -74,7 +67,12 @@ describe('KeystoneAPI spec fields reach what they configure', () => {
     const cron = buildTrustFlushCronJob(cr, resolveSpec(cr, images), {}) as Json;
     expect((cron['spec'] as Json)['schedule']).toBe('5 4 * * *');
     expect((cron['spec'] as Json)['suspend']).toBe(true);
-    expect(container(cron)['command']).toEqual(['keystone-manage', 'trust_flush', '--date', '2026-01-01']);
+    expect(firstContainerOf(cron)['command']).toEqual([
+      'keystone-manage',
+      'trust_flush',
+      '--date',
+      '2026-01-01',
+    ]);
   });
 
   it('enableSecureRBAC false turns enforce_scope and enforce_new_defaults off', () => {
@@ -120,7 +118,7 @@ describe('KeystoneAPI spec fields reach what they configure', () => {
     const resources = { requests: { cpu: '1', memory: '500Mi' }, limits: { memory: '1Gi' } };
     const cr = sampleKeystoneAPI({ resources });
     expect(
-      container(buildKeystoneDeployment(cr, resolveSpec(cr, images), 'h', {}) as Json)['resources'],
+      firstContainerOf(buildKeystoneDeployment(cr, resolveSpec(cr, images), 'h', {}) as Json)['resources'],
     ).toEqual(resources);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleKeystoneAPI } from '../../test/fixtures.js';
+import { firstContainerOf, podSpecOf, sampleKeystoneAPI } from '../../test/fixtures.js';
 import { resolveSpec } from '../config/spec.js';
 import { configFiles, keystoneConfigData } from '../templates/config-files.js';
 import { buildTrustFlushCronJob } from './cronjob.js';
@@ -26,15 +26,6 @@ const caVolume = {
   secret: { secretName: 'combined-ca-bundle', defaultMode: 0o444 },
 };
 
-const podSpec = (obj: Json): Json => {
-  const spec = obj['spec'] as Json;
-  const template = (spec['jobTemplate'] ? ((spec['jobTemplate'] as Json)['spec'] as Json) : spec)[
-    'template'
-  ] as Json;
-  return template['spec'] as Json;
-};
-const container = (obj: Json): Json => (podSpec(obj)['containers'] as Json[])[0] as Json;
-
 describe('pod-level TLS (upstream layout)', () => {
   const cr = sampleKeystoneAPI({ tls });
   const spec = resolveSpec(cr, images);
@@ -42,7 +33,7 @@ describe('pod-level TLS (upstream layout)', () => {
 
   it('mounts the endpoint certificates and the CA bundle into the API pods and probes over https', () => {
     const d = buildKeystoneDeployment(cr, spec, 'h', {}) as Json;
-    const volumes = podSpec(d)['volumes'] as Json[];
+    const volumes = podSpecOf(d)['volumes'] as Json[];
     expect(volumes).toContainEqual(caVolume);
     expect(volumes).toContainEqual({
       name: 'internal-tls-certs',
@@ -52,7 +43,9 @@ describe('pod-level TLS (upstream layout)', () => {
       name: 'public-tls-certs',
       secret: { secretName: 'cert-keystone-public-svc', defaultMode: 0o400 },
     });
-    const mounts = (container(d)['volumeMounts'] as Json[]).map((m) => `${m['name']}:${m['mountPath']}`);
+    const mounts = (firstContainerOf(d)['volumeMounts'] as Json[]).map(
+      (m) => `${m['name']}:${m['mountPath']}`,
+    );
     expect(mounts).toEqual(
       expect.arrayContaining([
         'combined-ca-bundle:/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem',
@@ -62,8 +55,8 @@ describe('pod-level TLS (upstream layout)', () => {
         'public-tls-certs:/var/lib/config-data/tls/private/public.key',
       ]),
     );
-    expect((container(d)['readinessProbe'] as { httpGet: Json }).httpGet['scheme']).toBe('HTTPS');
-    expect((container(d)['livenessProbe'] as { httpGet: Json }).httpGet['scheme']).toBe('HTTPS');
+    expect((firstContainerOf(d)['readinessProbe'] as { httpGet: Json }).httpGet['scheme']).toBe('HTTPS');
+    expect((firstContainerOf(d)['livenessProbe'] as { httpGet: Json }).httpGet['scheme']).toBe('HTTPS');
   });
 
   it('mounts the CA bundle (only) into the db-sync, bootstrap and trust-flush pods', () => {
@@ -73,9 +66,9 @@ describe('pod-level TLS (upstream layout)', () => {
       buildBootstrapJob(input, endpoints),
       buildTrustFlushCronJob(cr, spec, {}),
     ] as Json[]) {
-      expect(podSpec(obj)['volumes']).toContainEqual(caVolume);
-      expect(container(obj)['volumeMounts']).toContainEqual(caMount);
-      expect(JSON.stringify(podSpec(obj))).not.toContain('tls-certs');
+      expect(podSpecOf(obj)['volumes']).toContainEqual(caVolume);
+      expect(firstContainerOf(obj)['volumeMounts']).toContainEqual(caMount);
+      expect(JSON.stringify(podSpecOf(obj))).not.toContain('tls-certs');
     }
   });
 
@@ -116,7 +109,7 @@ describe('pod-level TLS (upstream layout)', () => {
     expect(internal).not.toContain('SSLEngine');
     expect(pub).toContain('SSLEngine on');
     const d = buildKeystoneDeployment(one, s, 'h', {}) as Json;
-    expect(JSON.stringify(podSpec(d))).not.toContain('combined-ca-bundle');
+    expect(JSON.stringify(podSpecOf(d))).not.toContain('combined-ca-bundle');
   });
 
   it('renders no TLS at all without tls', () => {

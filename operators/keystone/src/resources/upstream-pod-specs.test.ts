@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleKeystoneAPI } from '../../test/fixtures.js';
+import { firstContainerOf, podSpecOf, podTemplateOf, sampleKeystoneAPI } from '../../test/fixtures.js';
 import { resolveSpec } from '../config/spec.js';
 import { buildScriptsSecret } from './config-data-secret.js';
 import { buildTrustFlushCronJob } from './cronjob.js';
@@ -15,19 +15,13 @@ type Json = Record<string, unknown>;
 const cr = sampleKeystoneAPI({});
 const spec = resolveSpec(cr, { apiImage: 'img' });
 const input = { cr, spec, podAnnotations: { 'k8s.v1.cni.cncf.io/networks': '[]' } };
-const template = (obj: Json): Json => {
-  const s = obj['spec'] as Json;
-  return (s['jobTemplate'] ? ((s['jobTemplate'] as Json)['spec'] as Json) : s)['template'] as Json;
-};
-const pod = (obj: Json) => template(obj)['spec'] as Json;
-const container = (obj: Json) => (pod(obj)['containers'] as Json[])[0] as Json;
 const volumes = (obj: Json) =>
-  (pod(obj)['volumes'] as Json[]).map((v) => {
+  (podSpecOf(obj)['volumes'] as Json[]).map((v) => {
     const secret = v['secret'] as Json;
     return [v['name'], secret['secretName'], secret['defaultMode']];
   });
 const mounts = (obj: Json) =>
-  (container(obj)['volumeMounts'] as Json[]).map((m) => [
+  (firstContainerOf(obj)['volumeMounts'] as Json[]).map((m) => [
     m['name'],
     m['mountPath'],
     m['subPath'],
@@ -51,37 +45,40 @@ const UPSTREAM_API_MOUNTS = [
 describe("upstream's keystone pod specs", () => {
   it('keystone-api: command /bin/bash, args -c kolla_start, upstream volumes and mounts in order', () => {
     const d = buildKeystoneDeployment(cr, spec, 'h', {}) as Json;
-    expect(container(d)['name']).toBe('keystone-api');
-    expect(container(d)['command']).toEqual(['/bin/bash']);
-    expect(container(d)['args']).toEqual(['-c', '/usr/local/bin/kolla_start']);
+    expect(firstContainerOf(d)['name']).toBe('keystone-api');
+    expect(firstContainerOf(d)['command']).toEqual(['/bin/bash']);
+    expect(firstContainerOf(d)['args']).toEqual(['-c', '/usr/local/bin/kolla_start']);
     expect(volumes(d)).toEqual(UPSTREAM_VOLUMES);
     expect(mounts(d)).toEqual(UPSTREAM_API_MOUNTS);
-    expect((template(d)['metadata'] as Json)['labels']).toEqual({ service: 'keystone', owner: 'keystone' });
+    expect((podTemplateOf(d)['metadata'] as Json)['labels']).toEqual({
+      service: 'keystone',
+      owner: 'keystone',
+    });
   });
 
   it('keystone-db-sync: command /bin/bash, args -c db_sync, keystone.conf and my.cnf mounts, unlabelled pods', () => {
     const job = buildDbSyncJob(input) as unknown as Json;
-    expect(container(job)['command']).toEqual(['/bin/bash']);
-    expect(container(job)['args']).toEqual(['-c', 'keystone-manage db_sync']);
+    expect(firstContainerOf(job)['command']).toEqual(['/bin/bash']);
+    expect(firstContainerOf(job)['args']).toEqual(['-c', 'keystone-manage db_sync']);
     expect(volumes(job)).toEqual(UPSTREAM_VOLUMES);
     expect(mounts(job)).toEqual([
       ['config-data', '/etc/keystone/keystone.conf', 'keystone.conf', true],
       ['config-data', '/etc/my.cnf', 'my.cnf', true],
     ]);
     expect((job['metadata'] as Json)['labels']).toEqual({ service: 'keystone', owner: 'keystone' });
-    expect((template(job)['metadata'] as Json)['labels']).toBeUndefined();
+    expect((podTemplateOf(job)['metadata'] as Json)['labels']).toBeUndefined();
   });
 
   it('keystone-bootstrap: command /bin/bash, args -c kolla_set_configs && bootstrap, the API mounts, unlabelled pods', () => {
     const job = buildBootstrapJob(input, { internal: 'i', public: 'p' }) as unknown as Json;
-    expect(container(job)['command']).toEqual(['/bin/bash']);
-    expect(container(job)['args']).toEqual([
+    expect(firstContainerOf(job)['command']).toEqual(['/bin/bash']);
+    expect(firstContainerOf(job)['args']).toEqual([
       '-c',
       '/usr/local/bin/kolla_set_configs && keystone-manage bootstrap',
     ]);
     expect(volumes(job)).toEqual(UPSTREAM_VOLUMES);
     expect(mounts(job)).toEqual(UPSTREAM_API_MOUNTS);
-    expect((template(job)['metadata'] as Json)['labels']).toBeUndefined();
+    expect((podTemplateOf(job)['metadata'] as Json)['labels']).toBeUndefined();
   });
 
   it('keystone-cron: trust_flush command, labels on the Job template only, upstream mounts', () => {
@@ -89,9 +86,9 @@ describe("upstream's keystone pod specs", () => {
     expect((cron['metadata'] as Json)['labels']).toBeUndefined();
     const jobTemplate = (cron['spec'] as Json)['jobTemplate'] as Json;
     expect((jobTemplate['metadata'] as Json)['labels']).toEqual({ service: 'keystone', owner: 'keystone' });
-    expect(template(cron)['metadata']).toBeUndefined();
-    expect(container(cron)['command']).toEqual(['keystone-manage', 'trust_flush']);
-    expect(container(cron)['args']).toBeUndefined();
+    expect(podTemplateOf(cron)['metadata']).toBeUndefined();
+    expect(firstContainerOf(cron)['command']).toEqual(['keystone-manage', 'trust_flush']);
+    expect(firstContainerOf(cron)['args']).toBeUndefined();
     expect(volumes(cron)).toEqual(UPSTREAM_VOLUMES);
     expect(mounts(cron)).toEqual([
       ['config-data', '/etc/keystone/keystone.conf', 'keystone.conf', true],

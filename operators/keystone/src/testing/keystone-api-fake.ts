@@ -7,6 +7,7 @@ import {
   convergeOnFake,
   type FakeKubeClient,
   reconcileOnce,
+  simulateControllerManager,
 } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../api/group.js';
 import type { KeystoneAPI } from '../api/keystone-api.js';
@@ -72,6 +73,19 @@ export const reconcileKeystone = (fake: FakeKubeClient, opts: { now?: () => Date
     FAKE_KEYSTONE,
     keystoneApiReconciler(defaultsFromEnv({}), opts),
   );
+
+/**
+ * `passes` passes, each followed by what kube-controller-manager would do (Jobs and Deployments
+ * finishing), for a test that checks where a KeystoneAPI waits; the Events they recorded.
+ */
+export async function keystonePasses(fake: FakeKubeClient, passes: number): Promise<unknown[]> {
+  const events: unknown[] = [];
+  for (let i = 0; i < passes; i++) {
+    events.push(...(await reconcileKeystone(fake)).events);
+    await simulateControllerManager(fake);
+  }
+  return events;
+}
 
 /** Passes until Ready, Jobs and Deployments finishing in between (`convergeOnFake`). */
 export const convergeKeystone = (fake: FakeKubeClient, opts: ConvergeOptions & { now?: () => Date } = {}) =>

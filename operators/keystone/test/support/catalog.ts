@@ -1,10 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
 import { KeystoneKinds } from '../../src/api/group.js';
 import type { KeystoneAPI } from '../../src/api/keystone-api.js';
+import type { KeystoneService } from '../../src/api/keystone-service.js';
 import {
   createExternalKeystoneAPI,
   createOspSecret,
   type KeystoneSuite,
+  placementService,
   useKeystoneSuite,
 } from './keystone-server/operator.js';
 
@@ -23,6 +25,12 @@ export const KE = KeystoneKinds.KeystoneEndpoint;
 export interface RegistrationSuite extends KeystoneSuite {
   /** A fresh namespace with osp-secret and a KeystoneAPI (`api` merged into its spec) at the real Keystone. */
   keystoneNamespace(api?: Partial<KeystoneAPI['spec']>): Promise<string>;
+  /** KeystoneService `name` of `ns` (`placementService` with `spec`) created, once Ready, and its service's Keystone id. */
+  readyService(
+    ns: string,
+    name: string,
+    spec?: Partial<KeystoneService['spec']>,
+  ): Promise<{ cr: KeystoneService; serviceID: string }>;
 }
 
 /**
@@ -36,6 +44,11 @@ export function registrationSuite(prefix: string): RegistrationSuite {
     await createOspSecret(suite.client, ns, suite.keystone);
     await createExternalKeystoneAPI(suite.client, ns, suite.keystone, api);
     return ns;
+  };
+  suite.readyService = async (ns, name, spec = {}) => {
+    await suite.client.create(KS, placementService(ns, name, spec));
+    const cr = await suite.ready<KeystoneService>(KS, ns, name);
+    return { cr, serviceID: cr.status?.serviceID ?? '' };
   };
   // 90 s a wait unless told: these tests wait on objects that depend on others.
   const ready = suite.ready;

@@ -32,36 +32,35 @@ export async function createInputSecret(
   await createSecret(client, ns, name, data);
 }
 
-/** The MariaDB Service `openstack` the db-create Job talks to (its Job runs as a fake pod). */
-export async function createDatabaseService(
+/** A Service selecting the pods labelled app=`app`, with one port. */
+async function createService(
   client: KubeClient,
   ns: string,
-  name = 'openstack',
+  metadata: { name: string; labels?: Record<string, string> },
+  app: string,
+  port: { name: string; port: number },
 ): Promise<void> {
   await client.create(Kinds.Service, {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name, namespace: ns, labels: { app: 'mariadb', cr: `mariadb-${name}` } },
-    spec: { selector: { app: 'mariadb' }, ports: [{ name: 'mysql', port: 3306 }] },
+    metadata: { ...metadata, namespace: ns },
+    spec: { selector: { app }, ports: [port] },
   } as KubeObject);
 }
+
+/** The MariaDB Service `openstack` the db-create Job talks to (its Job runs as a fake pod). */
+export const createDatabaseService = (client: KubeClient, ns: string, name = 'openstack') =>
+  createService(client, ns, { name, labels: { app: 'mariadb', cr: `mariadb-${name}` } }, 'mariadb', {
+    name: 'mysql',
+    port: 3306,
+  });
 
 /**
  * The Service `memcached` that `memcachedInstance` names by default (upstream's control plane has
  * infra-operator's Memcached `memcached`; without that CR keystone takes a Service of the name).
  */
-export async function createMemcachedService(
-  client: KubeClient,
-  ns: string,
-  name = 'memcached',
-): Promise<void> {
-  await client.create(Kinds.Service, {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name, namespace: ns },
-    spec: { selector: { app: 'memcached' }, ports: [{ name: 'memcached', port: 11211 }] },
-  } as KubeObject);
-}
+export const createMemcachedService = (client: KubeClient, ns: string, name = 'memcached') =>
+  createService(client, ns, { name }, 'memcached', { name: 'memcached', port: 11211 });
 
 /** Creates a KeystoneAPI from a fixture file (namespace set here, nothing else changed). */
 export async function createKeystoneFromFixture(
@@ -124,16 +123,28 @@ export const waitForKeystone = (
     },
   );
 
+/** The endpoints a KeystoneAPI in `ns` publishes by default: its two Services' in-cluster http URLs. */
+export const serviceEndpoints = (ns: string) => ({
+  internal: `http://keystone-internal.${ns}.svc:5000`,
+  public: `http://keystone-public.${ns}.svc:5000`,
+});
+
 export const isReady = (cr: KeystoneAPI): boolean =>
   conditionOf(cr, 'Ready')?.status === 'True' && cr.status?.observedGeneration === cr.metadata.generation;
 
-/** A namespace with osp-secret, the `openstack` MariaDB Service and the `memcached` Service, as the examples expect. */
-export async function preparedNamespace(suite: {
-  client: KubeClient;
-  namespace(): Promise<string>;
-}): Promise<string> {
+/**
+ * A namespace with osp-secret (`secretData`, the examples' by default), the `openstack` MariaDB
+ * Service and the `memcached` Service, as the examples expect.
+ */
+export async function preparedNamespace(
+  suite: {
+    client: KubeClient;
+    namespace(): Promise<string>;
+  },
+  secretData: Record<string, string> = OSP_SECRET_DATA,
+): Promise<string> {
   const ns = await suite.namespace();
-  await createInputSecret(suite.client, ns);
+  await createInputSecret(suite.client, ns, secretData);
   await createDatabaseService(suite.client, ns);
   await createMemcachedService(suite.client, ns);
   return ns;

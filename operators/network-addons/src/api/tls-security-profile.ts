@@ -1,16 +1,29 @@
 import { type Static, Type } from '@sinclair/typebox';
 
-/** Cipher names (OpenSSL spelling, TLS 1.3 names as IANA) an OpenShift TLS profile may list. */
-export const TLS_PROFILE_CIPHERS = [
+/** The TLS 1.3 suites (IANA names): the Modern profile's ciphers. */
+export const MODERN_CIPHERS = [
   'TLS_AES_128_GCM_SHA256',
   'TLS_AES_256_GCM_SHA384',
   'TLS_CHACHA20_POLY1305_SHA256',
+] as const;
+
+/** Modern's and TLS 1.2's ECDHE AEAD ciphers: the Intermediate profile's. */
+export const INTERMEDIATE_CIPHERS = [
+  ...MODERN_CIPHERS,
   'ECDHE-ECDSA-AES128-GCM-SHA256',
   'ECDHE-RSA-AES128-GCM-SHA256',
   'ECDHE-ECDSA-AES256-GCM-SHA384',
   'ECDHE-RSA-AES256-GCM-SHA384',
   'ECDHE-ECDSA-CHACHA20-POLY1305',
   'ECDHE-RSA-CHACHA20-POLY1305',
+] as const;
+
+/**
+ * Cipher names (OpenSSL spelling, TLS 1.3 names as IANA) an OpenShift TLS profile may list, in
+ * the Old profile's order (every one).
+ */
+export const TLS_PROFILE_CIPHERS = [
+  ...INTERMEDIATE_CIPHERS,
   'ECDHE-ECDSA-AES128-SHA256',
   'ECDHE-RSA-AES128-SHA256',
   'ECDHE-ECDSA-AES128-SHA',

@@ -1,22 +1,11 @@
 import {
+  INTERMEDIATE_CIPHERS,
+  MODERN_CIPHERS,
   TLS_PROFILE_CIPHERS,
   type TlsProfileType,
   type TlsSecurityProfile,
   type TlsVersion,
 } from '../api/tls-security-profile.js';
-
-type Cipher = (typeof TLS_PROFILE_CIPHERS)[number];
-
-const TLS13: Cipher[] = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
-const INTERMEDIATE: Cipher[] = [
-  ...TLS13,
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-];
 
 /** The OpenShift config/v1 predefined profiles. */
 export const TLS_PROFILES: Record<
@@ -24,8 +13,8 @@ export const TLS_PROFILES: Record<
   { ciphers: string[]; minTLSVersion: TlsVersion }
 > = {
   Old: { ciphers: [...TLS_PROFILE_CIPHERS], minTLSVersion: 'VersionTLS10' },
-  Intermediate: { ciphers: INTERMEDIATE, minTLSVersion: 'VersionTLS12' },
-  Modern: { ciphers: TLS13, minTLSVersion: 'VersionTLS13' },
+  Intermediate: { ciphers: [...INTERMEDIATE_CIPHERS], minTLSVersion: 'VersionTLS12' },
+  Modern: { ciphers: [...MODERN_CIPHERS], minTLSVersion: 'VersionTLS13' },
 };
 
 /** OpenSSL cipher names → Go crypto/tls names; TLS 1.3 suites and ciphers Go lacks are absent. */

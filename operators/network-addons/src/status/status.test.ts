@@ -7,6 +7,12 @@ const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T00:01:00Z';
 const v = (operatorVersion: string, generation = 1) => ({ operatorVersion, generation });
 const cond = (s: NetworkAddonsConfigStatus, type: string) => s.conditions?.find((c) => c.type === type);
+/** A condition with no reason or message: only its type, status and when it last changed. */
+const settled = (type: string, status: string, lastTransitionTime: string) => ({
+  type,
+  status,
+  lastTransitionTime,
+});
 const container = { parentKind: 'DaemonSet', parentName: 'multus', name: 'kube-multus', image: 'm:1' };
 
 const rollingOut: Outcome = {
@@ -35,11 +41,7 @@ describe('setCondition', () => {
 describe('computeStatus', () => {
   it('walks a new config through Progressing to Available, with upstream reasons and messages', () => {
     const first = computeStatus(undefined, rollingOut, v('1.0'), T0);
-    expect(cond(first.status, 'Degraded')).toEqual({
-      type: 'Degraded',
-      status: 'False',
-      lastTransitionTime: T0,
-    });
+    expect(cond(first.status, 'Degraded')).toEqual(settled('Degraded', 'False', T0));
     expect(cond(first.status, 'Progressing')).toMatchObject({
       status: 'True',
       reason: 'Deploying',
@@ -59,16 +61,8 @@ describe('computeStatus', () => {
     expect(first.events.map((e) => e.reason)).toEqual(['Progressing']);
 
     const done = computeStatus(first.status, rolledOut, v('1.0'), T1);
-    expect(cond(done.status, 'Available')).toEqual({
-      type: 'Available',
-      status: 'True',
-      lastTransitionTime: T1,
-    });
-    expect(cond(done.status, 'Progressing')).toEqual({
-      type: 'Progressing',
-      status: 'False',
-      lastTransitionTime: T1,
-    });
+    expect(cond(done.status, 'Available')).toEqual(settled('Available', 'True', T1));
+    expect(cond(done.status, 'Progressing')).toEqual(settled('Progressing', 'False', T1));
     expect(cond(done.status, 'Degraded')?.lastTransitionTime).toBe(T0);
     expect(done.status.observedVersion).toBe('1.0');
     expect(done.status.containers).toEqual([container]);

@@ -1,10 +1,6 @@
 import { apiEndpointsChanged, type KeystoneAPI, KeystoneKinds } from '@stackops/keystone-operator';
 import { type KindRef, Kinds, type ObjectRef } from '@stackops/lib-common/client';
-import {
-  deploymentReadinessChanged,
-  jobOutcomeChanged,
-  specOrMetadataChanged,
-} from '@stackops/lib-common/pipeline';
+import { ownsPipelineKinds, specOrMetadataChanged } from '@stackops/lib-common/pipeline';
 import type { Manager, Predicate } from '@stackops/lib-common/runtime';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import type { PlacementDefaults } from '../config/defaults.js';
@@ -61,19 +57,7 @@ export function registerPlacementApiController(
   // of a pass; nothing waits for that write to come back).
   builder = builder.forPredicates(specOrMetadataChanged);
   // Only its own Secrets (labelled with the owner) are cached; those a spec names are watched by name.
-  // Of its Jobs and Deployment, only what decides their outcome or readiness wakes it (not each
-  // pod started or counted).
-  for (const kind of PLACEMENT_API_OWNED_KINDS)
-    builder = builder.owns(
-      kind,
-      kind === Kinds.Secret
-        ? { labelSelector: OWNED_SECRETS }
-        : kind === Kinds.Job
-          ? { predicates: [jobOutcomeChanged] }
-          : kind === Kinds.Deployment
-            ? { predicates: [deploymentReadinessChanged] }
-            : {},
-    );
+  builder = ownsPipelineKinds(builder, PLACEMENT_API_OWNED_KINDS, OWNED_SECRETS);
   builder = watchOtherOperatorsCrs(builder);
   return builder
     .referencedBy(

@@ -3,20 +3,26 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   base64,
   conditionOf as conditionIn,
+  expectPdbFollowsReplicas,
   FakeKubeClient,
-  fakeConditionOf,
-  reconcileOnce,
+  fakeSecretText,
+  setSecretData,
   simulateControllerManager,
   stepFailure,
 } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
-import { samplePlacementAPI } from '../../test/fixtures.js';
+import {
+  placementCondition as conditionOf,
+  FAKE_PLACEMENT,
+  reconcilePlacement as reconcile,
+  unreconciledPlacementAPI,
+} from '../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
 import { defaultsFromEnv } from '../config/defaults.js';
 import { placementApiReconciler } from './placement-api-reconciler.js';
 
-const NS = 'openstack';
-const ref = { namespace: NS, name: 'placement' };
+const ref = FAKE_PLACEMENT;
+const NS = ref.namespace;
 const ready = () => [
   {
     type: 'Ready',
@@ -26,12 +32,6 @@ const ready = () => [
     lastTransitionTime: '2026-01-01T00:00:00Z',
   },
 ];
-
-/** The PlacementAPI as the API server returns it, before this operator touched it. */
-const placementAPI = (): PlacementAPI => {
-  const { uid: _u, generation: _g, ...metadata } = samplePlacementAPI().metadata;
-  return { ...samplePlacementAPI(), metadata };
-};
 
 const ospSecret = (data: Record<string, string>): KubeObject =>
   ({ metadata: { name: 'osp-secret', namespace: NS }, data }) as KubeObject;
@@ -51,14 +51,8 @@ const todaysOspSecret = () =>
     AdminPassword: base64('a'),
   });
 
-const secretData = (fake: FakeKubeClient, name: string, key: string) => {
-  const s = fake.peek<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>(
-    Kinds.Secret,
-    { namespace: NS, name },
-  );
-  const raw = s?.data?.[key];
-  return raw !== undefined ? Buffer.from(raw, 'base64').toString() : s?.stringData?.[key];
-};
+const secretData = (fake: FakeKubeClient, name: string, key: string) =>
+  fakeSecretText(fake, { namespace: NS, name }, key);
 
 async function converge(fake: FakeKubeClient, passes = 8): Promise<void> {
   for (let i = 0; i < passes && conditionOf(fake, 'Ready')?.status !== 'True'; i++) {
@@ -67,7 +61,11 @@ async function converge(fake: FakeKubeClient, passes = 8): Promise<void> {
   }
 }
 
-const seedDeployable = (fake: FakeKubeClient, cr: PlacementAPI = placementAPI(), secret = fullSecret()) => {
+const seedDeployable = (
+  fake: FakeKubeClient,
+  cr: PlacementAPI = unreconciledPlacementAPI(),
+  secret = fullSecret(),
+) => {
   fake.seed(PlacementAPIKind, cr);
   fake.seed(Kinds.Secret, secret);
   fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
@@ -102,15 +100,10 @@ async function runOthers(fake: FakeKubeClient): Promise<void> {
   }
 }
 
-const conditionOf = fakeConditionOf(PlacementAPIKind, ref);
-
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<PlacementAPI>(fake, PlacementAPIKind, ref, placementApiReconciler(defaultsFromEnv({})));
-
 describe('PlacementAPI reconciler (steps on a fake API server)', () => {
   it('names every missing Secret key at once, in the condition and a Warning Event', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDatabasePassword' };
     fake.seed(PlacementAPIKind, cr);
     fake.seed(Kinds.Secret, ospSecret({ PlacementPassword: base64('pw') }));
@@ -128,7 +121,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
 
   it('waits for the KeystoneAPI before rendering its config', async () => {
     const fake = new FakeKubeClient();
-    fake.seed(PlacementAPIKind, placementAPI());
+    fake.seed(PlacementAPIKind, unreconciledPlacementAPI());
     fake.seed(Kinds.Secret, fullSecret());
     fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
     await reconcile(fake);
@@ -144,7 +137,7 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
 
   it('converges to Ready with its keystone registration, then a pass writes nothing', async () => {
     const fake = new FakeKubeClient();
-    fake.seed(PlacementAPIKind, placementAPI());
+    fake.seed(PlacementAPIKind, unreconciledPlacementAPI());
     fake.seed(Kinds.Secret, fullSecret());
     fake.seed(Kinds.Service, { metadata: { name: 'openstack', namespace: NS } } as KubeObject);
     fake.seed(KeystoneKinds.KeystoneAPI, readyKeystoneAPI());
@@ -181,35 +174,27 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
 
   it('with several replicas, owns a PodDisruptionBudget (maxUnavailable 1) and reports PDBReady; at one replica, deletes it', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     seedDeployable(fake, { ...cr, spec: { ...cr.spec, replicas: 2 } });
-    await converge(fake);
-    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
-    expect(conditionOf(fake, 'PDBReady')?.status).toBe('True');
-    const pdb = fake.peek<KubeObject & { spec: unknown }>(Kinds.PodDisruptionBudget, ref);
-    expect(pdb?.spec).toEqual({
-      maxUnavailable: 1,
-      selector: { matchLabels: { service: 'placement', owner: 'placement' } },
+    await expectPdbFollowsReplicas(fake, {
+      kind: PlacementAPIKind,
+      ref,
+      service: 'placement',
+      converge: () => converge(fake),
+      reconcile: async () => {
+        await reconcile(fake);
+        await runOthers(fake);
+      },
     });
-    expect(pdb?.metadata.ownerReferences?.[0]).toMatchObject({
-      kind: 'PlacementAPI',
-      name: 'placement',
-      controller: true,
-    });
-
-    await fake.patch(PlacementAPIKind, ref, { spec: { replicas: 1 } }, 'merge');
-    await reconcile(fake);
-    await runOthers(fake);
-    await converge(fake);
-    expect(fake.peek(Kinds.PodDisruptionBudget, ref)).toBeUndefined();
-    expect(conditionOf(fake, 'PDBReady')).toBeUndefined();
-    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
   });
 
   it('deletion takes its finalizer off the keystone children, then off itself', async () => {
     const fake = new FakeKubeClient();
     const finalizers = ['openstack.org/placementapi'];
-    fake.seed(PlacementAPIKind, { ...placementAPI(), metadata: { ...placementAPI().metadata, finalizers } });
+    fake.seed(PlacementAPIKind, {
+      ...unreconciledPlacementAPI(),
+      metadata: { ...unreconciledPlacementAPI().metadata, finalizers },
+    });
     for (const kind of [KeystoneKinds.KeystoneService, KeystoneKinds.KeystoneEndpoint]) {
       fake.seed(kind, {
         metadata: { name: 'placement', namespace: NS, finalizers: [...finalizers, 'other'] },
@@ -242,7 +227,7 @@ const envRef = (job: JobView | undefined, name: string) =>
 describe("upstream's checks with upstream's input", () => {
   it("deploys with install_yamls' osp-secret as it is today: the account password is generated once into placement-db-secret", async () => {
     const fake = new FakeKubeClient();
-    seedDeployable(fake, placementAPI(), todaysOspSecret());
+    seedDeployable(fake, unreconciledPlacementAPI(), todaysOspSecret());
     await converge(fake);
     expect(conditionOf(fake, 'InputReady')?.status).toBe('True');
     expect(conditionOf(fake, 'MariaDBAccountReady')).toMatchObject({
@@ -281,7 +266,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it('uses the key passwordSelectors.database names and the databaseAccount as the SQL user', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.passwordSelectors = { service: 'PlacementPassword', database: 'MyDbPw' };
     cr.spec.databaseAccount = 'placement_2';
     const secret = ospSecret({
@@ -301,7 +286,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it('names the generated account Secret after databaseAccount as a DNS name', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.databaseAccount = 'Placement_2';
     seedDeployable(fake, cr, todaysOspSecret());
     await converge(fake);
@@ -310,7 +295,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it('apiTimeout 0 means 60 (upstream: its webhook writes the default)', async () => {
     const fake = new FakeKubeClient();
-    const cr = placementAPI();
+    const cr = unreconciledPlacementAPI();
     cr.spec.apiTimeout = 0;
     seedDeployable(fake, cr);
     await converge(fake);
@@ -320,7 +305,7 @@ describe("upstream's checks with upstream's input", () => {
   it('preserveJobs keeps finished Jobs (no TTL); by default they go 600 s after finishing', async () => {
     const ttl = async (preserveJobs: boolean) => {
       const fake = new FakeKubeClient();
-      const cr = placementAPI();
+      const cr = unreconciledPlacementAPI();
       cr.spec.preserveJobs = preserveJobs;
       seedDeployable(fake, cr);
       await converge(fake);
@@ -338,7 +323,7 @@ describe("upstream's checks with upstream's input", () => {
 
   it("reports upstream's 15 conditions, and labels no Job pod with service: placement", async () => {
     const fake = new FakeKubeClient();
-    seedDeployable(fake, placementAPI(), todaysOspSecret());
+    seedDeployable(fake, unreconciledPlacementAPI(), todaysOspSecret());
     await converge(fake);
     const conditions = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.conditions ?? [];
     // In upstream's order (Ready first, then by type), with upstream's True messages: its kuttl
@@ -395,7 +380,10 @@ const configHash = (fake: FakeKubeClient) =>
     ?.spec.template.spec.containers[1]?.env.find((e) => e.name === 'CONFIG_HASH')?.value;
 
 describe('pod-level TLS', () => {
-  const tlsAPI = () => ({ ...placementAPI(), spec: { ...placementAPI().spec, tls: TLS_SPEC } });
+  const tlsAPI = () => ({
+    ...unreconciledPlacementAPI(),
+    spec: { ...unreconciledPlacementAPI().spec, tls: TLS_SPEC },
+  });
 
   it('waits in TLSInputReady naming the missing CA bundle, then the missing certificate, and recovers', async () => {
     const fake = new FakeKubeClient();
@@ -475,22 +463,12 @@ describe('pod-level TLS', () => {
 
     const before = configHash(fake);
     const dbsyncHash = fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.hash?.['dbsync'];
-    await fake.patch(
-      Kinds.Secret,
-      { namespace: NS, name: 'cert-public-svc' },
-      { data: { 'tls.crt': base64('renewed') } },
-      'merge',
-    );
+    await setSecretData(fake, NS, 'cert-public-svc', { 'tls.crt': 'renewed' });
     await converge(fake, 3);
     await reconcile(fake);
     const afterCert = configHash(fake);
     expect(afterCert).not.toBe(before);
-    await fake.patch(
-      Kinds.Secret,
-      { namespace: NS, name: 'combined-ca-bundle' },
-      { data: { 'tls-ca-bundle.pem': base64('CA2') } },
-      'merge',
-    );
+    await setSecretData(fake, NS, 'combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA2' });
     await reconcile(fake);
     expect(configHash(fake)).not.toBe(afterCert);
     // The Jobs' pod specs did not change: db-sync is not run again.

@@ -120,17 +120,6 @@ async function markKeystoneChildReady(
   );
 }
 
-/** A LoadBalancer Service gets its address (what MetalLB would do). */
-export async function setLoadBalancerIP(client: RestKubeClient, namespace: string, name: string, ip: string) {
-  await client.patch(
-    Kinds.Service,
-    { name, namespace },
-    { status: { loadBalancer: { ingress: [{ ip }] } } },
-    'merge',
-    { subresource: 'status' },
-  );
-}
-
 export async function createPlacementAPI(
   client: RestKubeClient,
   namespace: string,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { assertFieldsCovered, buildCrd } from '@stackops/lib-common/schema';
+import { assertFieldsCovered, crdVersionCases } from '@stackops/lib-common/schema';
 import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { crdDefinitions } from './crds.js';
@@ -66,15 +66,8 @@ const coverage = {
 } as const;
 
 describe('field walk: every SIPCluster field works or is refused', () => {
-  it.each(crdDefinitions.flatMap((d) => buildCrdVersions(d)))('%s', (_version, schema) => {
+  it.each(crdVersionCases(crdDefinitions))('%s', (_version, schema) => {
     const result = assertFieldsCovered(schema, coverage, { testSources });
     expect(result.fields.length).toBeGreaterThan(40);
   });
 });
-
-function buildCrdVersions(def: (typeof crdDefinitions)[number]): [string, Record<string, unknown>][] {
-  const crd = buildCrd(def) as {
-    spec: { versions: { name: string; schema: { openAPIV3Schema: Record<string, unknown> } }[] };
-  };
-  return crd.spec.versions.map((v) => [`${def.kind} ${v.name}`, v.schema.openAPIV3Schema]);
-}

@@ -60,6 +60,21 @@ const timings: Record<string, string> = {};
 let images: Record<WorkloadImageName, string>;
 const keystonePods = 'service=keystone,!job-name';
 
+/** Waits (up to 5 min) until exactly `count` keystone API pods are Ready, each with a spec that passes `check`. */
+function keystonePodsWhere(what: string, count: number, check: (spec: PodShape['spec']) => unknown) {
+  return until(
+    what,
+    async () => {
+      const ready = await podsReady(client, ns, keystonePods, count, 1000).catch(() => undefined);
+      return ready?.every((p) => check(p.spec)) ? ready : undefined;
+    },
+    300_000,
+  );
+}
+
+const spreadByTopology = (spec: PodShape['spec']) =>
+  (spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length;
+
 /** A seed example without its `containerImage`, so that the operator's default (the chart's relatedImages) applies. */
 function seedWithoutImage(file: string): KubeObject {
   const obj = parse(readFileSync(join(examplesDir, file), 'utf8')) as KubeObject & {
@@ -95,8 +110,10 @@ const mariadbAs = (user: string, password: string, sql: string) =>
   ]);
 
 /** `openstack …` in the openstackclient pod (clouds.yaml and secure.yaml from the operator). */
-const openstack = (args: string) =>
-  kubectl(['exec', '-n', ns, 'openstackclient', '--', 'bash', '-c', `openstack ${args}`], 120_000);
+/** `bash -c script args…` in the openstackclient pod (its clouds.yaml is the admin's); stdout. */
+const inClientPod = (script: string, args: string[] = [], timeoutMs?: number) =>
+  kubectl(['exec', '-n', ns, 'openstackclient', '--', 'bash', '-c', script, ...args], timeoutMs);
+const openstack = (args: string) => inClientPod(`openstack ${args}`, [], 120_000);
 
 beforeAll(async () => {
   const t0 = Date.now();
@@ -209,21 +226,9 @@ async function requestAsAdmin(
     'except urllib.error.HTTPError as e:',
     '    print(json.dumps({"status": e.code, "body": e.read().decode()}))',
   ].join('\n');
-  const out = await kubectl(
-    [
-      'exec',
-      '-n',
-      ns,
-      'openstackclient',
-      '--',
-      'bash',
-      '-c',
-      'python3 -c "$1" "$2" "$(openstack token issue -f value -c id)" "$3"',
-      'request',
-      script,
-      url,
-      JSON.stringify(headers),
-    ],
+  const out = await inClientPod(
+    'python3 -c "$1" "$2" "$(openstack token issue -f value -c id)" "$3"',
+    ['request', script, url, JSON.stringify(headers)],
     120_000,
   );
   return JSON.parse(out) as { status: number; body: string };
@@ -392,33 +397,11 @@ describe('Keystone on two real nodes', () => {
       { spec: { topologyRef: { name: spreadTopology.name } } },
       'merge',
     );
-    await until(
-      'the pod placed by the Topology',
-      async () => {
-        const ready = await podsReady(client, ns, keystonePods, 1, 1000).catch(() => undefined);
-        return ready?.every(
-          (p) => (p.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length,
-        )
-          ? ready
-          : undefined;
-      },
-      300_000,
-    );
+    await keystonePodsWhere('the pod placed by the Topology', 1, spreadByTopology);
     await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
     // The pods of the rollout that placed them by the Topology (the first pass may scale the old
     // template before the Topology is read).
-    const pods = await until(
-      'two Ready pods spread by the Topology',
-      async () => {
-        const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
-        return ready?.every(
-          (p) => (p.spec as { topologySpreadConstraints?: unknown[] }).topologySpreadConstraints?.length,
-        )
-          ? ready
-          : undefined;
-      },
-      300_000,
-    );
+    const pods = await keystonePodsWhere('two Ready pods spread by the Topology', 2, spreadByTopology);
     expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([...realNodes].sort());
     await until('readyCount 2, PDBReady', async () =>
       (await keystoneApi())?.status?.readyCount === 2 && (await conditionStatus('PDBReady')) === 'True'
@@ -567,19 +550,10 @@ async function nodeLost(first: string, lost: string): Promise<void> {
     'merge',
   );
   await client.patch(KeystoneAPIKind, keystone, { spec: { replicas: 2 } }, 'merge');
-  await until(
-    'two Ready pods with the short tolerations',
-    async () => {
-      const ready = await podsReady(client, ns, keystonePods, 2, 1000).catch(() => undefined);
-      return ready?.every((p) =>
-        (p.spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
-          (t) => t.tolerationSeconds === 5,
-        ),
-      )
-        ? ready
-        : undefined;
-    },
-    300_000,
+  await keystonePodsWhere('two Ready pods with the short tolerations', 2, (spec) =>
+    (spec as { tolerations?: { tolerationSeconds?: number }[] }).tolerations?.some(
+      (t) => t.tolerationSeconds === 5,
+    ),
   );
   let pods = await podsReady(client, ns, keystonePods, 2, 300_000);
   expect(pods.map((p) => p.spec.nodeName).sort()).toEqual([first, lost].sort());
@@ -843,6 +817,15 @@ async function serviceTls(service: 'keystone' | 'placement') {
   };
 }
 
+/** The public endpoint the KeystoneAPI publishes in its status. */
+const keystonePublicUrl = async () =>
+  (
+    await client.get<KubeObject & { status?: { apiEndpoints?: Record<string, string> } }>(
+      KeystoneAPIKind,
+      keystone,
+    )
+  )?.status?.apiEndpoints?.['public'];
+
 /** Waits until the CR's TLSInputReady condition says exactly `message`. */
 const tlsInputSays = (kind: KindRef, ref: { namespace: string; name: string }, message: string) =>
   until(`TLSInputReady: ${message}`, async () => {
@@ -948,12 +931,9 @@ describe('Keystone behaviours on real pods', () => {
     await until(
       'Keystone rolled to https and Ready',
       async () => {
-        const cr = await client.get<KubeObject & { status?: { apiEndpoints?: Record<string, string> } }>(
-          KeystoneAPIKind,
-          keystone,
-        );
+        const publicUrl = await keystonePublicUrl();
         const ready = await podsReady(client, ns, keystonePods, 1, 5000).catch(() => undefined);
-        return cr?.status?.apiEndpoints?.['public'] === 'https://keystone-public.openstack.svc:5000' &&
+        return publicUrl === 'https://keystone-public.openstack.svc:5000' &&
           ready &&
           !before.includes(ready[0]?.metadata.name ?? '')
           ? true
@@ -964,18 +944,7 @@ describe('Keystone behaviours on real pods', () => {
     await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True');
     timings['tls on'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
     // The client pod's clouds.yaml is a subPath mount (not refreshed): the URL is given explicitly.
-    await kubectl([
-      'exec',
-      '-n',
-      ns,
-      'openstackclient',
-      '--',
-      'bash',
-      '-c',
-      'printf %s "$1" > /tmp/ca.pem',
-      '_',
-      certs.caPem,
-    ]);
+    await inClientPod('printf %s "$1" > /tmp/ca.pem', ['_', certs.caPem]);
     const https = (url: string, cacert: boolean) =>
       openstack(`--os-auth-url ${url} ${cacert ? '--os-cacert /tmp/ca.pem ' : ''}token issue -f value -c id`);
     for (const host of hosts) expect((await https(`https://${host}:5000`, true)).trim()).toMatch(/^gAAAAA/);
@@ -996,15 +965,8 @@ describe('Keystone behaviours on real pods', () => {
     await client.patch(KeystoneAPIKind, keystone, { spec: { tls: null } }, 'merge');
     await until(
       'Keystone back on http',
-      async () => {
-        const cr = await client.get<KubeObject & { status?: { apiEndpoints?: Record<string, string> } }>(
-          KeystoneAPIKind,
-          keystone,
-        );
-        return cr?.status?.apiEndpoints?.['public'] === 'http://keystone-public.openstack.svc:5000'
-          ? true
-          : undefined;
-      },
+      async () =>
+        (await keystonePublicUrl()) === 'http://keystone-public.openstack.svc:5000' ? true : undefined,
       120_000,
     );
     await waitForCondition(client, KeystoneAPIKind, keystone, 'Ready', 'True', 300_000);
@@ -1025,47 +987,31 @@ describe('Keystone behaviours on real pods', () => {
       'TLSInput is missing: cert-placement-internal-svc, cert-placement-public-svc',
     );
     await writeCertificates();
-    const placementUrls = async () =>
-      (JSON.parse(await openstack('endpoint list --service placement -f json')) as { URL: string }[]).map(
-        (e) => e.URL,
+    /** Until Keystone lists placement's two endpoints, both on `scheme`. */
+    const placementEndpointsOn = (what: string, scheme: 'http://' | 'https://') =>
+      until(
+        what,
+        async () => {
+          const urls = (
+            JSON.parse(await openstack('endpoint list --service placement -f json')) as { URL: string }[]
+          ).map((e) => e.URL);
+          return urls.length === 2 && urls.every((u) => u.startsWith(scheme)) ? true : undefined;
+        },
+        300_000,
       );
-    await until(
-      'placement endpoints https in Keystone',
-      async () => {
-        const urls = await placementUrls();
-        return urls.length === 2 && urls.every((u) => u.startsWith('https://')) ? true : undefined;
-      },
-      300_000,
-    );
+    await placementEndpointsOn('placement endpoints https in Keystone', 'https://');
     await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
     await podsReady(client, ns, 'service=placement', 1);
     timings['placement tls on'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
     const get = (cafile: string) =>
-      kubectl([
-        'exec',
-        '-n',
-        ns,
-        'openstackclient',
-        '--',
-        'bash',
-        '-c',
+      inClientPod(
         'printf %s "$1" > /tmp/placement-ca.pem; python3 -c "import ssl,sys,urllib.request as u; ctx=ssl.create_default_context(cafile=sys.argv[2] or None); print(u.urlopen(sys.argv[1], context=ctx, timeout=30).status)" "$2" "$3"',
-        '_',
-        certs.caPem,
-        'https://placement-public.openstack.svc:8778/',
-        cafile,
-      ]);
+        ['_', certs.caPem, 'https://placement-public.openstack.svc:8778/', cafile],
+      );
     expect((await get('/tmp/placement-ca.pem')).trim()).toBe('200');
     await expect(get('')).rejects.toThrow(/CERTIFICATE_VERIFY_FAILED|certificate verify failed/i);
     await client.patch(PlacementAPIKind, placement, { spec: { tls: null } }, 'merge');
-    await until(
-      'placement back on http in Keystone',
-      async () => {
-        const urls = await placementUrls();
-        return urls.length === 2 && urls.every((u) => u.startsWith('http://')) ? true : undefined;
-      },
-      300_000,
-    );
+    await placementEndpointsOn('placement back on http in Keystone', 'http://');
     await waitForCondition(client, PlacementAPIKind, placement, 'Ready', 'True', 300_000);
     timings['placement tls on and off'] = `${((Date.now() - t0) / 1000).toFixed(1)}s`;
   });

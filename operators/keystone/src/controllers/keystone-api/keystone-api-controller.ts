@@ -1,9 +1,5 @@
 import { type KindRef, Kinds } from '@stackops/lib-common/client';
-import {
-  deploymentReadinessChanged,
-  jobOutcomeChanged,
-  specOrMetadataChanged,
-} from '@stackops/lib-common/pipeline';
+import { ownsPipelineKinds, specOrMetadataChanged } from '@stackops/lib-common/pipeline';
 import type { Manager } from '@stackops/lib-common/runtime';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -57,20 +53,8 @@ export function registerKeystoneApiController(
   // of a pass; nothing waits for that write to come back).
   builder = builder.forPredicates(specOrMetadataChanged);
   // Of Secrets, only its own (they all carry keystoneGroupLabels) are cached; those a spec names
-  // are watched one by one, by name: the operator never lists every Secret of the cluster.
-  // Of its Jobs and Deployment, only what decides their outcome or readiness wakes it (not each
-  // pod started or counted).
-  for (const kind of KEYSTONE_API_OWNED_KINDS)
-    builder = builder.owns(
-      kind,
-      kind === Kinds.Secret
-        ? { labelSelector: OWN_SECRETS_SELECTOR }
-        : kind === Kinds.Job
-          ? { predicates: [jobOutcomeChanged] }
-          : kind === Kinds.Deployment
-            ? { predicates: [deploymentReadinessChanged] }
-            : {},
-    );
+  // are watched one by one, by name.
+  builder = ownsPipelineKinds(builder, KEYSTONE_API_OWNED_KINDS, OWN_SECRETS_SELECTOR);
   builder = watchOtherOperatorsCrs(builder);
   return builder
     .referencedBy(Kinds.Secret, keystoneApiSecretNames, { byName: true })

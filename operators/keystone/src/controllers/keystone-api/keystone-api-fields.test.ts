@@ -1,12 +1,12 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
+import { FakeKubeClient, fakeSecretText } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import {
   convergeKeystone,
   FAKE_NS,
   fakeSecret,
   keystoneCondition,
-  reconcileKeystone,
+  keystonePasses,
   seedKeystoneWorld,
 } from '../../testing/keystone-api-fake.js';
 
@@ -23,10 +23,7 @@ describe('KeystoneAPI fields that read other Secrets (fake API server)', () => {
     seedKeystoneWorld(fake, {
       httpdCustomization: { processNumber: 3, customConfigSecret: 'httpd-overrides' },
     });
-    for (let i = 0; i < 3; i++) {
-      await reconcileKeystone(fake);
-      await simulateControllerManager(fake);
-    }
+    await keystonePasses(fake, 3);
     expect(keystoneCondition(fake, 'ServiceConfigReady')).toMatchObject({
       status: 'False',
       severity: 'Warning',
@@ -45,11 +42,7 @@ describe('KeystoneAPI fields that read other Secrets (fake API server)', () => {
     const fake = new FakeKubeClient();
     seedKeystoneWorld(fake, { federatedRealmConfig: 'realms' });
     fake.seed(Kinds.Secret, fakeSecret('realms', { wrong: '{}' }));
-    const events: unknown[] = [];
-    for (let i = 0; i < 3; i++) {
-      events.push(...(await reconcileKeystone(fake)).events);
-      await simulateControllerManager(fake);
-    }
+    const events = await keystonePasses(fake, 3);
     expect(keystoneCondition(fake, 'ServiceConfigReady')?.message).toContain(
       'key federation-config.json not found in Secret realms (spec.federatedRealmConfig)',
     );
@@ -100,25 +93,14 @@ describe("install_yamls' osp-secret as it is today (no KeystoneDatabasePassword)
       status: 'True',
       message: 'MariaDBAccount creation complete',
     });
-    const account = fake.peek<
-      KubeObject & { stringData?: Record<string, string>; data?: Record<string, string> }
-    >(Kinds.Secret, { namespace: NS, name: 'keystone-db-secret' });
-    const password =
-      account?.stringData?.['DatabasePassword'] ??
-      Buffer.from(account?.data?.['DatabasePassword'] ?? '', 'base64').toString();
+    const dbSecret = { namespace: NS, name: 'keystone-db-secret' };
+    const account = fake.peek(Kinds.Secret, dbSecret);
+    const password = fakeSecretText(fake, dbSecret, 'DatabasePassword');
     expect(password).toMatch(/^[0-9a-f]{32}$/);
-    const config = fake.peek<
-      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
-    >(Kinds.Secret, { namespace: NS, name: 'keystone-config-data' });
-    const conf =
-      config?.stringData?.['keystone.conf'] ??
-      Buffer.from(config?.data?.['keystone.conf'] ?? '', 'base64').toString();
+    const conf = fakeSecretText(fake, { namespace: NS, name: 'keystone-config-data' }, 'keystone.conf');
     expect(conf).toContain(`mysql+pymysql://keystone:${password}@`);
     await convergeKeystone(fake);
-    const again = fake.peek<KubeObject & { metadata: { resourceVersion?: string } }>(Kinds.Secret, {
-      namespace: NS,
-      name: 'keystone-db-secret',
-    });
+    const again = fake.peek(Kinds.Secret, dbSecret);
     expect(again?.metadata.resourceVersion).toBe(account?.metadata.resourceVersion);
   });
 });

@@ -2,6 +2,7 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
   base64,
   conditionOf as conditionIn,
+  expectPdbFollowsReplicas,
   FakeKubeClient,
   stepFailure,
 } from '@stackops/lib-common/testing';
@@ -114,26 +115,13 @@ describe('KeystoneAPI reconciler (steps on a fake API server)', () => {
 
   it('with several replicas, owns a PodDisruptionBudget (maxUnavailable 1) and reports PDBReady; at one replica, deletes it', async () => {
     const fake = seedKeystoneWorld(new FakeKubeClient(), { replicas: 2 });
-    await converge(fake);
-    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
-    expect(conditionOf(fake, 'PDBReady')?.status).toBe('True');
-    const pdb = fake.peek<KubeObject & { spec: unknown }>(Kinds.PodDisruptionBudget, ref);
-    expect(pdb?.spec).toEqual({
-      maxUnavailable: 1,
-      selector: { matchLabels: { service: 'keystone', owner: 'keystone' } },
+    await expectPdbFollowsReplicas(fake, {
+      kind: KeystoneKinds.KeystoneAPI,
+      ref,
+      service: 'keystone',
+      converge: () => converge(fake),
+      reconcile: () => reconcile(fake),
     });
-    expect(pdb?.metadata.ownerReferences?.[0]).toMatchObject({
-      kind: 'KeystoneAPI',
-      name: 'keystone',
-      controller: true,
-    });
-
-    await fake.patch(KeystoneKinds.KeystoneAPI, ref, { spec: { replicas: 1 } }, 'merge');
-    await reconcile(fake);
-    await converge(fake);
-    expect(fake.peek(Kinds.PodDisruptionBudget, ref)).toBeUndefined();
-    expect(conditionOf(fake, 'PDBReady')).toBeUndefined();
-    expect(conditionOf(fake, 'Ready')?.status).toBe('True');
   });
 
   it('external mode publishes the given endpoints and deploys nothing', async () => {

@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
-import { base64, FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
+import { FakeKubeClient, setSecretData } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../../api/group.js';
 import type { KeystoneAPI } from '../../api/keystone-api.js';
@@ -9,6 +9,7 @@ import {
   FAKE_NS,
   fakeSecret,
   keystoneCondition,
+  keystonePasses,
   reconcileKeystone,
   seedKeystoneWorld,
 } from '../../testing/keystone-api-fake.js';
@@ -40,10 +41,7 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
   it('waits in TLSInputReady naming the missing Secrets, recovers when they appear, publishes https', async () => {
     const fake = new FakeKubeClient();
     seed(fake);
-    for (let i = 0; i < 4; i++) {
-      await reconcileKeystone(fake);
-      await simulateControllerManager(fake);
-    }
+    await keystonePasses(fake, 4);
     expect(keystoneCondition(fake, 'TLSInputReady')).toMatchObject({
       status: 'False',
       severity: 'Warning',
@@ -107,23 +105,13 @@ describe('KeystoneAPI pod-level TLS (fake API server)', () => {
       ...fake.peek<KeystoneAPI>(KeystoneKinds.KeystoneAPI, FAKE_KEYSTONE)?.status?.hash,
     };
 
-    await fake.patch(
-      Kinds.Secret,
-      { namespace: NS, name: 'cert-keystone-public-svc' },
-      { data: { 'tls.crt': base64('CRT-2') } },
-      'merge',
-    );
+    await setSecretData(fake, NS, 'cert-keystone-public-svc', { 'tls.crt': 'CRT-2' });
     await convergeKeystone(fake);
     const afterCert = configHash(fake);
     expect(afterCert).toBeDefined();
     expect(afterCert).not.toBe(before);
 
-    await fake.patch(
-      Kinds.Secret,
-      { namespace: NS, name: 'combined-ca-bundle' },
-      { data: { 'tls-ca-bundle.pem': base64('CA-2') } },
-      'merge',
-    );
+    await setSecretData(fake, NS, 'combined-ca-bundle', { 'tls-ca-bundle.pem': 'CA-2' });
     await convergeKeystone(fake);
     expect(configHash(fake)).not.toBe(afterCert);
 

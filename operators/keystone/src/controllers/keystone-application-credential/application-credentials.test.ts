@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { assertFieldsCovered, buildCrd } from '@stackops/lib-common/schema';
+import { assertFieldsCovered, crdVersionSchemas } from '@stackops/lib-common/schema';
 import { readTestSources } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { keystoneApplicationCredentialCrd } from '../../api/crds.js';
@@ -54,12 +54,7 @@ const coverage = {
 
 describe('field coverage (issue 16: every field works or is refused)', () => {
   it('every KeystoneApplicationCredential spec field is proven by a named test', () => {
-    const schema =
-      (
-        buildCrd(keystoneApplicationCredentialCrd) as unknown as {
-          spec: { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] };
-        }
-      ).spec.versions[0]?.schema.openAPIV3Schema ?? {};
+    const schema = crdVersionSchemas(keystoneApplicationCredentialCrd)[0]?.schema ?? {};
     assertFieldsCovered(schema, coverage, { testSources });
   });
 });

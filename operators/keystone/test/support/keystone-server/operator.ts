@@ -1,5 +1,5 @@
 import { type KindRef, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { conditionOf, waitForObject } from '@stackops/lib-common/testing';
+import { conditionOf, waitForObject, waitUntil } from '@stackops/lib-common/testing';
 import { KeystoneKinds } from '../../../src/api/group.js';
 import type { KeystoneAPI } from '../../../src/api/keystone-api.js';
 import type { KeystoneEndpoint } from '../../../src/api/keystone-endpoint.js';
@@ -144,4 +144,24 @@ export function useKeystoneSuite(hooks: {
     await suite.keystone?.stop();
   });
   return suite;
+}
+
+/**
+ * Deletes namespace `ns` and waits (2 min) until it is gone, that is until every finalizer in it
+ * was released; on timeout the error shows `holders()` (the finalizers still held).
+ */
+export async function deleteNamespaceAndWait(
+  client: KubeClient,
+  ns: string,
+  holders: () => Promise<unknown>,
+): Promise<void> {
+  await client.delete(Kinds.Namespace, { name: ns });
+  await waitUntil(
+    'namespace gone',
+    async () => (await client.get(Kinds.Namespace, { name: ns })) === undefined,
+    {
+      timeoutMs: 120_000,
+      describe: holders,
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@stackops/lib-common/client';
 import { describe, expect, it } from 'vitest';
+import { everyComponent } from '../../../test/fixtures.js';
 import type { NetworkAddonsConfigSpec } from '../../api/network-addons-config.js';
 import { DEFAULT_IMAGES } from '../../config/images.js';
 import { fillDefaults } from '../../network/network.js';
@@ -58,17 +59,7 @@ const podSpec = (o: KubeObject) => (o['spec'] as { template: { spec: PodSpec } }
 const workloads = (objs: KubeObject[]) =>
   objs.filter((o) => o.kind === 'DaemonSet' || o.kind === 'Deployment');
 
-const ALL: NetworkAddonsConfigSpec = {
-  multus: {},
-  multusDynamicNetworks: {},
-  linuxBridge: {},
-  kubeMacPool: {},
-  nmstate: {},
-  ovs: {},
-  macvtap: {},
-  kubeSecondaryDNS: {},
-  kubevirtIpamController: {},
-};
+const ALL = everyComponent();
 
 /** Upstream's component → object map used by its e2e checks (test/check/components.go), SCCs aside. */
 const UPSTREAM_OBJECTS: Record<string, string[]> = {

@@ -1,36 +1,27 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import {
-  base64,
-  FakeKubeClient,
-  fakeConditionOf,
-  reconcileOnce,
-  seedGalera,
-  simulateMariadbOperator,
-} from '@stackops/lib-common/testing';
+import { base64, FakeKubeClient, seedGalera, simulateMariadbOperator } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
-import { samplePlacementAPI } from '../../../test/fixtures.js';
+import {
+  placementCondition as conditionOf,
+  FAKE_PLACEMENT,
+  reconcilePlacement as reconcile,
+  unreconciledPlacementAPI,
+} from '../../../test/fixtures.js';
 import { type PlacementAPI, PlacementAPIKind } from '../../api/kinds.js';
-import { defaultsFromEnv } from '../../config/defaults.js';
-import { placementApiReconciler } from '../placement-api-reconciler.js';
 
-const NS = 'openstack';
-const ref = { namespace: NS, name: 'placement' };
+const ref = FAKE_PLACEMENT;
+const NS = ref.namespace;
 
 /** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
 function seedControlPlane(fake: FakeKubeClient) {
-  const { uid: _u, generation: _g, ...metadata } = samplePlacementAPI().metadata;
-  fake.seed(PlacementAPIKind, { ...samplePlacementAPI(), metadata });
+  fake.seed(PlacementAPIKind, unreconciledPlacementAPI());
   fake.seed(Kinds.Secret, {
     metadata: { name: 'osp-secret', namespace: NS },
     data: { PlacementPassword: base64('placement-pw'), DbRootPassword: base64('root-pw') },
   } as KubeObject);
   seedGalera(fake, NS);
 }
-
-const reconcile = (fake: FakeKubeClient) =>
-  reconcileOnce<PlacementAPI>(fake, PlacementAPIKind, ref, placementApiReconciler(defaultsFromEnv({})));
-const conditionOf = fakeConditionOf(PlacementAPIKind, ref);
 
 const mariadbOperatorReports = (fake: FakeKubeClient) =>
   simulateMariadbOperator(fake, { namespace: NS, name: 'placement' });

@@ -1,6 +1,6 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
-import { FakeKubeClient, simulateControllerManager } from '@stackops/lib-common/testing';
+import { FakeKubeClient, fakeSecretText, simulateControllerManager } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import {
   FAKE_KEYSTONE,
@@ -39,13 +39,7 @@ async function untilMemcachedChecked(fake: FakeKubeClient) {
 }
 
 function keystoneConf(fake: FakeKubeClient): string {
-  const s = fake.peek<KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }>(
-    Kinds.Secret,
-    { namespace: NS, name: 'keystone-config-data' },
-  );
-  return (
-    s?.stringData?.['keystone.conf'] ?? Buffer.from(s?.data?.['keystone.conf'] ?? '', 'base64').toString()
-  );
+  return fakeSecretText(fake, { namespace: NS, name: 'keystone-config-data' }, 'keystone.conf') ?? '';
 }
 
 /** A fake with a Ready, TLS-serving Memcached CR of one pod whose `spec.tls.mtls` is `mtls`; reconciled until the CronJob exists. */

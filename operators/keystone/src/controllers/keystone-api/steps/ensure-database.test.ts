@@ -2,7 +2,7 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ExternalKinds } from '@stackops/lib-common/external';
 import {
   FakeKubeClient,
-  fromBase64,
+  fakeSecretText,
   seedGalera,
   simulateControllerManager,
   simulateMariadbOperator,
@@ -20,7 +20,6 @@ import {
 
 const NS = FAKE_NS;
 const ref = FAKE_KEYSTONE;
-const unb64 = (s = '') => fromBase64(s);
 
 /** An openstack-k8s-operators shaped namespace: osp-secret, the Galera `openstack` and its Service. */
 function seedControlPlane(fake: FakeKubeClient) {
@@ -68,16 +67,9 @@ describe('KeystoneAPI database step, mariadb-operator mode (databaseInstance nam
     // The account's password (not osp-secret's) is in the connection keystone.conf gets.
     await simulateControllerManager(fake);
     await reconcile(fake);
-    const accountSecret = fake.peek<
-      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
-    >(Kinds.Secret, { namespace: NS, name: 'keystone-db-secret' });
-    const password =
-      accountSecret?.stringData?.['DatabasePassword'] ?? unb64(accountSecret?.data?.['DatabasePassword']);
+    const password = fakeSecretText(fake, { namespace: NS, name: 'keystone-db-secret' }, 'DatabasePassword');
     expect(password).toMatch(/^[0-9a-f]{32}$/);
-    const config = fake.peek<
-      KubeObject & { data?: Record<string, string>; stringData?: Record<string, string> }
-    >(Kinds.Secret, { namespace: NS, name: 'keystone-config-data' });
-    const conf = config?.stringData?.['keystone.conf'] ?? unb64(config?.data?.['keystone.conf']);
+    const conf = fakeSecretText(fake, { namespace: NS, name: 'keystone-config-data' }, 'keystone.conf');
     expect(conf).toContain(`://${account?.spec.userName}:${password}@openstack.openstack.svc/keystone?`);
     expect(conf).not.toContain('osp-db-pw');
   });
