@@ -42,33 +42,34 @@ export const SIPClusterKind = kind('airship.airshipit.org', 'v1', 'SIPCluster', 
 export const OPENSTACK_NAMESPACE = 'openstack';
 export const SIP_NAMESPACE = 'sip-demo';
 
+/** The seeds' CRs `make demo` applies (and the e2e tests apply from the same files). */
+export const keystoneTarget: DemoTarget = {
+  label: 'KeystoneAPI openstack/keystone',
+  kind: KeystoneAPIKind,
+  namespace: OPENSTACK_NAMESPACE,
+  name: 'keystone',
+  doneCondition: 'Ready',
+};
+export const placementTarget: DemoTarget = {
+  label: 'PlacementAPI openstack/placement',
+  kind: PlacementAPIKind,
+  namespace: OPENSTACK_NAMESPACE,
+  name: 'placement',
+  doneCondition: 'Ready',
+};
+export const networkAddonsTarget: DemoTarget = {
+  label: 'NetworkAddonsConfig cluster',
+  kind: NetworkAddonsConfigKind,
+  name: 'cluster',
+  doneCondition: 'Available',
+};
+export const sipTarget: DemoTarget = {
+  label: 'SIPCluster sip-demo/tenant-a',
+  kind: SIPClusterKind,
+  namespace: SIP_NAMESPACE,
+  name: 'tenant-a',
+  doneCondition: 'Ready',
+};
+
 /** Every custom resource `make demo` applies, in the order they should converge. */
-export const demoTargets: DemoTarget[] = [
-  {
-    label: 'KeystoneAPI openstack/keystone',
-    kind: KeystoneAPIKind,
-    namespace: OPENSTACK_NAMESPACE,
-    name: 'keystone',
-    doneCondition: 'Ready',
-  },
-  {
-    label: 'PlacementAPI openstack/placement',
-    kind: PlacementAPIKind,
-    namespace: OPENSTACK_NAMESPACE,
-    name: 'placement',
-    doneCondition: 'Ready',
-  },
-  {
-    label: 'NetworkAddonsConfig cluster',
-    kind: NetworkAddonsConfigKind,
-    name: 'cluster',
-    doneCondition: 'Available',
-  },
-  {
-    label: 'SIPCluster sip-demo/tenant-a',
-    kind: SIPClusterKind,
-    namespace: SIP_NAMESPACE,
-    name: 'tenant-a',
-    doneCondition: 'Ready',
-  },
-];
+export const demoTargets: DemoTarget[] = [keystoneTarget, placementTarget, networkAddonsTarget, sipTarget];

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
 import {
-  KeystoneAPIKind,
-  NetworkAddonsConfigKind,
+  keystoneTarget,
+  networkAddonsTarget,
   OPENSTACK_NAMESPACE,
-  PlacementAPIKind,
+  placementTarget,
   SIP_NAMESPACE,
-  SIPClusterKind,
+  sipTarget,
 } from '@stackops/demo/targets';
 import { Kinds } from '@stackops/lib-common/client';
 import { renderChartRules, seriesReadByRules, waitForDeletion } from '@stackops/lib-common/testing';
@@ -65,7 +65,7 @@ const cases: ChartCase[] = [
     operator: 'keystone',
     controller: 'keystoneapi',
     samples: openstackSamples('10-keystoneapi.yaml'),
-    cr: { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
+    cr: keystoneTarget,
     converge: async (cr) => {
       await waitForCondition(client, cr.kind, cr, 'Ready', 'True');
     },
@@ -76,7 +76,7 @@ const cases: ChartCase[] = [
     operator: 'placement',
     controller: 'placementapi',
     samples: openstackSamples('20-placementapi.yaml'),
-    cr: { kind: PlacementAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'placement' },
+    cr: placementTarget,
     converge: async (cr) => {
       const obj = await waitForCondition(client, cr.kind, cr, 'Ready', 'False');
       expect(JSON.stringify(obj['status'])).toMatch(/[Kk]eystone/);
@@ -86,7 +86,7 @@ const cases: ChartCase[] = [
     operator: 'network-addons',
     controller: 'networkaddonsconfig',
     samples: [{ file: '30-networkaddonsconfig.yaml' }],
-    cr: { kind: NetworkAddonsConfigKind, name: 'cluster' },
+    cr: networkAddonsTarget,
     converge: async (cr) => {
       await waitForCondition(client, cr.kind, cr, 'Available', 'True');
     },
@@ -96,7 +96,7 @@ const cases: ChartCase[] = [
     controller: 'sipcluster',
     values: { installBareMetalHostCRD: true },
     samples: [{ file: '40-sipcluster.yaml' }],
-    cr: { kind: SIPClusterKind, namespace: SIP_NAMESPACE, name: 'tenant-a' },
+    cr: sipTarget,
     converge: async (cr) => {
       await waitForCondition(client, cr.kind, cr, 'Ready', 'True');
     },

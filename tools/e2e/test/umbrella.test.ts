@@ -3,11 +3,11 @@ import { resolve } from 'node:path';
 import { stackopsCrds } from '@stackops/demo/crds';
 import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
 import {
-  KeystoneAPIKind,
-  NetworkAddonsConfigKind,
+  keystoneTarget,
+  networkAddonsTarget,
   OPENSTACK_NAMESPACE,
   SIP_NAMESPACE,
-  SIPClusterKind,
+  sipTarget,
 } from '@stackops/demo/targets';
 import { chartAliases, RELEASE, RELEASE_NAMESPACE } from '@stackops/demo/umbrella';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
@@ -16,7 +16,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   adminClient,
   applyExample,
-  type CrRef,
   cleanUp,
   deleteNamespaces,
   expectRunsForReal,
@@ -43,11 +42,8 @@ import {
  */
 type Lease = KubeObject & { spec?: { holderIdentity?: string } };
 const client = adminClient();
-const samples: CrRef[] = [
-  { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
-  { kind: NetworkAddonsConfigKind, name: 'cluster' },
-  { kind: SIPClusterKind, namespace: SIP_NAMESPACE, name: 'tenant-a' },
-];
+// PlacementAPI is left out: it registers in Keystone, and no Keystone serves this cluster.
+const samples = [keystoneTarget, networkAddonsTarget, sipTarget];
 afterAll(async () => {
   await cleanUp(client, samples, [{ release: RELEASE, namespace: RELEASE_NAMESPACE }]);
   await deleteNamespaces(client, [OPENSTACK_NAMESPACE, SIP_NAMESPACE, RELEASE_NAMESPACE]);
@@ -167,26 +163,11 @@ describe.each<Mode>(['combined', 'separate'])(
           ` (pods: ${figures.map((f) => f.rssMiB.toFixed(1)).join(', ')}); start-up to caches synced ≤ ${ready} ms\n`,
       );
 
-      // PlacementAPI is left out: it registers in Keystone, and no Keystone serves this cluster.
       await applyExample('00-openstack-prereqs.yaml', OPENSTACK_NAMESPACE);
       await applyExample('10-keystoneapi.yaml', OPENSTACK_NAMESPACE);
       await applyExample('30-networkaddonsconfig.yaml');
       await applyExample('40-sipcluster.yaml');
-      await waitForCondition(
-        client,
-        KeystoneAPIKind,
-        { namespace: OPENSTACK_NAMESPACE, name: 'keystone' },
-        'Ready',
-        'True',
-      );
-      await waitForCondition(client, NetworkAddonsConfigKind, { name: 'cluster' }, 'Available', 'True');
-      await waitForCondition(
-        client,
-        SIPClusterKind,
-        { namespace: SIP_NAMESPACE, name: 'tenant-a' },
-        'Ready',
-        'True',
-      );
+      for (const cr of samples) await waitForCondition(client, cr.kind, cr, cr.doneCondition, 'True');
 
       const { code, out } = await uninstallCli();
       expect(code, out).toBe(0);

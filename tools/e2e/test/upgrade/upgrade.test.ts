@@ -5,12 +5,12 @@ import { examplesDir } from '@stackops/demo/examples';
 import { mariadbPod, openstackClientPod, openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
 import { operatorOnRealNodeValues } from '@stackops/demo/real-node';
 import {
-  KeystoneAPIKind,
-  NetworkAddonsConfigKind,
+  keystoneTarget,
+  networkAddonsTarget,
   OPENSTACK_NAMESPACE,
-  PlacementAPIKind,
+  placementTarget,
   SIP_NAMESPACE,
-  SIPClusterKind,
+  sipTarget,
 } from '@stackops/demo/targets';
 import { chartAliases, RELEASE, RELEASE_NAMESPACE } from '@stackops/demo/umbrella';
 import { loadImages } from '@stackops/kube-env';
@@ -21,7 +21,6 @@ import { loadWorkloadImages, until } from '../openstack/support.js';
 import {
   adminClient,
   applyExample,
-  type CrRef,
   cleanUp,
   deleteNamespaces,
   expectRunsForReal,
@@ -49,12 +48,7 @@ const since = (t0: number) => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 let prev: PreviousRelease;
 let images: Awaited<ReturnType<typeof loadWorkloadImages>>;
 
-const crs: (CrRef & { condition: string })[] = [
-  { kind: PlacementAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'placement', condition: 'Ready' },
-  { kind: KeystoneAPIKind, namespace: OPENSTACK_NAMESPACE, name: 'keystone', condition: 'Ready' },
-  { kind: NetworkAddonsConfigKind, name: 'cluster', condition: 'Available' },
-  { kind: SIPClusterKind, namespace: SIP_NAMESPACE, name: 'tenant-a', condition: 'Ready' },
-];
+const crs = [placementTarget, keystoneTarget, networkAddonsTarget, sipTarget];
 // NetworkAddonsConfig's components run in the operator's namespace.
 const operandNamespaces = [OPENSTACK_NAMESPACE, SIP_NAMESPACE, RELEASE_NAMESPACE];
 
@@ -258,7 +252,7 @@ function differences(before: Snapshot, after: Snapshot): string[] {
 async function crStatuses(): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for (const cr of crs) {
-    const obj = await waitForCondition(client, cr.kind, cr, cr.condition, 'True', 420_000);
+    const obj = await waitForCondition(client, cr.kind, cr, cr.doneCondition, 'True', 420_000);
     out[`${cr.kind.kind} ${cr.name}`] = { uid: obj.metadata.uid, status: obj['status'] };
   }
   return out;
