@@ -1,5 +1,5 @@
 import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { goOperatorHash, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KeystoneKinds } from '../src/api/group.js';
 import type { KeystoneAPI } from '../src/api/keystone-api.js';
@@ -18,13 +18,6 @@ import {
  * leaves while ours is stopped: each of db-sync and bootstrap is adopted on its own proof, so with
  * BootstrapReady not True only the bootstrap Job runs again.
  */
-
-/** A hash in the Go operators' format: the SHA-256 bytes as `[b0 b1 …]`, in the safe alphabet. */
-const goHash = (seed: number): string =>
-  `[${Array.from({ length: 32 }, (_, i) => (seed * 7 + i * 53) % 256).join(' ')}]`.replace(
-    /./g,
-    (ch) => 'bcdfghjklmnpqrstvwxz2456789'[ch.charCodeAt(0) % 27]!,
-  );
 
 const JOBS = ['keystone-db-sync', 'keystone-bootstrap'] as const;
 let client: KubeClient;
@@ -45,7 +38,11 @@ async function playGoOperator(ns: string, bootstrapReady: boolean): Promise<void
   const conditions = (cr.status?.conditions ?? []).map((c) =>
     c.type === 'BootstrapReady' && !bootstrapReady ? { ...c, status: 'False', reason: 'Error' } : c,
   );
-  const hash = { ...cr.status?.hash, dbsync: goHash(1), bootstrap: goHash(2) };
+  const hash = {
+    ...cr.status?.hash,
+    dbsync: goOperatorHash('keystone-db-sync'),
+    bootstrap: goOperatorHash('keystone-bootstrap'),
+  };
   await client.patch(
     KeystoneKinds.KeystoneAPI,
     ref,

@@ -1,5 +1,5 @@
 import { Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
-import { waitUntil } from '@stackops/lib-common/testing';
+import { goOperatorHash, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlacementAPI, PlacementAPIKind } from '../src/api/kinds.js';
 import {
@@ -17,13 +17,6 @@ import { adminClient, installCrds, newNamespace, type Operator, startOperator } 
  * db-sync run when the API Deployment runs the image the Job would run; any one of those proofs
  * missing runs the Job. The Go operator is played by writing its status while ours is stopped.
  */
-
-/** A hash in the Go operators' format: the SHA-256 bytes as `[b0 b1 …]`, in the safe alphabet. */
-const goHash = (seed: number): string =>
-  `[${Array.from({ length: 32 }, (_, i) => (seed * 31 + i * 97) % 256).join(' ')}]`.replace(
-    /./g,
-    (ch) => 'bcdfghjklmnpqrstvwxz2456789'[ch.charCodeAt(0) % 27]!,
-  );
 
 type Deployment = KubeObject & {
   spec: { template: { spec: { containers: { name: string; image: string }[] } } };
@@ -73,7 +66,7 @@ async function playGoOperator(c: Case, namespace: string): Promise<void> {
   );
   const status = {
     ...cr.status,
-    hash: { ...cr.status?.hash, dbsync: goHash(CASES.indexOf(c) + 1) },
+    hash: { ...cr.status?.hash, dbsync: goOperatorHash(`placement-${CASES.indexOf(c) + 1}`) },
     conditions,
     observedGeneration: c === 'generation not observed' ? generation - 1 : generation,
   };

@@ -1,14 +1,7 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { stableHash } from '../objects/hash.js';
+import { goOperatorHash } from '../testing/go-hash.js';
 import { isForeignJobHash, markAdoptableJobRuns } from './job-adoption.js';
-
-/** The Go operators' format: `fmt.Sprint` of the SHA-256 bytes (`[12 201 …]`), in the safe alphabet. */
-const goFormat = (value: string): string =>
-  `[${[...createHash('sha256').update(value).digest()].join(' ')}]`.replace(
-    /./g,
-    (ch) => 'bcdfghjklmnpqrstvwxz2456789'[ch.charCodeAt(0) % 27]!,
-  );
 
 const JOBS = [
   { hashKey: 'dbsync', condition: 'DBSyncReady' },
@@ -21,13 +14,13 @@ const goStatus = () => ({
     { type: 'DBSyncReady', status: 'True' },
     { type: 'BootstrapReady', status: 'True' },
   ],
-  hash: { dbsync: goFormat('a'), bootstrap: goFormat('b'), input: goFormat('c') },
+  hash: { dbsync: goOperatorHash('a'), bootstrap: goOperatorHash('b'), input: goOperatorHash('c') },
 });
 
 describe('telling the Go operators’ Job hashes from ours', () => {
   it('every Go-format hash is foreign, none of ours is', () => {
     for (let i = 0; i < 200; i++) {
-      expect(isForeignJobHash(goFormat(`x${i}`))).toBe(true);
+      expect(isForeignJobHash(goOperatorHash(`x${i}`))).toBe(true);
       expect(isForeignJobHash(stableHash({ i }))).toBe(false);
     }
     expect(isForeignJobHash(undefined)).toBe(false);

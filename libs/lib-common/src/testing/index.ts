@@ -6,7 +6,7 @@
  * both: `conditionOf`/`expectCondition` (upstream's `ExpectCondition`), `waitFor` (an object until a
  * predicate), `waitForObject` (until it exists and a check holds), `waitForCondition`/
  * `waitForConditions`, `waitUntil` (any probe), `eventually` (an assertion), `waitForDeletion`;
- * `base64`/`fromBase64` for Secret data, `createSecret` for a Secret of plain text, `fakeSecretText` to read one the fake holds, `setSecretData` to change one; `expectPdbFollowsReplicas` for an API's PodDisruptionBudget; `setLoadBalancerIP` as MetalLB would; `eventsIn`,
+ * `base64`/`fromBase64` for Secret data, `createSecret` for a Secret of plain text, `fakeSecretText` to read one the fake holds, `setSecretData` to change one; `expectPdbFollowsReplicas` for an API's PodDisruptionBudget; `setLoadBalancerIP` as MetalLB would; `goOperatorHash` for a status the Go operators wrote; `eventsIn`,
  * `failedCondition` and `REQUEST_LINE` for what a failure tells the user.
  */
 
@@ -44,6 +44,7 @@ export {
   startFakeManager,
 } from './fake.js';
 export { galeraDatabase } from './galera.js';
+export { goOperatorHash } from './go-hash.js';
 export {
   chartFullname,
   createHelm,
