@@ -141,13 +141,6 @@ YAML
   fi
   kubectl kustomize "$dir" >"$RUN/$op.yaml"
   kubectl apply --server-side -f "$RUN/$op.yaml" >/dev/null
-  # What the way back restores (a standalone install re-applies them from its manifests).
-  if [ "$WEBHOOKS" = 1 ]; then
-    kubectl get mutatingwebhookconfiguration "$op-mutating-webhook-configuration" -o json |
-      jq '{apiVersion, kind, metadata: {name: .metadata.name, labels: .metadata.labels}, webhooks}' >"$RUN/$op-mutating-webhook.json"
-    kubectl get validatingwebhookconfiguration "$op-validating-webhook-configuration" -o json |
-      jq '{apiVersion, kind, metadata: {name: .metadata.name, labels: .metadata.labels}, webhooks}' >"$RUN/$op-validating-webhook.json"
-  fi
   kubectl -n $OPS rollout status deployment "$op-controller-manager" --timeout 180s
 }
 
@@ -370,7 +363,7 @@ stage_upstream() {
   kubectl -n $NS wait --for=condition=Ready placementapi/placement --timeout 600s ||
     { kubectl -n $NS get placementapi placement -o yaml | sed -n '/^status:/,$p'; fail "PlacementAPI not Ready under the Go operator"; }
   if [ "$WEBHOOKS" = 1 ]; then
-    webhooks_refuse "Go webhooks live" | tee "$RUN/webhooks-go.txt" || fail "the Go validating webhooks did not refuse"
+    webhooks_refuse "Go webhooks live" | tee -a "$RUN/webhooks-go.txt" || fail "the Go validating webhooks did not refuse"
   fi
 
   log "an application credential for placement's service user"
@@ -544,13 +537,19 @@ stage_switch() {
     fi
     echo "before B3, Go operators stopped: KeystoneAPI update refused: $out" | tee "$RUN/webhooks-b3.txt"
   fi
-  log "B3 webhook configurations naming keystone/placement groups:"
+  log "B3 webhook configurations naming keystone/placement groups: a copy for the way back, then deleted"
+  kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o json |
+    jq '.items |= map(select([.webhooks[].rules[]?.apiGroups[]?] | any(. == "keystone.openstack.org" or . == "placement.openstack.org"))
+      | del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.generation, .metadata.managedFields))' \
+      >"$RUN/go-webhooks.json"
   kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o name |
     xargs -r -n1 kubectl get -o json |
     jq -r 'select([.webhooks[].rules[]?.apiGroups[]?] | any(. == "keystone.openstack.org" or . == "placement.openstack.org")) | "\(.kind | ascii_downcase)/\(.metadata.name)"' |
     xargs -r kubectl delete | tee -a "$RUN/webhooks-b3.txt"
   if [ "$WEBHOOKS" = 1 ]; then
     [ "$(grep -c deleted "$RUN/webhooks-b3.txt")" = 4 ] || fail "B3 did not delete the 4 Go webhook configurations"
+    [ "$(jq '[.items[] | select(.webhooks[0].clientConfig.caBundle)] | length' "$RUN/go-webhooks.json")" = 4 ] ||
+      fail "B3's copy does not hold the 4 configurations with their caBundle"
   fi
   log "B4 replace the CRDs"
   for f in "$repo"/charts/keystone-operator/crds/*.yaml "$repo"/charts/placement-operator/crds/*.yaml; do
@@ -604,8 +603,8 @@ stage_back() {
   helm uninstall stackops -n stackops --wait
   apply_upstream_crds replace
   if [ "$WEBHOOKS" = 1 ]; then
-    # The webhook configurations B3 deleted, as the install made them (caBundle included).
-    for f in "$RUN"/*-webhook.json; do kubectl create -f "$f"; done
+    # The copy B3 kept (caBundle included), before the Go operators are up again, as the guide says.
+    kubectl create -f "$RUN/go-webhooks.json"
   fi
   kubectl -n $OPS scale deployment keystone-operator-controller-manager --replicas=1
   kubectl -n $OPS scale deployment placement-operator-controller-manager --replicas=1
