@@ -14,6 +14,9 @@ repo=$(cd "$here/../.." && pwd)
 MIRROR=${UPSTREAM_MIRROR:-/work/.mirror}
 OUT=${UPSTREAM_SWITCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/stackops/upstream-switch}
 CLUSTER=${UPSTREAM_SWITCH_CLUSTER:-upstream-switch}
+# 1: the Go operators serve their admission webhooks as a standalone install does (upstream's
+# config/webhook, a locally made serving certificate instead of cert-manager's); 0: webhooks off.
+WEBHOOKS=${UPSTREAM_SWITCH_WEBHOOKS:-1}
 RUN="$OUT/run-$CLUSTER"
 NS=openstack          # the operands (upstream's default namespace)
 OPS=openstack-operators # the Go operators (openstack-operator's namespace)
@@ -30,7 +33,7 @@ pl_short=${PLACEMENT_OPERATOR_COMMIT:0:12}
 stage_up() {
   # The cluster is usable when `env` knows it and its real node answers.
   (eval "$(kube_env env --name "$CLUSTER")" && kubectl get node real-node >/dev/null 2>&1) ||
-    kube_env up --name "$CLUSTER" --real-nodes 2 --nodes 0 --timeout 600
+    kube_env up --name "$CLUSTER" --real-nodes 2 --nodes 0 --timeout 600 $([ "$WEBHOOKS" = 1 ] && echo --admission-webhooks)
   eval "$(kube_env env --name "$CLUSTER")"
   local archives=() i f
   for i in keystone placement mariadb openstackclient; do
@@ -66,18 +69,32 @@ apply_upstream_crds() { # kubectl verb: "apply --server-side" or replace
   for f in $(upstream_crds); do kubectl $1 -f "$f" >/dev/null || kubectl create -f "$f" >/dev/null; done
 }
 
-go_operator() { # operator short-commit → Deployment <operator>-controller-manager in $OPS, webhooks off
-  local op=$1 short=$2 src dir
+webhook_cert() { # dir service: a serving certificate for <service>.$OPS.svc signed by the run's CA
+  local dir=$1 svc=$2 ca="$RUN/webhook-ca"
+  if [ ! -s "$ca.crt" ]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=upstream-switch webhook CA" \
+      -keyout "$ca.key" -out "$ca.crt" 2>/dev/null
+  fi
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=$svc.$OPS.svc" -keyout "$dir/tls.key" -out "$dir/tls.csr" 2>/dev/null
+  openssl x509 -req -in "$dir/tls.csr" -CA "$ca.crt" -CAkey "$ca.key" -CAcreateserial -days 30 -out "$dir/tls.crt" \
+    -extfile <(printf 'subjectAltName=DNS:%s.%s.svc,DNS:%s.%s.svc.cluster.local\nextendedKeyUsage=serverAuth\n' "$svc" $OPS "$svc" $OPS) 2>/dev/null
+  rm -f "$dir/tls.csr"
+}
+
+go_operator() { # operator short-commit → Deployment <operator>-controller-manager in $OPS
+  local op=$1 short=$2 src dir default_image
   src=$(ls -d "$OUT/src/$op-"*)
   dir="$src/config/stackops-switch"
+  rm -rf "$dir"
   mkdir -p "$dir"
+  # The image the mutating webhook defaults spec.containerImage to (config/default sets the real one).
+  default_image=$(api_image "${op%-operator}")
   # upstream's own rbac and manager kustomizations, in openstack-operator's namespace and naming;
-  # webhooks off as openstack-operator runs them (no cert-manager here), the image built by build.sh
-  # instead of the one config/manager names.
+  # the image built by build.sh instead of the one config/manager names.
   cat >"$dir/kustomization.yaml" <<YAML
 namespace: $OPS
 namePrefix: $op-
-resources: [../rbac, ../manager]
+resources: [../rbac, ../manager$([ "$WEBHOOKS" = 1 ] && echo ", ../webhook")]
 images: [{name: quay.io/openstack-k8s-operators/$op, newName: localhost/upstream/$op, newTag: "$short"}]
 patches:
   - target: {kind: Deployment}
@@ -85,8 +102,9 @@ patches:
       - op: add
         path: /spec/template/spec/containers/0/env
         value:
-          - {name: ENABLE_WEBHOOKS, value: "false"}
+          - {name: ENABLE_WEBHOOKS, value: "$([ "$WEBHOOKS" = 1 ] && echo true || echo false)"}
           - {name: OPERATOR_TEMPLATES, value: /usr/share/$op/templates/}
+          - {name: RELATED_IMAGE_$(echo "${op%-operator}" | tr a-z A-Z)_API_IMAGE_URL_DEFAULT, value: "$default_image"}
       - op: add
         path: /spec/template/spec/containers/0/imagePullPolicy
         value: Never
@@ -97,8 +115,54 @@ patches:
         path: /spec/template/spec/nodeSelector
         value: {kubernetes.io/hostname: real-node}
 YAML
-  kubectl kustomize "$dir" | kubectl apply --server-side -f - >/dev/null
+  if [ "$WEBHOOKS" = 1 ]; then
+    # As config/default wires them: upstream's manager_webhook_patch (cert path flag, port 9443, the
+    # Secret webhook-server-cert mounted), the Service and the webhook configurations of
+    # config/webhook; cert-manager's part (Certificate, caBundle injection) done here with openssl.
+    cp "$src/config/default/manager_webhook_patch.yaml" "$dir/"
+    webhook_cert "$dir" "$op-webhook-service"
+    local ca
+    ca=$(base64 -w0 <"$RUN/webhook-ca.crt")
+    cat >>"$dir/kustomization.yaml" <<YAML
+  - target: {kind: Deployment}
+    path: manager_webhook_patch.yaml
+  - target: {kind: MutatingWebhookConfiguration}
+    patch: |-
+      - {op: add, path: /webhooks/0/clientConfig/caBundle, value: "$ca"}
+  - target: {kind: ValidatingWebhookConfiguration}
+    patch: |-
+      - {op: add, path: /webhooks/0/clientConfig/caBundle, value: "$ca"}
+secretGenerator:
+  - name: webhook-server-cert
+    type: kubernetes.io/tls
+    files: [tls.crt, tls.key]
+    options: {disableNameSuffixHash: true}
+YAML
+  fi
+  kubectl kustomize "$dir" >"$RUN/$op.yaml"
+  kubectl apply --server-side -f "$RUN/$op.yaml" >/dev/null
   kubectl -n $OPS rollout status deployment "$op-controller-manager" --timeout 180s
+}
+
+webhooks_refuse() { # label: the Go validating webhooks refuse a topologyRef in another namespace
+  # (server-side dry run: admission runs, nothing is stored)
+  local kind out
+  for kind in KeystoneAPI:keystone.openstack.org PlacementAPI:placement.openstack.org; do
+    if out=$(kubectl -n $NS create --dry-run=server -f - 2>&1 <<YAML
+apiVersion: ${kind#*:}/v1beta1
+kind: ${kind%%:*}
+metadata: {name: webhook-probe}
+spec: {containerImage: probe, databaseInstance: openstack, secret: osp-secret, topologyRef: {name: t, namespace: elsewhere}}
+YAML
+    ); then
+      echo "$1: ${kind%%:*} with a topologyRef in another namespace ACCEPTED: $out"
+      return 1
+    fi
+    echo "$1: ${kind%%:*} refused: $out"
+    # lib-common's topology check, which only the Go webhook runs (the CRD schema accepts the field)
+    grep -q 'spec.topologyRef.namespace: Invalid value: "namespace": Customizing namespace field is not supported' <<<"$out" ||
+      return 1
+  done
 }
 
 osp_secret() {
@@ -261,6 +325,24 @@ play_transport_url() { # name: what infra-operator does for a TransportURL, with
   log "infra-operator played for TransportURL $name (fake://)"
 }
 
+sample() { # resource name file: upstream's sample; with webhooks, as it is, and the Go mutating
+  # webhook must have set containerImage (to the stand-in image the Deployment's env names)
+  local resource=$1 name=$2 file=$3 image
+  image=$(api_image "$name")
+  if [ "$WEBHOOKS" = 1 ]; then
+    [ "$(jq -r '.spec.containerImage // ""' < <(kubectl create --dry-run=client -o json -f "$file"))" = "" ] ||
+      fail "$file sets containerImage"
+    kubectl -n $NS create -f "$file" >/dev/null
+    local got
+    got=$(kubectl -n $NS get "$resource" "$name" -o jsonpath='{.spec.containerImage}')
+    echo "Go mutating webhook live: $resource/$name created without containerImage, stored with $got" | tee -a "$RUN/webhooks-go.txt"
+    [ "$got" = "$image" ] || fail "containerImage not defaulted by the Go webhook"
+  else
+    kubectl -n $NS create --dry-run=client -o json -f "$file" |
+      jq --arg i "$image" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
+  fi
+}
+
 stage_upstream() {
   stage_infra
   log "the Go operators"
@@ -268,20 +350,21 @@ stage_upstream() {
   go_operator keystone-operator "$ks_short"
   go_operator placement-operator "$pl_short"
 
-  log "upstream's samples (containerImage: the stand-in images; no webhook defaults it)"
+  log "upstream's samples$([ "$WEBHOOKS" = 1 ] && echo " as they are (the Go mutating webhooks default containerImage)" || echo " (containerImage: the stand-in images; no webhook defaults it)")"
   local ks_sample="$OUT/src/keystone-operator-$KEYSTONE_OPERATOR_COMMIT/config/samples/keystone_v1beta1_keystoneapi.yaml"
   local pl_sample="$OUT/src/placement-operator-$PLACEMENT_OPERATOR_COMMIT/config/samples/placement_v1beta1_placementapi.yaml"
-  kubectl -n $NS create --dry-run=client -o json -f "$ks_sample" |
-    jq --arg i "$(api_image keystone)" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
+  sample keystoneapi keystone "$ks_sample"
   play_mariadb keystone
   play_transport_url keystone-keystone-transport
   kubectl -n $NS wait --for=condition=Ready keystoneapi/keystone --timeout 600s ||
     { kubectl -n $NS get keystoneapi keystone -o yaml | sed -n '/^status:/,$p'; fail "KeystoneAPI not Ready under the Go operator"; }
-  kubectl -n $NS create --dry-run=client -o json -f "$pl_sample" |
-    jq --arg i "$(api_image placement)" '.spec.containerImage = $i' | kubectl -n $NS apply -f - >/dev/null
+  sample placementapi placement "$pl_sample"
   play_mariadb placement
   kubectl -n $NS wait --for=condition=Ready placementapi/placement --timeout 600s ||
     { kubectl -n $NS get placementapi placement -o yaml | sed -n '/^status:/,$p'; fail "PlacementAPI not Ready under the Go operator"; }
+  if [ "$WEBHOOKS" = 1 ]; then
+    webhooks_refuse "Go webhooks live" | tee -a "$RUN/webhooks-go.txt" || fail "the Go validating webhooks did not refuse"
+  fi
 
   log "an application credential for placement's service user"
   kubectl -n $NS apply -f - >/dev/null <<YAML
@@ -446,11 +529,28 @@ stage_switch() {
   kubectl -n $OPS scale deployment keystone-operator-controller-manager --replicas=0
   kubectl -n $OPS scale deployment placement-operator-controller-manager --replicas=0
   kubectl -n $OPS wait --for=delete pod -l control-plane=controller-manager --timeout 120s
-  log "B3 webhook configurations naming keystone/placement groups:"
+  if [ "$WEBHOOKS" = 1 ]; then
+    # Why B3: with the Go operators gone, their webhooks (failurePolicy Fail) refuse any write.
+    local out
+    if out=$(kubectl -n $NS label keystoneapi keystone stackops-switch/probe=1 --dry-run=server 2>&1); then
+      fail "a KeystoneAPI update passed with the Go operator stopped and its webhooks in place: $out"
+    fi
+    echo "before B3, Go operators stopped: KeystoneAPI update refused: $out" | tee "$RUN/webhooks-b3.txt"
+  fi
+  log "B3 webhook configurations naming keystone/placement groups: a copy for the way back, then deleted"
+  kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o json |
+    jq '.items |= map(select([.webhooks[].rules[]?.apiGroups[]?] | any(. == "keystone.openstack.org" or . == "placement.openstack.org"))
+      | del(.metadata.uid, .metadata.resourceVersion, .metadata.creationTimestamp, .metadata.generation, .metadata.managedFields))' \
+      >"$RUN/go-webhooks.json"
   kubectl get mutatingwebhookconfigurations,validatingwebhookconfigurations -o name |
     xargs -r -n1 kubectl get -o json |
     jq -r 'select([.webhooks[].rules[]?.apiGroups[]?] | any(. == "keystone.openstack.org" or . == "placement.openstack.org")) | "\(.kind | ascii_downcase)/\(.metadata.name)"' |
-    xargs -r kubectl delete
+    xargs -r kubectl delete | tee -a "$RUN/webhooks-b3.txt"
+  if [ "$WEBHOOKS" = 1 ]; then
+    [ "$(grep -c deleted "$RUN/webhooks-b3.txt")" = 4 ] || fail "B3 did not delete the 4 Go webhook configurations"
+    [ "$(jq '[.items[] | select(.webhooks[0].clientConfig.caBundle)] | length' "$RUN/go-webhooks.json")" = 4 ] ||
+      fail "B3's copy does not hold the 4 configurations with their caBundle"
+  fi
   log "B4 replace the CRDs"
   for f in "$repo"/charts/keystone-operator/crds/*.yaml "$repo"/charts/placement-operator/crds/*.yaml; do
     kubectl replace -f "$f" || kubectl create -f "$f"
@@ -502,6 +602,10 @@ stage_back() {
   log "way back: uninstall stackops, upstream's CRDs, the Go operators at 1"
   helm uninstall stackops -n stackops --wait
   apply_upstream_crds replace
+  if [ "$WEBHOOKS" = 1 ]; then
+    # The copy B3 kept (caBundle included), before the Go operators are up again, as the guide says.
+    kubectl create -f "$RUN/go-webhooks.json"
+  fi
   kubectl -n $OPS scale deployment keystone-operator-controller-manager --replicas=1
   kubectl -n $OPS scale deployment placement-operator-controller-manager --replicas=1
   kubectl -n $OPS rollout status deployment keystone-operator-controller-manager --timeout 180s
@@ -519,6 +623,9 @@ stage_back() {
   # The Go operators compare their own hash, which ours never equals: the way back re-runs the Jobs (recorded, not failed).
   jobs_rerun stackops back | tee "$RUN/jobs-stackops-back.txt" || true
   answers back | tee "$RUN/answers-back.txt"
+  if [ "$WEBHOOKS" = 1 ]; then
+    webhooks_refuse "Go webhooks live after the way back" | tee "$RUN/webhooks-back.txt" || fail "the Go validating webhooks did not refuse after the way back"
+  fi
 }
 
 # Sourced (`. run.sh`), it only defines the stages and helpers.
