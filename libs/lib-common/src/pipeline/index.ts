@@ -19,7 +19,7 @@ export {
   ONE_PER_NAMESPACE_RECHECK_MS,
   onePerNamespaceMessage,
 } from './one-per-namespace.js';
-export { isPaused, PAUSED_ANNOTATION, PAUSED_CONDITION, pausedChanged } from './paused.js';
+export { isPaused, PAUSED_ANNOTATION, PAUSED_CONDITION, PAUSED_MESSAGE, pausedChanged } from './paused.js';
 export { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
 export { checkSpecFirst, type SpecCheck, secretKeyProblem } from './spec-check.js';
 export { reports, runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';
