@@ -14,11 +14,26 @@ import {
   TABLE_HEADER,
   timelines,
 } from './report.js';
-import { type RunFigures, runControlPlaneAlone, runFloor, runMaxima, runOnce, runScale } from './runner.js';
+import {
+  type RunFigures,
+  runControlPlaneAlone,
+  runFloor,
+  runLoadFloor,
+  runMaxima,
+  runOnce,
+  runScale,
+} from './runner.js';
 import { installRuntime, parseRuntime, type Runtime, underRuntime } from './runtime.js';
 import type { SubjectSpec } from './subject.js';
 import { withUpstreamInfra } from './upstream-infra.js';
-import { bareNode, chartMemoryLimitMiB, type OperatorDir, operatorDirs, workloads } from './workloads.js';
+import {
+  bareNode,
+  chartMemoryLimitMiB,
+  codeLoaded,
+  type OperatorDir,
+  operatorDirs,
+  workloads,
+} from './workloads.js';
 
 const positiveInt = (v: string) => {
   const n = Number(v);
@@ -177,6 +192,7 @@ async function main(): Promise<void> {
       if (o.floor && ours && !o.subjectCmd && !o.runtime) {
         progress(`${spec.name}: bare node floor (${machineLoad()})`);
         addTo(0, await runFloor(bareNode(dir), opts).catch(failed('floor')));
+        addTo(0, await runLoadFloor(codeLoaded(dir)).catch(failed('code-loaded floor')));
       }
       if (o.maxima && ours && w.applyMaxima) {
         progress(`${spec.name}: one instance at the CRD maxima (${machineLoad()})`);

@@ -24,7 +24,12 @@ const median = (all: Figures, figure: string) => all[figure]?.median;
 const shown = (label: string, x: number | undefined, unit = '') =>
   x === undefined ? undefined : `${label} ${formatNumber(x)}${unit}`;
 const bareReady = (all: Figures) =>
-  shown('bare node', median(all, 'floor: bare node spawn → ready (s)'), ' s');
+  [
+    shown('bare node', median(all, 'floor: bare node spawn → ready (s)'), ' s'),
+    shown('its code loaded', median(all, 'floor: code loaded, spawn → exit (s)'), ' s'),
+  ]
+    .filter(Boolean)
+    .join(', ') || undefined;
 const underLimit = (figure: string): Target => ({
   figure,
   text: (all) => `≤ limit ${formatNumber(median(all, 'chart: memory limit (MiB)') ?? Number.NaN)}`,

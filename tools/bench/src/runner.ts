@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -609,6 +610,35 @@ export async function runFloor(spec: SubjectSpec, opts: RunOptions): Promise<Run
   } finally {
     await subject.stop();
   }
+}
+
+/**
+ * The other floor under spawn → ready: the operator's own code loaded, compiled and evaluated, and
+ * nothing else (its `--help`: the whole bundle is imported before it prints and exits), spawn to
+ * exit, median of 5. No operator is ready before this.
+ */
+export async function runLoadFloor(command: readonly string[]): Promise<RunFigures> {
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const child = spawn(command[0] ?? '', command.slice(1), { stdio: 'ignore' });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', resolve);
+    });
+    if (code !== 0) throw new Error(`${command.join(' ')} exited ${code}`);
+    times.push((performance.now() - t0) / 1000);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    'floor: code loaded, spawn → exit (s)': {
+      value: times[2] ?? Number.NaN,
+      detail: `\`${command
+        .slice(-2)
+        .join(' ')
+        .replace(/^.*\/operators\//, 'operators/')}\` ×5: ${times.map((t) => t.toFixed(3)).join(', ')} s`,
+    },
+  };
 }
 
 async function inBatches<T>(

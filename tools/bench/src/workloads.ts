@@ -158,6 +158,14 @@ export const bareNode = (dir: OperatorDir): SubjectSpec => ({
   ],
 });
 
+/** Our operator's own code and nothing else: node with its flags on its entry point, `--help`. */
+export const codeLoaded = (dir: OperatorDir): string[] => [
+  process.execPath,
+  ...nodeFlags(dir),
+  entryPoint(dir),
+  '--help',
+];
+
 function entryPoint(dir: OperatorDir, entry?: Entry): string {
   const bundle = join(repoRoot, 'operators', dir, 'bundle', 'main.mjs');
   const dist = join(repoRoot, 'operators', dir, 'dist', 'main.js');

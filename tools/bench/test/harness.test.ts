@@ -184,6 +184,19 @@ describe('report', () => {
     expect(row(t, 'idle: RSS (MiB)')[9]).toBe('MISSED (bare node 48)');
     expect(row(t, '200: apply → all done (s)')[9]).toBe('MISSED (control plane alone 70 s)');
     expect(row(t, 'startup: spawn → ready (s)')[9]).toBe('met');
+    const slow = rows(
+      [
+        {
+          'startup: spawn → ready (s)': 0.5,
+          'floor: bare node spawn → ready (s)': 0.07,
+          'floor: code loaded, spawn → exit (s)': 0.15,
+        },
+      ],
+      'stackops-operators',
+    );
+    expect(row(slow, 'startup: spawn → ready (s)')[9]).toBe(
+      'MISSED (bare node 0.07 s, its code loaded 0.15 s)',
+    );
   });
 
   it('holds the four in one process to 80 MiB and 0.2 s, also under another runtime', () => {
