@@ -8,7 +8,7 @@
 # once per run and operator (`--runs 1`, a fresh cluster each), and prints every figure's median
 # for both with the ratio ours ÷ Go; everything lands under $OUT_DIR (default build/bench/go-side-by-side).
 #
-# Usage: tools/bench/go-side-by-side.sh [--runs N] [--from N] [--operators keystone,network-addons] [-- <bench args>]
+# Usage: tools/bench/go-side-by-side.sh [--runs N] [--from N] [--operators keystone,network-addons] [--build-only] [-- <bench args>]
 #   e.g. tools/bench/go-side-by-side.sh --runs 3 -- --idle-seconds 30 --no-maxima --no-floor
 # Environment: GO_SIDE_CLUSTER (kube-env cluster, default stackops-bench-go), OUT_DIR,
 # UPSTREAM_MIRROR / UPSTREAM_SWITCH_CACHE as build.sh reads them. Run it under `nice` on a shared machine.
@@ -17,22 +17,22 @@ bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../upstream-switch/build.sh
 . "$bench_dir/../upstream-switch/build.sh"
 
-# cluster-network-addons-operator v0.102.0 (the release stackops' network-addons follows); the
-# snapshot's tag. keystone-operator: the commit upstream.env pins for the harness.
-CNAO_REPO=kubevirt/cluster-network-addons-operator
-CNAO_COMMIT=91c22ee7e966cab3907d0c2d98f6181444f3a7c8
-CNAO_VERSION=v0.102.0
+# The pinned commits: keystone-operator's is upstream.env's (sourced by build.sh), CNAO's is here.
+# shellcheck source=go-operators.env
+. "$bench_dir/go-operators.env"
 
 runs=3
 from=1 # the first run's number: more runs added to an earlier output (the report takes every run)
 operators=keystone,network-addons
+build_only=false # only build (and cache) the Go binaries: what `make bench` asks when they are absent
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2 && shift 2 ;;
     --from) from=$2 && shift 2 ;;
     --operators) operators=$2 && shift 2 ;;
+    --build-only) build_only=true && shift ;;
     --) shift && break ;;
-    *) echo "usage: go-side-by-side.sh [--runs N] [--from N] [--operators keystone,network-addons] [-- <bench args>]" >&2 && exit 2 ;;
+    *) echo "usage: go-side-by-side.sh [--runs N] [--from N] [--operators keystone,network-addons] [--build-only] [-- <bench args>]" >&2 && exit 2 ;;
   esac
 done
 cluster=${GO_SIDE_CLUSTER:-stackops-bench-go}
@@ -69,42 +69,16 @@ build_cnao() {
   build_binary "$cnao_src" "$cnao_bin" ./cmd/manager
 }
 
-# controller-runtime's user agent is the binary's file name: the audit log tells the Go operator's
-# requests from the bench's by it.
-go_args() { # workload → the bench's arguments for the Go operator, in $args
-  case $1 in
-    keystone)
-      # Leader election off (the default), metrics over plain HTTP on loopback, webhooks off as
-      # openstack-operator runs it without cert-manager; the default image as its manager.yaml sets.
-      # --play-upstream-infra: the bench plays mariadb-operator and infra-operator (src/upstream-infra.ts).
-      args=(--subject-name "keystone-operator (go)" --play-upstream-infra
-        --subject-user-agent "^keystone-operator-${KEYSTONE_OPERATOR_COMMIT:0:12}"
-        --subject-cmd "$keystone_bin --kubeconfig={kubeconfig} --health-probe-bind-address=127.0.0.1:{probePort} --metrics-bind-address=127.0.0.1:{metricsPort} --metrics-secure=false --leader-elect=false"
-        --subject-env ENABLE_WEBHOOKS=false
-        --subject-env OPERATOR_TEMPLATES="$keystone_src/templates/"
-        --subject-env RELATED_IMAGE_KEYSTONE_API_IMAGE_URL_DEFAULT=keystone:bench)
-      ;;
-    network-addons)
-      # As its Deployment (pkg/components) sets it: operator and operands in the bench's namespace,
-      # cluster scope (WATCH_NAMESPACE empty), the component images (kwok runs no container), and
-      # its templates read from ./data, so it starts in its source tree (`env -C`, same process).
-      local img
-      args=(--subject-name "cluster-network-addons-operator (go)"
-        --subject-user-agent "^cluster-network-addons-operator-${CNAO_COMMIT:0:12}"
-        --subject-cmd "env -C $cnao_src $cnao_bin --kubeconfig={kubeconfig}"
-        --subject-env "CNAO_HEALTH_PROBE_BIND_ADDRESS=127.0.0.1:{probePort}"
-        --subject-env "CNAO_METRICS_BIND_ADDRESS=127.0.0.1:{metricsPort}"
-        --subject-env OPERATOR_NAMESPACE=stackops-bench-nao --subject-env OPERAND_NAMESPACE=stackops-bench-nao
-        --subject-env WATCH_NAMESPACE= --subject-env OPERATOR_NAME=cluster-network-addons-operator
-        --subject-env OPERATOR_VERSION=$CNAO_VERSION --subject-env POD_NAME=cluster-network-addons-operator-bench
-        --subject-env OPERATOR_IMAGE=cnao:bench)
-      for img in MULTUS MULTUS_DYNAMIC_NETWORKS_CONTROLLER LINUX_BRIDGE LINUX_BRIDGE_MARKER OVS_CNI KUBEMACPOOL \
-        MACVTAP_CNI KUBE_SECONDARY_DNS CORE_DNS KUBEVIRT_IPAM_CONTROLLER; do
-        args+=(--subject-env "${img}_IMAGE=${img,,}:bench")
-      done
-      ;;
-  esac
-}
+if $build_only; then
+  for w in ${operators//,/ }; do
+    case $w in
+      keystone) build_keystone ;;
+      network-addons) build_cnao ;;
+      *) echo "no Go operator for workload $w" >&2 && exit 2 ;;
+    esac
+  done
+  exit 0
+fi
 
 (cd "$repo" && nice -n 19 npx nx build bench --outputStyle=static >"$out/build.log" 2>&1) ||
   { tail -20 "$out/build.log" >&2 && exit 1; }
@@ -122,10 +96,10 @@ bench_args=("$@")
 for w in ${operators//,/ }; do
   [[ $w == keystone || $w == network-addons ]] || { echo "no Go operator for workload $w" >&2 && exit 2; }
   if [ "$w" = keystone ]; then build_keystone; else build_cnao; fi
-  go_args "$w"
+  # How each Go operator runs out of cluster is the bench's (src/go.ts, `--go only`), as in `make bench`.
   for i in $(seq "$from" $((from + runs - 1))); do
-    bench "$w" ours "$i"
-    bench "$w" go "$i" "${args[@]}"
+    bench "$w" ours "$i" --go off
+    bench "$w" go "$i" --go only
   done
 done
 

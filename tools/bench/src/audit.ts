@@ -141,3 +141,46 @@ export class AuditLog {
     return tally;
   }
 }
+
+/**
+ * What N instances cannot take fewer requests than, read from what the subject sent: one write per
+ * distinct object it made or changed other than the instances (the objects an instance owns), one
+ * metadata write per instance (its finalizer), and one watch per namespace it watched by name (an
+ * instance's input Secret); everything else it sent is listed as above the floor (status writes,
+ * Events, second writes to the same object, lists, other watches). Per instance.
+ */
+export function requestFloor(
+  events: readonly AuditEvent[],
+  filter: (e: AuditEvent) => boolean,
+  primaryResource: string,
+  count: number,
+): { value: number; detail: string } {
+  const seen = new Set<string>();
+  const objects = new Set<string>();
+  const finalized = new Set<string>();
+  const watchedIn = new Set<string>();
+  const above = new RequestTally();
+  for (const e of events) {
+    if (!filter(e) || seen.has(e.auditID)) continue;
+    seen.add(e.auditID);
+    const r = e.objectRef ?? {};
+    const at = `${r.namespace ?? ''}/${r.name ?? e.auditID}`;
+    if (isWrite(e.verb, r.resource) && e.verb !== 'delete' && !r.subresource && r.resource !== 'events') {
+      const key = r.resource === primaryResource ? at : `${r.resource} ${at}`;
+      const set = r.resource === primaryResource ? finalized : objects;
+      if (!set.has(key)) {
+        set.add(key);
+        continue;
+      }
+    } else if (e.verb === 'watch' && r.namespace && !watchedIn.has(`${r.resource} ${r.namespace}`)) {
+      watchedIn.add(`${r.resource} ${r.namespace}`);
+      continue;
+    }
+    above.add(e);
+  }
+  const per = (n: number) => Number((n / count).toPrecision(3));
+  return {
+    value: (objects.size + finalized.size + watchedIn.size) / count,
+    detail: `${per(objects.size)} owned objects (first write of each) + ${per(finalized.size)} ${primaryResource} metadata (finalizer) + ${per(watchedIn.size)} watch by name (input) per instance; above the floor, ${per(above.total)} per instance: ${above.describe()}`,
+  };
+}

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stopCluster } from '@stackops/kube-env';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { type GoMode, type GoSide, goSides } from './go.js';
 import { loadOne, machineLoad } from './proc.js';
 import {
   details,
@@ -13,11 +14,26 @@ import {
   TABLE_HEADER,
   timelines,
 } from './report.js';
-import { type RunFigures, runControlPlaneAlone, runFloor, runMaxima, runOnce, runScale } from './runner.js';
+import {
+  type RunFigures,
+  runControlPlaneAlone,
+  runFloor,
+  runLoadFloor,
+  runMaxima,
+  runOnce,
+  runScale,
+} from './runner.js';
 import { installRuntime, parseRuntime, type Runtime, underRuntime } from './runtime.js';
 import type { SubjectSpec } from './subject.js';
 import { withUpstreamInfra } from './upstream-infra.js';
-import { bareNode, chartMemoryLimitMiB, type OperatorDir, operatorDirs, workloads } from './workloads.js';
+import {
+  bareNode,
+  chartMemoryLimitMiB,
+  codeLoaded,
+  type OperatorDir,
+  operatorDirs,
+  workloads,
+} from './workloads.js';
 
 const positiveInt = (v: string) => {
   const n = Number(v);
@@ -60,6 +76,14 @@ const program = new Command('stackops-bench')
     '--play-upstream-infra',
     "keystone: play mariadb-operator's and infra-operator's parts for upstream's Go keystone-operator",
   )
+  .addOption(
+    new Option(
+      '--go <mode>',
+      "upstream's Go operator beside ours (keystone, network-addons), alternating run by run: auto = when its binary is cached or can be built from the stored sources; only = the Go operator alone",
+    )
+      .choices(['auto', 'off', 'only'])
+      .default('auto'),
+  )
   .option(
     '--runtime <name@version>',
     'run our operator under bun or deno (installed from npm into a cache outside the repository) instead of node',
@@ -85,6 +109,7 @@ interface Options {
   subjectEnv: string[];
   playUpstreamInfra?: boolean;
   runtime?: Runtime;
+  go: GoMode;
 }
 
 async function main(): Promise<void> {
@@ -100,14 +125,21 @@ async function main(): Promise<void> {
   if (o.subjectCmd && dirs.length !== 1)
     throw new Error('--subject-cmd needs exactly one --operators workload');
   if (o.subjectCmd && o.runtime) throw new Error('--runtime applies to our operator, not to --subject-cmd');
+  if (o.go === 'only' && (o.subjectCmd || o.runtime))
+    throw new Error('--go only measures the Go operator: not with --subject-cmd or --runtime');
   const outDir = resolve(o.out);
   mkdirSync(outDir, { recursive: true });
   const progress = (l: string) => process.stderr.write(`${l}\n`);
   const loadBefore = machineLoad();
   const started = new Date();
   const results: OperatorResult[] = [];
+  // The Go column: not beside another subject or runtime (that is the comparison asked for then).
+  const go = o.subjectCmd || o.runtime ? { sides: {}, note: '' } : goSides(dirs, o.go, (l) => progress(l));
+  if (go.note) progress(go.note);
   try {
     for (const dir of dirs) {
+      const goSide: GoSide | undefined = go.sides[dir];
+      if (o.go === 'only' && !goSide) throw new Error(`--go only: no Go operator for workload ${dir}`);
       const w = o.playUpstreamInfra ? withUpstreamInfra(workloads[dir]) : workloads[dir];
       const spec: SubjectSpec = o.subjectCmd
         ? {
@@ -123,6 +155,11 @@ async function main(): Promise<void> {
           ? underRuntime(w.subject(), o.runtime, installRuntime(o.runtime, progress))
           : w.subject();
       const runs: RunFigures[] = [];
+      const goRuns: RunFigures[] = [];
+      const goW = goSide?.workload(w);
+      const ours = o.go !== 'only';
+      // The control plane alone is measured once per scale run, for both sides.
+      const baseRuns = ours ? runs : goRuns;
       const opts = {
         cluster: o.cluster,
         outDir,
@@ -131,26 +168,33 @@ async function main(): Promise<void> {
         progress,
       };
       // Each run's extra figures (floor, maxima, scale) join the runs' figures at the same index.
-      const addTo = (i: number, figures: RunFigures) => {
-        runs[i] = Object.assign(runs[i] ?? {}, figures);
+      const addTo = (i: number, figures: RunFigures, to = runs) => {
+        to[i] = Object.assign(to[i] ?? {}, figures);
       };
       const failed = (what: string) => (err: unknown) => {
         progress(`  ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
         return {};
       };
       for (let i = 1; i <= o.runs; i++) {
-        progress(`${spec.name}: run ${i}/${o.runs} (${machineLoad()})`);
         // A run that fails (a timeout, a subject that exits) is reported and left out; the others count.
-        addTo(i - 1, { 'load average (1 min) at the run start': { value: loadOne() } });
-        addTo(i - 1, await runOnce(w, spec, opts).catch(failed(`run ${i}`)));
+        // Ours, then the Go operator, run after run: both see the same drift of the machine's load.
+        for (const [s, wl, to] of [
+          ...(ours ? [[spec, w, runs] as const] : []),
+          ...(goSide && goW ? [[goSide.spec, goW, goRuns] as const] : []),
+        ]) {
+          progress(`${s.name}: run ${i}/${o.runs} (${machineLoad()})`);
+          addTo(i - 1, { 'load average (1 min) at the run start': { value: loadOne() } }, to);
+          addTo(i - 1, await runOnce(wl, s, opts).catch(failed(`${s.name} run ${i}`)), to);
+        }
       }
-      const limit = o.subjectCmd ? undefined : chartMemoryLimitMiB(dir);
+      const limit = o.subjectCmd || !ours ? undefined : chartMemoryLimitMiB(dir);
       if (limit) addTo(0, { 'chart: memory limit (MiB)': { value: limit } });
-      if (o.floor && !o.subjectCmd && !o.runtime) {
+      if (o.floor && ours && !o.subjectCmd && !o.runtime) {
         progress(`${spec.name}: bare node floor (${machineLoad()})`);
         addTo(0, await runFloor(bareNode(dir), opts).catch(failed('floor')));
+        addTo(0, await runLoadFloor(codeLoaded(dir)).catch(failed('code-loaded floor')));
       }
-      if (o.maxima && w.applyMaxima) {
+      if (o.maxima && ours && w.applyMaxima) {
         progress(`${spec.name}: one instance at the CRD maxima (${machineLoad()})`);
         addTo(0, await runMaxima(w, spec, opts).catch(failed('maxima run')));
       }
@@ -158,19 +202,35 @@ async function main(): Promise<void> {
         for (let i = 1; i <= o.scaleRuns; i++) {
           if (o.baseline) {
             progress(`control plane alone: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
-            addTo(i - 1, { [`${o.scale}: control plane alone, load at start`]: { value: loadOne() } });
-            addTo(i - 1, await runControlPlaneAlone(w, o.scale, opts).catch(failed(`baseline run ${i}`)));
+            addTo(
+              i - 1,
+              { [`${o.scale}: control plane alone, load at start`]: { value: loadOne() } },
+              baseRuns,
+            );
+            addTo(
+              i - 1,
+              await runControlPlaneAlone(w, o.scale, opts).catch(failed(`baseline run ${i}`)),
+              baseRuns,
+            );
           }
-          progress(`${spec.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
-          addTo(i - 1, { [`${o.scale}: load at start`]: { value: loadOne() } });
-          addTo(i - 1, await runScale(w, spec, o.scale, opts).catch(failed(`scale run ${i}`)));
-          const run = runs[i - 1] ?? {};
-          const alone = run[`${o.scale}: control plane alone (s)`]?.value;
-          const all = run[`${o.scale}: apply → all done (s)`]?.value;
-          if (alone && all) addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } });
+          // Ours and the Go operator against the same control plane alone, one after the other.
+          const alone = baseRuns[i - 1]?.[`${o.scale}: control plane alone (s)`]?.value;
+          for (const [s, wl, to] of [
+            ...(ours ? [[spec, w, runs] as const] : []),
+            ...(goSide && goW ? [[goSide.spec, goW, goRuns] as const] : []),
+          ]) {
+            progress(`${s.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
+            addTo(i - 1, { [`${o.scale}: load at start`]: { value: loadOne() } }, to);
+            addTo(i - 1, await runScale(wl, s, o.scale, opts).catch(failed(`${s.name} scale run ${i}`)), to);
+            const all = to[i - 1]?.[`${o.scale}: apply → all done (s)`]?.value;
+            if (alone && all)
+              addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } }, to);
+          }
         }
       }
-      results.push({ name: spec.name, runs });
+      const goResult = goSide ? { name: goSide.spec.name, runs: goRuns } : undefined;
+      if (ours) results.push({ name: spec.name, runs, ...(goResult ? { go: goResult } : {}) });
+      else if (goResult) results.push(goResult);
       writeFileSync(join(outDir, 'results.json'), `${JSON.stringify({ started, results }, null, 2)}\n`);
     }
   } finally {
@@ -180,15 +240,16 @@ async function main(): Promise<void> {
     `stackops bench, ${started.toISOString()}: ${o.runs} run(s) per operator on a fresh kube-env cluster each (1 kwok node),`,
     `idle window ${o.idleSeconds} s (idle figures scaled to 5 min), ${availableParallelism()} cores shared with whatever else runs;`,
     `${loadBefore} before, ${machineLoad()} after. Medians of noisy runs: compare medians, not single runs.`,
+    ...(go.note ? [go.note] : []),
     '',
     renderTable(TABLE_HEADER, results.flatMap(summaryTable)),
     '',
     'Requests by verb and resource (last run):',
-    ...results.flatMap(details),
+    ...results.flatMap((r) => [r, ...(r.go ? [r.go] : [])]).flatMap(details),
     '',
     'Where the time went (last run; from the audit log: each Job and Deployment from its creation through the',
     "controller-manager, the scheduler and kwok to done, and the client's waits between them):",
-    ...results.flatMap(timelines),
+    ...results.flatMap((r) => [r, ...(r.go ? [r.go] : [])]).flatMap(timelines),
     '',
   ].join('\n');
   process.stdout.write(out);

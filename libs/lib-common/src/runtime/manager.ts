@@ -255,6 +255,16 @@ export class Manager {
     return this.ownCrds;
   }
 
+  /**
+   * Starts the informers declared so far, and from now on each one as it is declared, before
+   * `start()`: their watch-lists then go out while the operator is still registering controllers
+   * (CPU) and the API server answers meanwhile, instead of all after it. Controllers are unaffected:
+   * they subscribe and enqueue what is cached when they start.
+   */
+  startInformers(): void {
+    if (this.state === 'new') this.cache.start();
+  }
+
   /** Starts servers, informers, and either the controllers or the campaign for leadership. */
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`manager ${this.name} already ${this.state}`);

@@ -68,6 +68,8 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
       healthProbeBindAddress: '0',
     });
     members.set(o.name, member);
+    // Each informer lists and watches as soon as the operator declares it (see startInformers).
+    member.startInformers();
     const result = (await o.register(member, { flags, logger: log, env: io.env, config: configs[i] })) ?? {};
     if (result.start) throw new Error(`${o.name}: a custom start cannot run beside other operators`);
     startedFields.set(o.name, result.startedFields ?? { namespaces: flags.namespaces ?? 'all' });

@@ -153,8 +153,10 @@ async function start<C>(opts: OperatorMainOptions<C>, io: OperatorIo): Promise<v
       ...(opts.fieldManager ? { fieldManager: opts.fieldManager } : {}),
     }),
   );
-  // The handshake goes on while the controllers register and the servers start.
+  // The handshake, then each informer's watch-list, go on while the controllers register and the
+  // servers start.
   manager.client.preconnect();
+  manager.startInformers();
   const result = (await opts.register(manager, { flags, logger, env: io.env, config })) ?? {};
   manager.stopOnSignals();
   await (result.start ? result.start() : manager.start());
