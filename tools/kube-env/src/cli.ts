@@ -221,6 +221,7 @@ program
       const status = await clusterStatus(name);
       allRunning &&= status.phase === 'running';
       process.stdout.write(`${status.name}: ${status.phase}${status.server ? ` ${status.server}` : ''}\n`);
+      if (status.phase === 'absent') continue;
       for (const node of status.realNodes) {
         process.stdout.write(`  real node ${node.name} ${node.ip}, namespace ${node.netnsPath}\n`);
       }

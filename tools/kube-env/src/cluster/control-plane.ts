@@ -603,8 +603,11 @@ export function listClusters(): string[] {
 
 export interface ClusterStatus {
   name: string;
-  /** running: all components up and the API server ready; degraded: some up; stopped: none. */
-  phase: 'running' | 'degraded' | 'stopped';
+  /**
+   * running: all components up and the API server ready; degraded: some up; stopped: none;
+   * absent: no cluster of that name (never started, or purged).
+   */
+  phase: 'running' | 'degraded' | 'stopped' | 'absent';
   server: string | undefined;
   kubeconfigPath: string;
   realNode: ClusterState['realNode'];
@@ -617,6 +620,7 @@ export async function clusterStatus(name: string): Promise<ClusterStatus> {
   const state = readState(layout);
   const running = new Set(runningComponents(layout));
   let phase: ClusterStatus['phase'] = running.size === 0 ? 'stopped' : 'degraded';
+  if (running.size === 0 && !existsSync(layout.root)) phase = 'absent';
   const expected = state ? expectedComponents(state) : [...controlPlaneComponents];
   if (state && expected.every((c) => running.has(c))) {
     if (await apiserverReady(state.server, readClientCredentials(pkiPaths(layout.pki)))) phase = 'running';
