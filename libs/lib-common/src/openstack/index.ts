@@ -29,6 +29,7 @@ export {
   keepAdoptedMessage,
   markAdoptableJobRuns,
 } from './job-adoption.js';
+export { runJobStep } from './job-step.js';
 export {
   DEFAULT_JOB_TTL_SECONDS,
   decideJobAction,

@@ -1,16 +1,12 @@
-import { Kinds } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import {
   type AdoptableJob,
-  adoptJobRun,
   type JobObject,
-  keepAdoptedMessage,
   markAdoptableJobRuns,
-  markJobCondition,
-  runHashGatedJob,
+  runJobStep,
   withPodPlacement,
 } from '@stackops/lib-common/openstack';
-import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import type { StepResult } from '@stackops/lib-common/pipeline';
 import type { JobInput } from '../../resources/jobs.js';
 import { KeystoneNames } from '../../resources/names.js';
 import { type KeystoneApiPass, specForPods } from './context.js';
@@ -32,35 +28,16 @@ export const jobInput = (ctx: KeystoneApiPass): JobInput => ({
  * pass (its watch event brings the next), a failed one ends it until something changes, and a success records
  * its pod-spec hash under `status.hash[hashKey]`. The Topology's placement, if any, goes on its pods.
  */
-export async function runKeystoneJob(
+export function runKeystoneJob(
   ctx: KeystoneApiPass,
   unplaced: JobObject,
   opts: { hashKey: string; condition: string },
 ): Promise<StepResult> {
-  const job = withPodPlacement(unplaced, ctx.topology);
-  const namespace = ctx.cr.metadata.namespace ?? '';
-  const recorded = ctx.status.hash[opts.hashKey];
-  // The Deployment is the previous operator's until ensureDeployment, which runs after the Jobs.
-  const deployment = ctx.cache.get(Kinds.Deployment, { name: KeystoneNames.deployment, namespace });
-  const adopted = adoptJobRun(ctx, recorded, job, deployment, opts.condition);
-  if (adopted) {
-    ctx.status.hash[opts.hashKey] = adopted;
-    return undefined;
-  }
-  const ref = { name: job.metadata.name ?? '', namespace };
-  const result = await runHashGatedJob(ctx.client, ctx.cr, job, {
-    previousHash: recorded,
+  return runJobStep(ctx, withPodPlacement(unplaced, ctx.topology), {
+    ...opts,
+    apiDeployment: KeystoneNames.deployment,
     preserveJobs: ctx.spec.preserveJobs,
-    current: ctx.cache.get<JobObject>(Kinds.Job, ref) ?? null,
   });
-  markJobCondition(ctx.conditions, opts.condition, result);
-  if (result.state === 'succeeded' && !result.changed)
-    keepAdoptedMessage(ctx, ctx.previousStatus, opts.condition);
-  // The Job is owned and watched: its outcome brings the next pass (no timed recheck meanwhile).
-  if (result.state === 'running') return stop();
-  if (result.state === 'failed') return stop();
-  if (result.hashToRecord) ctx.status.hash[opts.hashKey] = result.hashToRecord;
-  return undefined;
 }
 
 /** keystone's hash-gated Jobs a switch from the Go operator may adopt (ADR 0048). */
