@@ -220,6 +220,12 @@ function importLayout(ctr: string[], layout: string): Promise<string> {
     const [file = 'ctr', ...args] = ctr;
     const importer = spawn(file, [...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
     tar.stdout.pipe(importer.stdin);
+    // ctr may stop reading at the archive's end marker while tar still writes its record padding:
+    // that write meets a closed pipe. ctr's exit code and output judge the import, so an EPIPE
+    // here is not an error (unhandled, it would crash the caller).
+    importer.stdin.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') reject(e);
+    });
     let out = '';
     let err = '';
     importer.stdout.on('data', (c: Buffer) => {
