@@ -6,7 +6,10 @@ import { adoptJobRun, keepAdoptedMessage } from './job-adoption.js';
 import { type JobObject, markJobCondition, runHashGatedJob } from './jobs.js';
 
 /** A pass whose status records its Jobs' hashes (`status.hash`, upstream's field). */
-type JobPass = Pass<KubeObject, { hash: Record<string, string>; conditions?: unknown }>;
+type JobPass = Pass<
+  KubeObject,
+  { hash: Record<string, string>; conditions?: readonly { type: string; status: string; message?: string }[] }
+>;
 
 /**
  * One hash-gated Job step of an API's pass (keystone's db-sync and bootstrap, placement's db-sync):
@@ -35,7 +38,7 @@ export async function runJobStep(
   });
   markJobCondition(ctx.conditions, opts.condition, result);
   if (result.state === 'succeeded' && !result.changed)
-    keepAdoptedMessage(ctx, ctx.previousStatus as Parameters<typeof keepAdoptedMessage>[1], opts.condition);
+    keepAdoptedMessage(ctx, ctx.previousStatus, opts.condition);
   if (result.state !== 'succeeded') return stop();
   if (result.hashToRecord) ctx.status.hash[opts.hashKey] = result.hashToRecord;
   return undefined;
