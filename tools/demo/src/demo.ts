@@ -82,7 +82,8 @@ const say = (line = '') => process.stdout.write(`${line}\n`);
  */
 export async function refuseRunningCluster(name: string, replace: boolean): Promise<void> {
   const status = await clusterStatus(name);
-  if (status.phase === 'stopped') return;
+  // Nothing of it runs: stopped, or absent (never started, or purged).
+  if (status.phase === 'stopped' || status.phase === 'absent') return;
   const pids = status.components.flatMap((c) => (c.pid ? [c.pid] : []));
   if (replace) {
     say(`Replacing the running cluster "${name}" (pids ${pids.join(' ')}), as asked (--replace).`);
