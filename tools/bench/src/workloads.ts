@@ -332,13 +332,39 @@ const keystone: Workload = {
       list.items.filter((o) => conditionTrue(o, 'Ready')).map((o) => o.metadata.namespace ?? ''),
     );
   },
-  // What one KeystoneAPI asks of the control plane, in the operator's order: db-create, then
-  // db-sync, then the two Services and bootstrap, then the API Deployment.
+  // Every object one KeystoneAPI brings to the control plane, in the operator's stages: the
+  // instance itself and db-create; the config and fernet Secrets, the RBAC and db-sync; the two
+  // Services and bootstrap; the API Deployment, the rotation CronJob and the client config. The
+  // operator's own extras (finalizer, status, Events, the input watch) are what the ratio measures.
   controlPlaneStages: (ns) => [
-    [job(ns, 'keystone-db-create')],
-    [job(ns, 'keystone-db-sync')],
+    [
+      {
+        kind: KeystoneAPIKind,
+        object: {
+          apiVersion: 'keystone.openstack.org/v1beta1',
+          kind: 'KeystoneAPI',
+          metadata: { name: 'keystone', namespace: ns },
+          spec: { secret: 'osp-secret' },
+        } as KubeObject,
+      },
+      job(ns, 'keystone-db-create'),
+    ],
+    [
+      plainSecret(ns, 'keystone-scripts'),
+      plainSecret(ns, 'keystone-config-data'),
+      plainSecret(ns, 'keystone'),
+      serviceAccount(ns, 'keystone-keystone'),
+      role(ns, 'keystone-keystone-role'),
+      roleBinding(ns, 'keystone-keystone-rolebinding', 'keystone-keystone-role', 'keystone-keystone'),
+      job(ns, 'keystone-db-sync'),
+    ],
     [service(ns, 'keystone-public'), service(ns, 'keystone-internal'), job(ns, 'keystone-bootstrap')],
-    [deployment(ns, 'keystone')],
+    [
+      deployment(ns, 'keystone'),
+      cronJob(ns, 'keystone-cron'),
+      configMap(ns, 'openstack-config'),
+      plainSecret(ns, 'openstack-config-secret'),
+    ],
   ],
   applyMaxima: async (client, ns) => {
     await client.create(KeystoneAPIKind, {
@@ -390,6 +416,56 @@ const service = (ns: string, name: string) => ({
     kind: 'Service',
     metadata: { name, namespace: ns },
     spec: { selector: benchLabels('keystone'), ports: [{ name: 'api', port: 5000 }] },
+  } as KubeObject,
+});
+const plainSecret = (ns: string, name: string) => ({
+  kind: Kinds.Secret,
+  object: {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    stringData: { [name]: configText(2048) },
+  } as KubeObject,
+});
+const configMap = (ns: string, name: string) => ({
+  kind: Kinds.ConfigMap,
+  object: {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name, namespace: ns },
+    data: { [name]: configText(512) },
+  } as KubeObject,
+});
+const serviceAccount = (ns: string, name: string) => ({
+  kind: Kinds.ServiceAccount,
+  object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: ns } } as KubeObject,
+});
+const role = (ns: string, name: string) => ({
+  kind: Kinds.Role,
+  object: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name, namespace: ns },
+    rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
+  } as KubeObject,
+});
+const roleBinding = (ns: string, name: string, roleName: string, account: string) => ({
+  kind: Kinds.RoleBinding,
+  object: {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'RoleBinding',
+    metadata: { name, namespace: ns },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: roleName },
+    subjects: [{ kind: 'ServiceAccount', name: account, namespace: ns }],
+  } as KubeObject,
+});
+const cronJob = (ns: string, name: string) => ({
+  kind: Kinds.CronJob,
+  object: {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name, namespace: ns },
+    spec: { schedule: '1 0 1 1 *', jobTemplate: { spec: { template: podTemplate(name, 'Never') } } },
   } as KubeObject,
 });
 const deployment = (ns: string, name: string) => ({

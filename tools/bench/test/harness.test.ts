@@ -11,8 +11,9 @@ import {
 import { ControlPlaneClock, controlPlaneDone, unionLength } from '../src/control-plane-time.js';
 import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
+import { describeStages } from '../src/runner.js';
 import { formatNumber, summarize } from '../src/stats.js';
-import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs } from '../src/workloads.js';
+import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs, workloads } from '../src/workloads.js';
 
 const event = (over: Partial<AuditEvent>): AuditEvent => ({
   auditID: 'a',
@@ -90,6 +91,17 @@ describe('request floor', () => {
     expect(floor.detail).toBe(
       '2 owned objects (first write of each) + 1 keystoneapis metadata (finalizer) + 1 watch by name (input) per instance; above the floor, 3 per instance: create events ×1, patch keystoneapis/status ×1, patch secrets ×1',
     );
+  });
+});
+
+describe('the 200-instance baseline', () => {
+  it("creates every object keystone-operator writes for one instance, the instance too, in the operator's stages", () => {
+    const stages = workloads.keystone.controlPlaneStages?.('ns') ?? [];
+    // The operator's floor run counts 15 owned objects per instance; the baseline adds the instance.
+    expect(describeStages(stages)).toBe(
+      '16 objects per instance in 4 stages: KeystoneAPI, Job; Secret ×3, ServiceAccount, Role, RoleBinding, Job; Service ×2, Job; Deployment, CronJob, ConfigMap, Secret',
+    );
+    expect(stages.flat().every((s) => s.object.metadata.namespace === 'ns')).toBe(true);
   });
 });
 

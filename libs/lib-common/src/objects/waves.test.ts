@@ -27,15 +27,21 @@ function inFlightMeter() {
 }
 
 describe('inWaves', () => {
-  it('writes namespaces and CRDs first, bindings after roles, workloads and webhooks last', () => {
+  it('writes namespaces and CRDs first, then roles and what pods mount, then bindings with workloads and webhooks', () => {
     expect(['Namespace', 'CustomResourceDefinition'].map(waveOf)).toEqual([0, 0]);
     expect(['ServiceAccount', 'ClusterRole', 'Role', 'ConfigMap', 'Secret', 'Service'].map(waveOf)).toEqual([
       1, 1, 1, 1, 1, 1,
     ]);
-    expect(['RoleBinding', 'ClusterRoleBinding'].map(waveOf)).toEqual([2, 2]);
-    expect(['DaemonSet', 'Deployment', 'Job', 'MutatingWebhookConfiguration'].map(waveOf)).toEqual([
-      3, 3, 3, 3,
-    ]);
+    expect(
+      [
+        'RoleBinding',
+        'ClusterRoleBinding',
+        'DaemonSet',
+        'Deployment',
+        'Job',
+        'MutatingWebhookConfiguration',
+      ].map(waveOf),
+    ).toEqual([2, 2, 2, 2, 2, 2]);
   });
 
   it('runs one wave at a time, its writes concurrently, and returns results in the items order', async () => {
@@ -43,6 +49,7 @@ describe('inWaves', () => {
       item('DaemonSet', 'ds'),
       item('ConfigMap', 'cm'),
       item('CustomResourceDefinition', 'crd'),
+      item('ClusterRoleBinding', 'crb'),
       item('ServiceAccount', 'sa'),
       item('Deployment', 'deploy'),
     ];
@@ -59,7 +66,7 @@ describe('inWaves', () => {
           return i.name.toUpperCase();
         }),
     );
-    expect(results).toEqual(['DS', 'CM', 'CRD', 'SA', 'DEPLOY']);
+    expect(results).toEqual(['DS', 'CM', 'CRD', 'CRB', 'SA', 'DEPLOY']);
     expect(log).toEqual([
       'start crd',
       'end crd',
@@ -68,11 +75,13 @@ describe('inWaves', () => {
       'end cm',
       'end sa',
       'start ds',
+      'start crb',
       'start deploy',
       'end ds',
+      'end crb',
       'end deploy',
     ]);
-    expect(meter.most()).toBe(2);
+    expect(meter.most()).toBe(3);
   });
 
   it('keeps at most `concurrency` writes in flight', async () => {

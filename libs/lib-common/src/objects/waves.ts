@@ -1,10 +1,13 @@
 /**
  * Writing a set of objects at once instead of one after another: a step that applies twenty
  * objects pays one round-trip per wave instead of twenty. Waves keep the order that matters to
- * the API server and the controllers: namespaces and CRDs first; bindings after the roles they
- * name (without the `bind` verb, a binding to a role that does not exist yet is refused as an
- * escalation); workloads (and webhook configurations, which send requests to them) last, once the
- * ServiceAccounts, ConfigMaps, Secrets and RBAC their pods need exist.
+ * the API server and the controllers: namespaces and CRDs first; then the roles, ServiceAccounts,
+ * ConfigMaps and Secrets; then, together, the bindings (without the `bind` verb, a binding to a
+ * role that does not exist yet is refused as an escalation) and the workloads and webhook
+ * configurations. A workload needs its ServiceAccount to exist (admission refuses its pods
+ * otherwise) and its ConfigMaps and Secrets to mount, but not its bindings: they are checked when
+ * the pod's process calls the API server, long after the binding's write has landed. So the
+ * bindings cost no round-trip of their own.
  */
 
 /** Kinds written before everything else: other objects live in them or are of their kind. */
@@ -13,7 +16,7 @@ const FIRST = new Set(['Namespace', 'CustomResourceDefinition']);
 /** Kinds written once the roles they name exist. */
 const BINDINGS = new Set(['RoleBinding', 'ClusterRoleBinding']);
 
-/** Kinds written last: they start pods, or route requests to pods. */
+/** Kinds written last, with the bindings: they start pods, or route requests to pods. */
 const LAST = new Set([
   'Deployment',
   'DaemonSet',
@@ -27,11 +30,10 @@ const LAST = new Set([
   'APIService',
 ]);
 
-/** The wave (0 to 3) an object of `kind` is written in. */
+/** The wave (0 to 2) an object of `kind` is written in. */
 export function waveOf(kind: string): number {
   if (FIRST.has(kind)) return 0;
-  if (BINDINGS.has(kind)) return 2;
-  return LAST.has(kind) ? 3 : 1;
+  return BINDINGS.has(kind) || LAST.has(kind) ? 2 : 1;
 }
 
 /** At most this many writes of one wave in flight: one HTTP/2 connection carries them all. */
@@ -56,7 +58,7 @@ export async function inWaves<T, R>(
 ): Promise<R[]> {
   const limit = Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY);
   const results = new Array<R>(items.length);
-  const waves: number[][] = [[], [], [], []];
+  const waves: number[][] = [[], [], []];
   items.forEach((item, i) => {
     waves[waveOf(kindOf(item))]?.push(i);
   });
