@@ -6,6 +6,8 @@ export interface AuditEvent {
   stage: string;
   /** When the request reached this stage (RFC 3339, microseconds). */
   stageTimestamp?: string;
+  /** When the API server received the request (RFC 3339, microseconds). */
+  requestReceivedTimestamp?: string;
   verb: string;
   requestURI: string;
   userAgent?: string;

@@ -1,4 +1,5 @@
 import type { KindRef, KubeClient, KubeObject } from '@stackops/lib-common/client';
+import { type AuditEvent, isWrite, resourceOf } from './audit.js';
 
 type Workload = KubeObject & {
   spec?: { replicas?: number };
@@ -115,19 +116,71 @@ export class ControlPlaneClock {
     this.intervals.set(`imposed#${start}`, [start, end]);
   }
 
-  /** Seconds of control-plane work between `from` and `until` (performance.now() values). */
-  seconds(from: number, until: number): number {
+  /** The control plane's work between `from` and `until` (performance.now() values), as spans. */
+  spans(from: number, until: number): [number, number][] {
     const spans: [number, number][] = [];
     for (const [start, end] of this.intervals.values()) {
       const a = Math.max(start, from);
       const b = Math.min(end ?? until, until);
       if (b > a) spans.push([a, b]);
     }
-    return unionLength(spans) / 1000;
+    return spans;
+  }
+
+  /** Seconds of control-plane work between `from` and `until` (performance.now() values). */
+  seconds(from: number, until: number): number {
+    return unionLength(this.spans(from, until)) / 1000;
   }
 
   async stop(): Promise<void> {
     this.stopper.abort();
     await Promise.allSettled(this.watches);
   }
+}
+
+/** [a, b] without the parts any of `holes` covers (both unions of intervals). */
+export function subtract(
+  spans: readonly [number, number][],
+  holes: readonly [number, number][],
+): [number, number][] {
+  let rest = [...spans];
+  for (const [h0, h1] of holes) {
+    rest = rest.flatMap(([a, b]): [number, number][] => {
+      if (h1 <= a || h0 >= b) return [[a, b]];
+      return [
+        ...(h0 > a ? [[a, h0] as [number, number]] : []),
+        ...(h1 < b ? [[h1, b] as [number, number]] : []),
+      ];
+    });
+  }
+  return rest;
+}
+
+/**
+ * The API server's own time on the subject's writes (not its Events, which nothing waits for) that
+ * no control-plane work overlapped, between `from` and `until` (performance.now() values): each
+ * write from its receipt to its answer, from the audit log. An operator making these writes, in
+ * this order, cannot finish sooner than the control plane's time plus this, whatever it does in
+ * between; the rest of apply → done is its own (watch latency, CPU, waits).
+ */
+export function writesOutsideControlPlane(
+  events: readonly AuditEvent[],
+  subject: (e: AuditEvent) => boolean,
+  controlPlane: readonly [number, number][],
+  from: number,
+  until: number,
+): { seconds: number; writes: number } {
+  // Audit times are wall-clock; the clock's are performance.now().
+  const toNow = (iso: string | undefined) => (iso ? Date.parse(iso) - performance.timeOrigin : Number.NaN);
+  const seen = new Set<string>();
+  const spans: [number, number][] = [];
+  for (const e of events) {
+    if (seen.has(e.auditID) || !subject(e) || !isWrite(e.verb, resourceOf(e)) || resourceOf(e) === 'events')
+      continue;
+    seen.add(e.auditID);
+    const a = Math.max(toNow(e.requestReceivedTimestamp), from);
+    const b = Math.min(toNow(e.stageTimestamp), until);
+    if (b > a) spans.push([a, b]);
+  }
+  return { seconds: unionLength(subtract(spans, controlPlane)) / 1000, writes: seen.size };
 }

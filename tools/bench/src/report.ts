@@ -23,6 +23,15 @@ const COMBINED_IDLE_RSS_MIB = 80;
 const median = (all: Figures, figure: string) => all[figure]?.median;
 const shown = (label: string, x: number | undefined, unit = '') =>
   x === undefined ? undefined : `${label} ${formatNumber(x)}${unit}`;
+// What no operator making the same writes goes under: the control plane's time plus the API
+// server's own answers to those writes while the control plane had nothing running.
+const applyFloor = (all: Figures) =>
+  [
+    shown('floor', median(all, 'apply: floor ÷ control plane')),
+    shown('round-trips', median(all, 'apply: requests')),
+  ]
+    .filter(Boolean)
+    .join(', ') || undefined;
 const bareReady = (all: Figures) =>
   [
     shown('bare node', median(all, 'floor: bare node spawn → ready (s)'), ' s'),
@@ -60,15 +69,14 @@ export const targets: readonly Target[] = [
     figure: 'apply: ÷ control plane',
     text: '≤ 1.10',
     met: (m) => m <= 1.1,
-    // What the operator adds between the control plane's steps: its own round-trips.
-    floor: (all) => shown('round-trips', median(all, 'apply: requests')),
+    floor: applyFloor,
     operators: ['keystone-operator', 'placement-operator'],
   },
   {
     figure: 'apply: ÷ control plane',
     text: '≤ 1.3',
     met: (m) => m <= 1.3,
-    floor: (all) => shown('round-trips', median(all, 'apply: requests')),
+    floor: applyFloor,
     operators: ['network-addons-operator', 'sip-operator'],
   },
   {

@@ -84,6 +84,46 @@ describe('inWaves', () => {
     expect(meter.most()).toBe(3);
   });
 
+  it('gives a Namespace or CRD a wave of its own only when another item lives in it or is of its kind', async () => {
+    interface Obj {
+      kind: string;
+      metadata: { name: string; namespace?: string };
+      spec?: { names: { kind: string } };
+    }
+    const crd = (name: string, kind: string): Obj => ({
+      kind: 'CustomResourceDefinition',
+      metadata: { name },
+      spec: { names: { kind } },
+    });
+    const items: Obj[] = [
+      { kind: 'DaemonSet', metadata: { name: 'ds', namespace: 'ops' } },
+      crd('shipped.example.org', 'Shipped'),
+      crd('used.example.org', 'Used'),
+      { kind: 'Used', metadata: { name: 'u', namespace: 'ops' } },
+      { kind: 'Namespace', metadata: { name: 'ops' } },
+      { kind: 'Namespace', metadata: { name: 'empty' } },
+      { kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'ops' } },
+    ];
+    const started: string[][] = [];
+    let wave: string[] = [];
+    const write = async (o: Obj) => {
+      wave.push(o.metadata.name);
+      await tick();
+      if (wave.length) started.push(wave);
+      wave = [];
+    };
+    await inWaves(items, (o) => o.kind, write, { objectOf: (o) => o });
+    expect(started.map((w) => w.sort())).toEqual([
+      ['ops', 'used.example.org'],
+      ['cm', 'empty', 'shipped.example.org', 'u'],
+      ['ds'],
+    ]);
+    // Without objectOf, kinds alone decide: both CRDs and both Namespaces first.
+    started.length = 0;
+    await inWaves(items, (o) => o.kind, write);
+    expect(started[0]?.sort()).toEqual(['empty', 'ops', 'shipped.example.org', 'used.example.org']);
+  });
+
   it('keeps at most `concurrency` writes in flight', async () => {
     const items = Array.from({ length: 10 }, (_, i) => item('ConfigMap', `cm${i}`));
     const meter = inFlightMeter();

@@ -10,7 +10,7 @@ import { describeObject, errorText, type NetworkAddonsPass, retryableFailure } f
 /**
  * Server-side applies every rendered object with the operator's field manager (owned by the CR
  * unless exempt), skipping what is already up to date, so an unchanged spec writes nothing. The
- * writes go in waves (CRDs, then what pods need, then the workloads), each wave at once. Tells
+ * writes go in waves (CRDs others use, then what pods need, then the workloads), each wave at once. Tells
  * the user when workloads changed, and when the KubeMacPool range had to be adjusted.
  */
 export async function applyObjects(ctx: NetworkAddonsPass) {
@@ -37,6 +37,7 @@ export async function applyObjects(ctx: NetworkAddonsPass) {
         );
       }
     },
+    { objectOf: ({ object }) => object },
   );
   const applied = results.map((r) => r.object);
   const wrote = rendered.filter((_, i) => results[i]?.applied).map((r) => r.object);
