@@ -338,15 +338,7 @@ const keystone: Workload = {
   // operator's own extras (finalizer, status, Events, the input watch) are what the ratio measures.
   controlPlaneStages: (ns) => [
     [
-      {
-        kind: KeystoneAPIKind,
-        object: {
-          apiVersion: 'keystone.openstack.org/v1beta1',
-          kind: 'KeystoneAPI',
-          metadata: { name: 'keystone', namespace: ns },
-          spec: { secret: 'osp-secret' },
-        } as KubeObject,
-      },
+      staged(KeystoneAPIKind, ns, 'keystone', { spec: { secret: 'osp-secret' } }),
       job(ns, 'keystone-db-create'),
     ],
     [
@@ -400,87 +392,46 @@ const podTemplate = (name: string, restartPolicy: string) => ({
   metadata: { labels: benchLabels(name) },
   spec: { restartPolicy, containers: [{ name, image: 'keystone:bench', command: ['/bin/true'] }] },
 });
-const job = (ns: string, name: string) => ({
-  kind: Kinds.Job,
+/** One object of a baseline stage: `kind`'s apiVersion and kind, `name` in `ns`, then `body`. */
+const staged = (kind: KindRef, ns: string, name: string, body: Record<string, unknown> = {}) => ({
+  kind,
   object: {
-    apiVersion: 'batch/v1',
-    kind: 'Job',
+    apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
+    kind: kind.kind,
     metadata: { name, namespace: ns },
-    spec: { backoffLimit: 0, template: podTemplate(name, 'Never') },
+    ...body,
   } as KubeObject,
 });
-const service = (ns: string, name: string) => ({
-  kind: Kinds.Service,
-  object: {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name, namespace: ns },
+const job = (ns: string, name: string) =>
+  staged(Kinds.Job, ns, name, { spec: { backoffLimit: 0, template: podTemplate(name, 'Never') } });
+const service = (ns: string, name: string) =>
+  staged(Kinds.Service, ns, name, {
     spec: { selector: benchLabels('keystone'), ports: [{ name: 'api', port: 5000 }] },
-  } as KubeObject,
-});
-const plainSecret = (ns: string, name: string) => ({
-  kind: Kinds.Secret,
-  object: {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace: ns },
-    stringData: { [name]: configText(2048) },
-  } as KubeObject,
-});
-const configMap = (ns: string, name: string) => ({
-  kind: Kinds.ConfigMap,
-  object: {
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: { name, namespace: ns },
-    data: { [name]: configText(512) },
-  } as KubeObject,
-});
-const serviceAccount = (ns: string, name: string) => ({
-  kind: Kinds.ServiceAccount,
-  object: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace: ns } } as KubeObject,
-});
-const role = (ns: string, name: string) => ({
-  kind: Kinds.Role,
-  object: {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'Role',
-    metadata: { name, namespace: ns },
-    rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }],
-  } as KubeObject,
-});
-const roleBinding = (ns: string, name: string, roleName: string, account: string) => ({
-  kind: Kinds.RoleBinding,
-  object: {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: { name, namespace: ns },
+  });
+const plainSecret = (ns: string, name: string) =>
+  staged(Kinds.Secret, ns, name, { stringData: { [name]: configText(2048) } });
+const configMap = (ns: string, name: string) =>
+  staged(Kinds.ConfigMap, ns, name, { data: { [name]: configText(512) } });
+const serviceAccount = (ns: string, name: string) => staged(Kinds.ServiceAccount, ns, name);
+const role = (ns: string, name: string) =>
+  staged(Kinds.Role, ns, name, { rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] });
+const roleBinding = (ns: string, name: string, roleName: string, account: string) =>
+  staged(Kinds.RoleBinding, ns, name, {
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: roleName },
     subjects: [{ kind: 'ServiceAccount', name: account, namespace: ns }],
-  } as KubeObject,
-});
-const cronJob = (ns: string, name: string) => ({
-  kind: Kinds.CronJob,
-  object: {
-    apiVersion: 'batch/v1',
-    kind: 'CronJob',
-    metadata: { name, namespace: ns },
+  });
+const cronJob = (ns: string, name: string) =>
+  staged(Kinds.CronJob, ns, name, {
     spec: { schedule: '1 0 1 1 *', jobTemplate: { spec: { template: podTemplate(name, 'Never') } } },
-  } as KubeObject,
-});
-const deployment = (ns: string, name: string) => ({
-  kind: Kinds.Deployment,
-  object: {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns },
+  });
+const deployment = (ns: string, name: string) =>
+  staged(Kinds.Deployment, ns, name, {
     spec: {
       replicas: 1,
       selector: { matchLabels: benchLabels(name) },
       template: podTemplate(name, 'Always'),
     },
-  } as KubeObject,
-});
+  });
 
 /**
  * PlacementAPI with a KeystoneAPI that says it is Ready and the keystone registration played here.

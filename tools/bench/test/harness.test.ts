@@ -107,6 +107,18 @@ describe('the 200-instance baseline', () => {
       '16 objects per instance in 4 stages: KeystoneAPI, Job; Secret ×3, ServiceAccount, Role, RoleBinding, Job; Service ×2, Job; Deployment, CronJob, ConfigMap, Secret',
     );
     expect(stages.flat().every((s) => s.object.metadata.namespace === 'ns')).toBe(true);
+    expect([...new Set(stages.flat().map((s) => `${s.object.apiVersion} ${s.object.kind}`))].sort()).toEqual([
+      'apps/v1 Deployment',
+      'batch/v1 CronJob',
+      'batch/v1 Job',
+      'keystone.openstack.org/v1beta1 KeystoneAPI',
+      'rbac.authorization.k8s.io/v1 Role',
+      'rbac.authorization.k8s.io/v1 RoleBinding',
+      'v1 ConfigMap',
+      'v1 Secret',
+      'v1 Service',
+      'v1 ServiceAccount',
+    ]);
   });
 });
 
