@@ -139,7 +139,7 @@ export class ControlPlaneClock {
 }
 
 /** [a, b] without the parts any of `holes` covers (both unions of intervals). */
-export function subtract(
+function subtract(
   spans: readonly [number, number][],
   holes: readonly [number, number][],
 ): [number, number][] {
