@@ -133,15 +133,20 @@ export class AuditLog {
 
   /** The subject's requests between two marks, each counted once (by auditID). */
   tally(filter: (e: AuditEvent) => boolean, from: number, to?: number): RequestTally {
-    const tally = new RequestTally();
-    const seen = new Set<string>();
-    for (const e of this.read(from, to)) {
-      if (!filter(e) || seen.has(e.auditID)) continue;
-      seen.add(e.auditID);
-      tally.add(e);
-    }
-    return tally;
+    return tallyOf(this.read(from, to), filter);
   }
+}
+
+/** The subject's requests among `events`, each counted once (by auditID). */
+export function tallyOf(events: readonly AuditEvent[], filter: (e: AuditEvent) => boolean): RequestTally {
+  const tally = new RequestTally();
+  const seen = new Set<string>();
+  for (const e of events) {
+    if (!filter(e) || seen.has(e.auditID)) continue;
+    seen.add(e.auditID);
+    tally.add(e);
+  }
+  return tally;
 }
 
 /**

@@ -12,8 +12,20 @@ import {
 } from '@stackops/lib-common/client';
 import { slimForCache } from '@stackops/lib-common/runtime';
 import { installCrds, loadTestKubeConfig, waitUntil } from '@stackops/lib-common/testing';
-import { type AuditEvent, AuditLog, type RequestTally, requestFloor, subjectFilter } from './audit.js';
-import { ControlPlaneClock, controlPlaneDone, writesOutsideControlPlane } from './control-plane-time.js';
+import {
+  type AuditEvent,
+  AuditLog,
+  type RequestTally,
+  requestFloor,
+  subjectFilter,
+  tallyOf,
+} from './audit.js';
+import {
+  ControlPlaneClock,
+  controlPlaneDone,
+  unionLength,
+  writesOutsideControlPlane,
+} from './control-plane-time.js';
 import { type ProcSample, sample } from './proc.js';
 import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
 import { buildTimeline, describeTimeline } from './timeline.js';
@@ -268,15 +280,16 @@ export async function runOnce(w: Workload, spec: SubjectSpec, opts: RunOptions):
     clock.imposed(applied, performance.now());
     const done = await until('the instance to be done', () => w.done(client, ns), 180_000, DONE_POLL_MS);
     const applySeconds = (done - applied) / 1000;
-    const cpSeconds = clock.seconds(applied, done);
     const cpSpans = clock.spans(applied, done);
+    const cpSeconds = unionLength(cpSpans) / 1000;
     await clock.stop();
     f['apply → done (s)'] = { value: applySeconds };
     f['apply: control plane (s)'] = { value: cpSeconds };
     f['apply: ÷ control plane'] = { value: cpSeconds > 0 ? applySeconds / cpSeconds : Number.NaN };
     await settle(audit, filter);
-    f['apply: requests'] = requestsFigure(audit.tally(filter, mark));
-    const answering = writesOutsideControlPlane(audit.read(mark), filter, cpSpans, applied, done);
+    const applyEvents = audit.read(mark);
+    f['apply: requests'] = requestsFigure(tallyOf(applyEvents, filter));
+    const answering = writesOutsideControlPlane(applyEvents, filter, cpSpans, applied, done);
     f['apply: floor ÷ control plane'] = {
       value: cpSeconds > 0 ? (cpSeconds + answering.seconds) / cpSeconds : Number.NaN,
       detail: `the control plane ${cpSeconds.toFixed(3)} s + the API server answering the operator's ${answering.writes} writes while no control-plane work ran ${answering.seconds.toFixed(3)} s`,
@@ -409,21 +422,18 @@ export async function runScale(
       detail: `VmHWM; highest VmRSS sampled every 200 ms: ${(peakRss / MiB).toFixed(0)} MiB`,
     };
     await settle(audit, filter, 2000, 60_000);
-    const t = audit.tally(filter, mark);
+    // The 200 instances' audit log is tens of MB: read once for every figure below.
+    const events = audit.read(mark);
+    const t = tallyOf(events, filter);
     f[`${count}: requests`] = requestsFigure(t);
     f[`${count}: writes per instance`] = { value: t.writes / count };
     f[`${count}: requests per instance`] = { value: t.total / count };
     if (w.primaryResource)
-      f[`${count}: floor of requests per instance`] = requestFloor(
-        audit.read(mark),
-        filter,
-        w.primaryResource,
-        count,
-      );
+      f[`${count}: floor of requests per instance`] = requestFloor(events, filter, w.primaryResource, count);
     if (w.watchDone)
       f[`${count}: cached instance, largest (KiB)`] = await cachedSize(client, w.watchDone.kind);
     const allDone = f[`${count}: apply → all done (s)`];
-    if (allDone) allDone.lines = describeTimeline(buildTimeline(audit.read(mark), w.primaryResource));
+    if (allDone) allDone.lines = describeTimeline(buildTimeline(events, w.primaryResource));
   } finally {
     await subject?.stop();
     client.close();
