@@ -25,6 +25,8 @@ export interface NetworkAddonsSettings {
 /** What the steps of one NetworkAddonsConfig pass share and fill in, in step order. */
 export interface NetworkAddonsPass extends Pass<NetworkAddonsConfig, NetworkAddonsConfigStatus> {
   readonly settings: NetworkAddonsSettings;
+  /** When each NetworkAddonsConfig's status last changed (by uid): paces progress messages. */
+  readonly statusChanges: Map<string, number>;
   /** The CR is not the singleton: it gets a status saying so, nothing is deployed. */
   ignored?: boolean;
   /** The spec with defaults filled from the previously applied one. */

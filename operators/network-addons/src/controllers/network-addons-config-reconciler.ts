@@ -29,9 +29,11 @@ const NETWORK_ADDONS_STEPS = [
  * every `resyncMs`.
  */
 export function networkAddonsConfigReconciler(settings: NetworkAddonsSettings, now?: () => Date) {
+  // Reconciles of one object never overlap, so one map serves every pass.
+  const statusChanges = new Map<string, number>();
   return pipeline<NetworkAddonsConfig, NetworkAddonsConfigStatus, NetworkAddonsPass>({
     kind: NetworkAddonsConfigKind,
-    context: (pass) => ({ ...pass, settings }),
+    context: (pass) => ({ ...pass, settings, statusChanges }),
     steps: NETWORK_ADDONS_STEPS,
     failed: recordFailure,
     finish: finishStatus,

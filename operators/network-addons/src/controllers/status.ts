@@ -1,9 +1,14 @@
+import { isDeepStrictEqual } from 'node:util';
 import { cutMessage, failureMessage } from '@stackops/lib-common/conditions';
 import { ReconcileError } from '@stackops/lib-common/runtime';
 import { OPERATOR_CONFIG_NAME } from '../api/constants.js';
 import type { NetworkAddonsConfigStatus } from '../api/network-addons-config.js';
+import { paceProgressMessage } from '../status/progress-pace.js';
 import { computeStatus, ignoredStatus } from '../status/status.js';
 import type { NetworkAddonsPass } from './context.js';
+
+/** A status change older than this no longer paces anything. */
+const FORGET_AFTER_MS = 60_000;
 
 /** Seconds precision, as the API server keeps condition times. */
 const timestamp = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
@@ -58,5 +63,29 @@ export function finishStatus(ctx: NetworkAddonsPass): NetworkAddonsConfigStatus 
   if (!ctx.outcome) return before ?? {};
   const update = computeStatus(before, ctx.outcome, versions, now);
   for (const e of update.events) ctx.event(e.type, e.reason, e.message);
-  return withKubeMacPoolRange(update.status, ctx);
+  return paced(ctx, withKubeMacPoolRange(update.status, ctx));
+}
+
+/**
+ * The status with a new Progressing message held back while the last write is younger than the
+ * interval (status/progress-pace.ts); the pass then wakes when the message is due. Remembers when
+ * the status last changed, per object.
+ */
+function paced(ctx: NetworkAddonsPass, next: NetworkAddonsConfigStatus): NetworkAddonsConfigStatus {
+  const uid = ctx.cr.metadata.uid ?? '';
+  const nowMs = ctx.now().getTime();
+  const { status, heldForMs } = paceProgressMessage(
+    ctx.previousStatus,
+    next,
+    ctx.statusChanges.get(uid),
+    nowMs,
+  );
+  if (heldForMs !== undefined) ctx.requeueAfter(heldForMs);
+  else if (!isDeepStrictEqual(status, ctx.previousStatus)) {
+    // Entries of objects long gone are dropped here: the map holds the singleton and little else.
+    for (const [key, at] of ctx.statusChanges)
+      if (nowMs - at > FORGET_AFTER_MS) ctx.statusChanges.delete(key);
+    ctx.statusChanges.set(uid, nowMs);
+  }
+  return status;
 }
