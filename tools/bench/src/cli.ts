@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stopCluster } from '@stackops/kube-env';
+import type { KubeObject } from '@stackops/lib-common/client';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type GoMode, type GoSide, goSides } from './go.js';
 import { loadOne, machineLoad } from './proc.js';
@@ -21,6 +22,7 @@ import {
   runLoadFloor,
   runMaxima,
   runOnce,
+  runOperatorWritesFloor,
   runScale,
 } from './runner.js';
 import { installRuntime, parseRuntime, type Runtime, underRuntime } from './runtime.js';
@@ -221,10 +223,32 @@ async function main(): Promise<void> {
           ]) {
             progress(`${s.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
             addTo(i - 1, { [`${o.scale}: load at start`]: { value: loadOne() } }, to);
-            addTo(i - 1, await runScale(wl, s, o.scale, opts).catch(failed(`${s.name} scale run ${i}`)), to);
+            const keep: { instance?: KubeObject } = {};
+            addTo(
+              i - 1,
+              await runScale(wl, s, o.scale, opts, to === runs ? keep : undefined).catch(
+                failed(`${s.name} scale run ${i}`),
+              ),
+              to,
+            );
             const all = to[i - 1]?.[`${o.scale}: apply → all done (s)`]?.value;
             if (alone && all)
               addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } }, to);
+            // The floor of that ratio: the control plane alone plus our operator's other writes.
+            if (alone && keep.instance) {
+              progress(`control plane with the operator's writes: ${o.scale} instances (${machineLoad()})`);
+              const floor: RunFigures = await runOperatorWritesFloor(w, o.scale, opts, keep.instance).catch(
+                failed(`floor run ${i}`),
+              );
+              addTo(i - 1, floor, to);
+              const withWrites = floor[`${o.scale}: control plane with the operator's writes (s)`]?.value;
+              if (withWrites)
+                addTo(
+                  i - 1,
+                  { [`${o.scale}: floor ÷ control plane alone`]: { value: withWrites / alone } },
+                  to,
+                );
+            }
           }
         }
       }

@@ -107,7 +107,14 @@ export const targets: readonly Target[] = [
     figure: '200: ÷ control plane alone',
     text: '≤ 1.3',
     met: (m) => m <= 1.3,
-    floor: (all) => shown('requests per instance', median(all, '200: requests per instance')),
+    // Measured: the control plane alone plus the operator's status patches, Events and finalizer.
+    floor: (all) =>
+      [
+        shown('floor', median(all, '200: floor ÷ control plane alone')),
+        shown('requests per instance', median(all, '200: requests per instance')),
+      ]
+        .filter(Boolean)
+        .join(', ') || undefined,
   },
   {
     figure: '200: requests per instance',

@@ -16,7 +16,7 @@ import {
 } from '../src/control-plane-time.js';
 import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
-import { describeStages } from '../src/runner.js';
+import { describeStages, stageStatus } from '../src/runner.js';
 import { formatNumber, summarize } from '../src/stats.js';
 import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs, workloads } from '../src/workloads.js';
 
@@ -119,6 +119,33 @@ describe('the 200-instance baseline', () => {
       'v1 Service',
       'v1 ServiceAccount',
     ]);
+  });
+});
+
+describe("the 200-instance floor: the control plane alone plus the operator's writes", () => {
+  it('writes the status the operator left, its conditions known stage by stage, each write a change', () => {
+    const left = {
+      hash: { dbsync: 'abc' },
+      conditions: ['Ready', 'DBReady', 'DBSyncReady', 'DeploymentReady'].map((type) => ({
+        type,
+        status: 'True',
+        reason: 'Ready',
+        message: `${type} done`,
+        lastTransitionTime: '2026-01-01T00:00:00Z',
+      })),
+    };
+    const statusesOf = (done: number) =>
+      (
+        stageStatus(left, done, 4, new Date('2026-01-02T03:04:05.678Z'))['conditions'] as { status: string }[]
+      ).map((c) => c.status);
+    expect(statusesOf(-1)).toEqual(['Unknown', 'Unknown', 'Unknown', 'Unknown']);
+    expect(statusesOf(1)).toEqual(['True', 'True', 'Unknown', 'Unknown']);
+    expect(statusesOf(3)).toEqual(['True', 'True', 'True', 'True']);
+    const last = stageStatus(left, 3, 4, new Date('2026-01-02T03:04:05.678Z'));
+    expect(last['hash']).toEqual({ dbsync: 'abc' });
+    expect((last['conditions'] as { lastTransitionTime: string }[])[0]?.lastTransitionTime).toBe(
+      '2026-01-02T03:04:05Z',
+    );
   });
 });
 
@@ -283,6 +310,8 @@ describe('report', () => {
       '≤ 1.10',
       'MISSED (floor 1.05, round-trips 10)',
     ]);
+    const slow = rows([{ '200: ÷ control plane alone': 2, '200: floor ÷ control plane alone': 1.6 }]);
+    expect(row(slow, '200: ÷ control plane alone')[9]).toBe('MISSED (floor 1.6)');
     const perInstance: [string, number][] = [
       ['200: ÷ control plane alone', 1.25],
       ['200: requests per instance', 27],
