@@ -6,8 +6,8 @@ const T0 = '2026-01-01T00:00:00Z';
 const T1 = '2026-01-01T00:00:01Z';
 const versions = { operatorVersion: '1.0.0', generation: 1 };
 const container = { parentKind: 'DaemonSet', parentName: 'multus', name: 'kube-multus', image: 'm:1' };
-const progressing = (...messages: string[]): Outcome => ({
-  kind: 'applied',
+const progressing = (...messages: string[]) => ({
+  kind: 'applied' as const,
   progressing: messages,
   containers: [container],
 });
