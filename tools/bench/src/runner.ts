@@ -11,6 +11,7 @@ import {
   type KubeObject,
   type RestKubeClient,
 } from '@stackops/lib-common/client';
+import { formatTime } from '@stackops/lib-common/conditions';
 import { slimForCache } from '@stackops/lib-common/runtime';
 import { installCrds, loadTestKubeConfig, waitUntil } from '@stackops/lib-common/testing';
 import {
@@ -434,8 +435,9 @@ export async function runScale(
     if (w.primaryResource)
       f[`${count}: floor of requests per instance`] = requestFloor(events, filter, w.primaryResource, count);
     if (w.watchDone) {
-      f[`${count}: cached instance, largest (KiB)`] = await cachedSize(client, w.watchDone.kind);
-      if (keep) keep.instance = (await client.list<KubeObject>(w.watchDone.kind, { limit: 1 })).items[0];
+      const instances = (await client.list<KubeObject>(w.watchDone.kind)).items;
+      f[`${count}: cached instance, largest (KiB)`] = cachedSize(w.watchDone.kind, instances);
+      if (keep) keep.instance = instances[0];
     }
     const allDone = f[`${count}: apply → all done (s)`];
     if (allDone) allDone.lines = describeTimeline(buildTimeline(events, w.primaryResource));
@@ -450,8 +452,7 @@ export async function runScale(
  * The bytes (as JSON) of the largest object of the kind as an operator's informer keeps it
  * (lib-common's default transform, `slimForCache`), beside what the API server serves.
  */
-async function cachedSize(client: RestKubeClient, kind: KindRef): Promise<Figure> {
-  const items = (await client.list<KubeObject>(kind)).items;
+function cachedSize(kind: KindRef, items: readonly KubeObject[]): Figure {
   const bytes = (o: unknown) => Buffer.byteLength(JSON.stringify(o));
   const largest = (sizes: number[]) => Math.max(0, ...sizes) / 1024;
   const cached = largest(items.map((o) => bytes(slimForCache(o))));
@@ -583,7 +584,7 @@ export function stageStatus(
 ): Record<string, unknown> {
   const conditions = (status['conditions'] ?? []) as Record<string, unknown>[];
   const known = Math.round(((done + 1) / stages) * conditions.length);
-  const lastTransitionTime = at.toISOString().replace(/\.\d+Z$/, 'Z');
+  const lastTransitionTime = formatTime(at);
   return {
     ...status,
     conditions: conditions.map((c, i) =>
@@ -616,7 +617,8 @@ async function runStages(w: Workload, count: number, opts: RunOptions, writes?: 
     const cpCpu = controlPlaneCpu(handle.state.components);
     const finished = new Set<string>();
     const key = (o: KubeObject) => `${o.kind}/${o.metadata.namespace}/${o.metadata.name}`;
-    const kinds = [...new Set(stagesOf('x').flatMap((st) => st.map((s) => s.kind)))].filter(
+    const template = stagesOf('x');
+    const kinds = [...new Set(template.flatMap((st) => st.map((s) => s.kind)))].filter(
       (k) => k.kind === 'Job' || k.kind === 'Deployment',
     );
     // One watch per kind (a list every 250 ms of 600 Jobs was ~9 % of the API server's CPU here).
@@ -695,8 +697,8 @@ async function runStages(w: Workload, count: number, opts: RunOptions, writes?: 
       seconds: (lastDone - started) / 1000,
       cpu,
       retries,
-      stages: describeStages(stagesOf('x')),
-      stageCount: stagesOf('x').length,
+      stages: describeStages(template),
+      stageCount: template.length,
       timeline: describeTimeline(buildTimeline(audit.read(mark))),
     };
   } finally {
