@@ -193,7 +193,10 @@ describe('Manager on a host (several operators in one process, ADR 0044)', () =>
     expect(b.cache.informer(Kinds.ConfigMap)).not.toBe(a.cache.informer(Kinds.ConfigMap));
     try {
       await host.start();
+      // The host serves while its members start, and is not ready before every one of them did.
+      expect(host.readiness()).toBe('operators not started: a-operator, b-operator');
       await a.start();
+      expect(host.readiness()).toBe('operators not started: b-operator');
       await b.start();
       const probes = host.address('probes')?.port;
       expect(a.address('probes')).toBeUndefined();

@@ -37,7 +37,7 @@ credentials of KeystoneApplicationCredential objects.`,
       logger,
     });
     // openstack-operator re-applies its own KeystoneAPI schema on its upgrades: tell it on the CRs.
-    manager.watchOwnCrds(keystoneCrds.map(buildCrd), 'keystone-operator');
+    manager.watchOwnCrds(() => keystoneCrds.map(buildCrd), 'keystone-operator');
     registerKeystoneControllers(manager, defaults);
   },
 };

@@ -25,7 +25,7 @@ registers it in keystone through keystone-operator's KeystoneService and Keyston
   register: async (manager, { env, logger }) => {
     const defaults = defaultsFromEnv(env);
     // openstack-operator re-applies its own PlacementAPI schema on its upgrades: tell it on the CRs.
-    manager.watchOwnCrds(crdDefinitions.map(buildCrd), 'placement-operator');
+    manager.watchOwnCrds(() => crdDefinitions.map(buildCrd), 'placement-operator');
     registerPlacementApiController(manager, defaults);
     // upstream's defaulting webhook (containerImage, apiTimeout, canonical quantities), when the chart enables it
     await startDefaultingWebhook({

@@ -76,6 +76,9 @@ export async function startSubject(
   for (const [k, v] of Object.entries(spec.env ?? {})) env[k] = fill(v, values);
   const url = fill(spec.readyUrl ?? 'http://127.0.0.1:{probePort}/readyz', values);
 
+  // One poll before the spawn (nothing listens yet): the first fetch loads node's HTTP client,
+  // CPU that would otherwise compete with the subject's own start on the same cores.
+  await answers(url);
   const log = openSync(opts.logFile, 'a');
   const started = performance.now();
   const child: ChildProcess = spawn(command, args, { env, stdio: ['ignore', log, log] });

@@ -254,7 +254,7 @@ describe('after the switch, another installer puts the upstream KeystoneAPI sche
   it('each KeystoneAPI gets a Warning condition (Ready untouched) and one Event; re-applying our CRD clears it with no Event', async () => {
     // The operator as main.ts wires it: its own CRDs as its chart ships them, and a pipeline of the kind.
     manager = await startTestManager({ name: 'keystone-operator', namespaces: [ns.name] }, (m) => {
-      m.watchOwnCrds(readCrds(OUR_CRD), 'keystone-operator');
+      m.watchOwnCrds(() => readCrds(OUR_CRD), 'keystone-operator');
       m.controller({ for: KeystoneAPIKind }).reconcile(
         pipeline({ kind: KeystoneAPIKind, conditions: [], steps: [] }),
       );

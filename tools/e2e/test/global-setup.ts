@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LoadedImage, snapshotOperatorImages } from '@stackops/demo/image-archives';
 import { keepWorkloadsOnKwok } from '@stackops/demo/real-node';
+import { buildNetworkImages } from '@stackops/images/network';
 import { startControlPlane } from '@stackops/kube-env';
 import { createKubeClient } from '@stackops/lib-common/client';
 import type { TestProject } from 'vitest/node';
@@ -58,6 +59,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const client = createKubeClient(cp.kubeConfig, { fieldManager: 'stackops-e2e' });
   await keepWorkloadsOnKwok(client);
   client.close();
+  // The network add-ons' images the tests load (multus, the CNI plugins, whereabouts) come from Go
+  // modules: minutes each where they are not cached yet. Built here, once, so that no test's own
+  // timeout has to hold a build (the first to load them did, and timed out on a fresh machine).
+  await buildNetworkImages({ progress });
 
   project.provide('kubeconfigPath', cp.kubeconfigPath);
   project.provide('e2eCluster', name);

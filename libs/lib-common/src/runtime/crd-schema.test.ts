@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../client/types.js';
-import { crdSchemaDifference } from './crd-schema.js';
+import { ApiError } from '../client/errors.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
+import { CrdSchemaWatch, crdSchemaDifference } from './crd-schema.js';
 
 const crd = (schema: unknown, extra: Record<string, unknown> = {}): KubeObject =>
   ({
@@ -73,5 +74,32 @@ describe('crdSchemaDifference', () => {
       'v1: 1 of our 1 validation rules are missing; 3 of our fields are not checked (spec.replicas, spec.tls, spec.tls.ca)',
     );
     expect(crdSchemaDifference(crd(ours), crd(ours, { served: false }))).toBe('v1: not served');
+  });
+});
+
+describe('CrdSchemaWatch', () => {
+  it('builds the CRDs it compares with when it starts, not when it is made', async () => {
+    let built = 0;
+    const forbidden = new ApiError({ code: 403, reason: 'Forbidden', message: 'cannot list' });
+    const client = {
+      list: async () => {
+        throw forbidden;
+      },
+    } as unknown as KubeClient;
+    const watch = new CrdSchemaWatch(
+      client,
+      () => {
+        built += 1;
+        return [crd(ours)];
+      },
+      { fix: 're-apply the CRDs' },
+    );
+    expect(built).toBe(0);
+    expect(watch.names).toEqual([]);
+    watch.start();
+    watch.start();
+    expect(built).toBe(1);
+    expect(watch.names).toEqual(['widgets.example.org']);
+    await watch.stop();
   });
 });

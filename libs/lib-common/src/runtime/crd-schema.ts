@@ -134,20 +134,22 @@ export interface CrdSchemaWatchOptions {
  * of the shared cache: a CRD this process may not watch (an older chart) must not hold readiness.
  */
 export class CrdSchemaWatch {
-  /** CRD objects (`buildCrd` output, or read from the chart's files) by name. */
+  /** CRD objects (`buildCrd` output, or read from the chart's files) by name; built on `start()`. */
   private readonly expected = new Map<string, KubeObject>();
   private readonly informers: Informer[] = [];
   private readonly listeners = new Set<(crd: string) => void>();
   private readonly differences = new Map<string, string>();
   private started = false;
 
+  /**
+   * `crds` is called once, when the watch starts: building the CRDs walks every schema, work that
+   * has no place in the operator's start-up when nothing reads the verdicts before its caches sync.
+   */
   constructor(
     private readonly client: KubeClient,
-    crds: readonly object[],
+    private readonly crds: () => readonly object[],
     private readonly opts: CrdSchemaWatchOptions,
-  ) {
-    for (const c of crds as KubeObject[]) if (c.metadata?.name) this.expected.set(c.metadata.name, c);
-  }
+  ) {}
 
   /** The CRD names watched. */
   get names(): string[] {
@@ -179,6 +181,9 @@ export class CrdSchemaWatch {
   start(): void {
     if (this.started) return;
     this.started = true;
+    if (!this.expected.size)
+      for (const c of this.crds() as KubeObject[])
+        if (c.metadata?.name) this.expected.set(c.metadata.name, c);
     for (const name of this.names) void this.watch(name);
   }
 

@@ -246,12 +246,14 @@ export class Manager {
   /**
    * Watches the operator's own CRDs (as its chart installs them: `buildCrd` of its definitions)
    * and gives every pipeline controller of those kinds a Warning condition and Event while the
-   * installed schema is another (ADR 0037); the message tells to re-apply `chart`'s crds/.
+   * installed schema is another (ADR 0037); the message tells to re-apply `chart`'s crds/. The
+   * watch starts once the manager's caches synced: its verdicts are no part of readiness, and its
+   * CRDs (built from `crds` then) and their watches would only hold back the informers' own.
    */
-  watchOwnCrds(crds: readonly object[], chart: string): CrdSchemaWatch {
+  watchOwnCrds(crds: () => readonly object[], chart: string): CrdSchemaWatch {
     const fix = `re-apply the ${chart} chart's CRDs (kubectl replace -f charts/${chart}/crds/)`;
     this.ownCrds = new CrdSchemaWatch(this.client, crds, { fix, logger: this.log });
-    if (this.state === 'running') this.ownCrds.start();
+    if (this.state === 'running') this.startOwnCrdsWhenSynced();
     return this.ownCrds;
   }
 
@@ -285,7 +287,7 @@ export class Manager {
         () => undefined,
       );
     }
-    this.ownCrds?.start();
+    this.startOwnCrdsWhenSynced();
     if (this.elector) this.elector.start();
     else this.onLeading(true);
     this.log.info(
@@ -294,14 +296,27 @@ export class Manager {
     );
   }
 
+  private startOwnCrdsWhenSynced(): void {
+    const own = this.ownCrds;
+    if (!own) return;
+    this.cache.waitForSync().then(
+      () => {
+        if (this.state === 'running') own.start();
+      },
+      () => undefined,
+    );
+  }
+
   /** Leader (or no election) and running. */
   isLeader(): boolean {
     return this.leading;
   }
 
-  /** Undefined when ready; else why not (informers not synced or stopped). */
+  /** Undefined when ready; else why not (stopped, a member not started yet, informers not synced). */
   readiness(): string | undefined {
     if (this.state !== 'running') return `manager ${this.state}`;
+    const waiting = this.members.filter((m) => m.state !== 'running').map((m) => m.name);
+    if (waiting.length) return `operators not started: ${waiting.join(', ')}`;
     // A host is ready once the informers of every manager on it are.
     const unsynced = [this, ...this.members]
       .flatMap((m) => m.cache.all())

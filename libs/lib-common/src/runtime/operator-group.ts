@@ -52,7 +52,9 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
   host.client.preconnect();
   const members = new Map<string, Manager>();
   const startedFields = new Map<string, Record<string, unknown>>();
-  for (const [i, o] of opts.operators.entries()) {
+  // The operators register side by side: one that waits on the API server while registering (e.g.
+  // to learn whether an optional API is served) does not hold back the others' informers.
+  const registered = opts.operators.map(async (o, i) => {
     const level = o.logLevel?.(io.env) ?? flags.logLevel;
     const log = createLogger({ name: o.name, ...(level ? { level } : {}) });
     const member = new Manager({
@@ -73,9 +75,9 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
     const result = (await o.register(member, { flags, logger: log, env: io.env, config: configs[i] })) ?? {};
     if (result.start) throw new Error(`${o.name}: a custom start cannot run beside other operators`);
     startedFields.set(o.name, result.startedFields ?? { namespaces: flags.namespaces ?? 'all' });
-  }
-  // The host first: its servers answer /readyz (not ready) while the members start.
-  await host.start();
+  });
+  // The host starts meanwhile: its servers answer /readyz, not ready until every member started.
+  await Promise.all([...registered, host.start()]);
   for (const [name, member] of members) {
     await member.start();
     member.log.info(startedFields.get(name), `${name} started`);

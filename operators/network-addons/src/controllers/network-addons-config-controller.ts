@@ -49,7 +49,13 @@ export async function registerNetworkAddonsConfigController(
   manager: Manager,
   opts: NetworkAddonsControllerOptions,
 ): Promise<Controller<NetworkAddonsConfig>> {
-  const certManagerAvailable = await certManagerServed(manager.client);
+  const served = certManagerServed(manager.client);
+  // The informers the controller will own whatever the answer start now, with the options it gives
+  // them: their watch-lists go out during that round trip instead of after it.
+  manager.cache.informer(NetworkAddonsConfigKind);
+  for (const kind of [...RENDERED_KINDS, Kinds.Pod])
+    manager.cache.informer(kind, { labelSelector: MANAGED_SELECTOR });
+  const certManagerAvailable = await served;
   const kinds = [...RENDERED_KINDS, ...(certManagerAvailable ? CERT_MANAGER_KINDS : [])];
   const reconcile = networkAddonsConfigReconciler(
     {
