@@ -69,7 +69,9 @@ typecheck: build
 # pods, so by default (TEST_LANES=2) it runs beside the other packages, which run one at a time;
 # TEST_LANES=1 runs everything one after another. kube-env's own tests go first, alone: they check
 # what a real node leaves on the machine, which another cluster starting at the same moment would
-# blur. The e2e output is printed whole when it ends.
+# blur. The e2e output is printed whole when it ends. The prerequisites build everything the tests
+# need, so the test commands skip nx's task dependencies: a dependency nx would restore from its
+# cache rewrites that package's dist/ while the e2e lane is loading it (seen: a missing module).
 TEST_LANES ?= 2
 test: lint typecheck control-plane images
 	@echo "==> tests"
@@ -77,12 +79,12 @@ test: lint typecheck control-plane images
 	@mkdir -p .nx; status=0; e2e_pid=""; exclude=""; \
 	  export KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1; : > .nx/test.log; \
 	  if [ "$(TEST_LANES)" = 2 ]; then \
-	    npx nx run @stackops/kube-env:test --outputStyle=static 2>&1 | tee -a .nx/test.log || status=$$?; \
+	    npx nx run @stackops/kube-env:test --outputStyle=static --excludeTaskDependencies 2>&1 | tee -a .nx/test.log || status=$$?; \
 	    echo "==> tools/e2e runs beside the other packages (output in .nx/test-e2e.log, printed when it ends)"; \
 	    (cd tools/e2e && npm test) > .nx/test-e2e.log 2>&1 & e2e_pid=$$!; \
 	    exclude=--exclude=@stackops/e2e,@stackops/kube-env; \
 	  fi; \
-	  npx nx run-many -t test --outputStyle=static --parallel=1 $$exclude 2>&1 | tee -a .nx/test.log || status=$$?; \
+	  npx nx run-many -t test --outputStyle=static --parallel=1 --excludeTaskDependencies $$exclude 2>&1 | tee -a .nx/test.log || status=$$?; \
 	  if [ -n "$$e2e_pid" ]; then \
 	    echo "==> waiting for tools/e2e"; wait $$e2e_pid || status=$$?; \
 	    cat .nx/test-e2e.log; cat .nx/test-e2e.log >> .nx/test.log; \
