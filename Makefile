@@ -72,18 +72,29 @@ typecheck: build
 # blur. The e2e output is printed whole when it ends. The prerequisites build everything the tests
 # need, so the test commands skip nx's task dependencies: a dependency nx would restore from its
 # cache rewrites that package's dist/ while the e2e lane is loading it (seen: a missing module).
+# What the e2e lane builds where nothing is cached (the workload and network images, promtool, the
+# previous release: ~20 min on two slow cores) is built by tools/e2e/prebuild.ts in the background
+# from the start, beside lint, typecheck and the control plane's build; the e2e lane waits for it.
+# Its own process group, so that a failure of anything before the tests stops it with its builds.
 TEST_LANES ?= 2
-test: lint typecheck control-plane images
-	@echo "==> tests"
-	@$(KUBE_ENV) up --name $(TEST_CLUSTER) --fresh
-	@mkdir -p .nx; status=0; e2e_pid=""; exclude=""; \
+test: build
+	@mkdir -p .nx; rm -f .nx/prebuild.status; \
+	  echo "==> tools/e2e/prebuild.ts builds what the e2e tests need, in the background (.nx/prebuild.log)"; \
+	  setsid bash -c 'node tools/e2e/prebuild.ts; echo $$? > .nx/prebuild.status' > .nx/prebuild.log 2>&1 & prebuild=$$!; \
+	  trap 'kill -- -$$prebuild 2>/dev/null || true' EXIT; \
+	  e2e_ready() { until [ -f .nx/prebuild.status ]; do sleep 2; done; \
+	    echo "==> tools/e2e/prebuild.ts ended (status $$(cat .nx/prebuild.status))"; cat .nx/prebuild.log; }; \
+	  $(MAKE) --no-print-directory lint typecheck control-plane images; \
+	  echo "==> tests"; \
+	  $(KUBE_ENV) up --name $(TEST_CLUSTER) --fresh; \
+	  status=0; e2e_pid=""; exclude=""; \
 	  export KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1; : > .nx/test.log; \
 	  if [ "$(TEST_LANES)" = 2 ]; then \
 	    npx nx run @stackops/kube-env:test --outputStyle=static --excludeTaskDependencies 2>&1 | tee -a .nx/test.log || status=$$?; \
 	    echo "==> tools/e2e runs beside the other packages (output in .nx/test-e2e.log, printed when it ends)"; \
-	    (cd tools/e2e && npm test) > .nx/test-e2e.log 2>&1 & e2e_pid=$$!; \
+	    (e2e_ready; cd tools/e2e && npm test) > .nx/test-e2e.log 2>&1 & e2e_pid=$$!; \
 	    exclude=--exclude=@stackops/e2e,@stackops/kube-env; \
-	  fi; \
+	  else e2e_ready; fi; \
 	  npx nx run-many -t test --outputStyle=static --parallel=1 --excludeTaskDependencies $$exclude 2>&1 | tee -a .nx/test.log || status=$$?; \
 	  if [ -n "$$e2e_pid" ]; then \
 	    echo "==> waiting for tools/e2e"; wait $$e2e_pid || status=$$?; \

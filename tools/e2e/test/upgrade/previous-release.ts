@@ -79,7 +79,7 @@ function nodeModulesDirs(root: string, dir = '.', depth = 0): string[] {
 
 /**
  * The previous release's images and charts, built once per commit into
- * `~/.cache/stackops/upgrade/<commit>/` (STACKOPS_UPGRADE_CACHE moves it) and reused afterwards.
+ * `~/.cache/stackops/upgrade/<commit>/` (XDG_CACHE_HOME or STACKOPS_UPGRADE_CACHE move it) and reused afterwards.
  * The build is the release's own: the pinned commit's tree (`git archive`), its own tools, `nx run
  * @stackops/images:images` as `make images` runs it, with SOURCE_REVISION and SOURCE_DATE_EPOCH
  * standing in for the missing .git.
@@ -89,10 +89,7 @@ export async function previousRelease(
   helm: string,
   progress: (line: string) => void = () => {},
 ): Promise<PreviousRelease> {
-  const cache = join(
-    process.env['STACKOPS_UPGRADE_CACHE'] ?? join(homedir(), '.cache/stackops/upgrade'),
-    pin.commit,
-  );
+  const cache = join(upgradeCache(), pin.commit);
   const manifest = join(cache, 'release.json');
   if (existsSync(manifest)) {
     const release = JSON.parse(readFileSync(manifest, 'utf8')) as PreviousRelease;
@@ -181,5 +178,13 @@ export async function previousRelease(
 }
 
 /** Paths in a PreviousRelease are relative to its cache folder. */
-export const inCache = (pin: Pin, path: string) =>
-  join(process.env['STACKOPS_UPGRADE_CACHE'] ?? join(homedir(), '.cache/stackops/upgrade'), pin.commit, path);
+export const inCache = (pin: Pin, path: string) => join(upgradeCache(), pin.commit, path);
+
+/** `STACKOPS_UPGRADE_CACHE`, else `${XDG_CACHE_HOME:-~/.cache}/stackops/upgrade`, as the other caches. */
+function upgradeCache(): string {
+  const xdg = process.env['XDG_CACHE_HOME'];
+  return (
+    process.env['STACKOPS_UPGRADE_CACHE'] ??
+    join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.cache'), 'stackops/upgrade')
+  );
+}
