@@ -26,14 +26,17 @@ const step = async (name: string, body: () => Promise<unknown>): Promise<boolean
   }
 };
 
+// Two chains beside the control plane's build. The images need its crane, which it builds first.
 const results = await Promise.all([
-  // Debian packages and wheels: mostly downloads, beside the Go builds' CPU.
-  step('workload images', () => buildWorkloadImages({ progress })),
+  // Debian packages and wheels (downloads mostly), then promtool from Go modules.
+  (async () => [
+    await step('workload images', () => buildWorkloadImages({ progress })),
+    await step('promtool', () => ensurePromtool()),
+  ])(),
   (async () => [
     await step('network images', () => buildNetworkImages({ progress })),
-    await step('promtool', () => ensurePromtool()),
-    // The previous release builds its images with the control plane's tools (crane, helm):
-    // ensureBinary waits for the build `make control-plane` is running, then finds it complete.
+    // The release's own image build waits for the whole control-plane build (its kube-env locks
+    // the cache until then); its packages' build runs before that.
     await step('previous release (upgrade test)', async () =>
       previousRelease(readPin(), await ensureBinary('helm', { progress }), progress),
     ),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, ensureBinaries } from './build/build.js';
 import { cacheLayout } from './paths.js';
@@ -27,8 +28,14 @@ export function binaryPath(name: BinaryName): string {
   return join(cacheLayout().bin, name);
 }
 
-/** Builds the cache when it is incomplete (< 1 s when it is not), then returns the binary's absolute path. */
+/**
+ * The binary's absolute path: at once when it is in the cache (a build still running for the
+ * others renames each binary into place when it is built, and the cache's folder is keyed by every
+ * pinned version), else after building the cache (`force`: always rebuilt).
+ */
 export async function ensureBinary(name: BinaryName, options: BuildOptions = {}): Promise<string> {
+  const path = binaryPath(name);
+  if (!options.force && existsSync(path)) return path;
   await ensureBinaries(options);
-  return binaryPath(name);
+  return path;
 }

@@ -104,6 +104,26 @@ describe('httpdCustomization.customConfigSecret', () => {
   });
 });
 
+describe('httpd.conf', () => {
+  it('every WSGI process of each vhost loads Keystone when it starts, not on its first request', () => {
+    const cr = sampleKeystoneAPI({ httpdCustomization: { processNumber: 2 } });
+    const spec = resolveSpec(cr, images);
+    const httpd =
+      configFiles(
+        spec,
+        keystoneConfigData(cr, spec, { databaseHostname: 'db', databasePassword: 'p', memcachedServers: '' }),
+      )['httpd.conf'] ?? '';
+    expect(httpd.match(/^ {2}WSGIScriptAlias .*$/gm)).toEqual(
+      ['internal', 'public'].map(
+        (ep) =>
+          `  WSGIScriptAlias / /usr/bin/keystone-wsgi-public process-group=${ep} application-group=%{GLOBAL}`,
+      ),
+    );
+    for (const ep of ['internal', 'public'])
+      expect(httpd).toContain(`WSGIDaemonProcess ${ep} processes=2 threads=1`);
+  });
+});
+
 describe('federatedRealmConfig', () => {
   it('federatedRealmConfig: splits federation-config.json into sorted files mounted one by one under multirealm-federation', () => {
     const { filenames, data } = federationFiles(

@@ -2,7 +2,11 @@
  * httpd.conf (Eta): keystone's WSGI app on port 5000, one virtual host per endpoint type.
  * Data: `vhosts` ({endpoint, serverName, tls, certificateFile, keyFile, override}[]),
  * `processNumber`, `timeout`. As upstream: TLS directives per vhost, the customConfigSecret files
- * and `conf_custom/*.conf` (extraMounts) included in each vhost.
+ * and `conf_custom/*.conf` (extraMounts) included in each vhost. Unlike upstream, every WSGI process
+ * loads Keystone when it starts (process-group and application-group on WSGIScriptAlias), not on
+ * its first request: the readiness probe reaches one public process, and a process it never
+ * reached (the internal vhost's above all) made its first clients wait seconds, past their
+ * timeouts on a loaded node.
  */
 export const httpdConfTemplate = `ServerTokens Prod
 ServerSignature Off
@@ -57,7 +61,7 @@ ErrorLog /dev/stdout
   WSGIApplicationGroup %{GLOBAL}
   WSGIPassAuthorization On
   WSGIDaemonProcess <%= v.endpoint %> processes=<%= it.processNumber %> threads=1 user=keystone group=keystone display-name=<%= v.endpoint %>
-  WSGIScriptAlias / /usr/bin/keystone-wsgi-public
+  WSGIScriptAlias / /usr/bin/keystone-wsgi-public process-group=<%= v.endpoint %> application-group=%{GLOBAL}
 <% if (v.override) { -%>
   Include conf/httpd_custom_<%= v.endpoint %>_*
 <% } -%>

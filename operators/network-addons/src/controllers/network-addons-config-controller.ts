@@ -49,13 +49,13 @@ export async function registerNetworkAddonsConfigController(
   manager: Manager,
   opts: NetworkAddonsControllerOptions,
 ): Promise<Controller<NetworkAddonsConfig>> {
-  const served = certManagerServed(manager.client);
-  // The informers the controller will own whatever the answer start now, with the options it gives
-  // them: their watch-lists go out during that round trip instead of after it.
+  // Only what the operator labelled is cached, for every kind it owns or watches.
+  const managedOnly = { labelSelector: MANAGED_SELECTOR };
+  // The informers the controller will own whatever cert-manager's answer start first, with the
+  // options it gives them: their watch-lists go out during that round trip instead of after it.
   manager.cache.informer(NetworkAddonsConfigKind);
-  for (const kind of [...RENDERED_KINDS, Kinds.Pod])
-    manager.cache.informer(kind, { labelSelector: MANAGED_SELECTOR });
-  const certManagerAvailable = await served;
+  for (const kind of [...RENDERED_KINDS, Kinds.Pod]) manager.cache.informer(kind, managedOnly);
+  const certManagerAvailable = await certManagerServed(manager.client);
   const kinds = [...RENDERED_KINDS, ...(certManagerAvailable ? CERT_MANAGER_KINDS : [])];
   const reconcile = networkAddonsConfigReconciler(
     {
@@ -70,11 +70,11 @@ export async function registerNetworkAddonsConfigController(
   let builder = manager
     .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
     .forPredicates(or(generationChanged, labelsChanged, pausedChanged));
-  for (const kind of kinds) builder = builder.owns(kind, { labelSelector: MANAGED_SELECTOR });
+  for (const kind of kinds) builder = builder.owns(kind, managedOnly);
   // The components' pods (labelled like every rendered object): a container that starts failing or
   // recovers changes Degraded, while the DaemonSet's or Deployment's own status stays the same.
   builder = builder.watches(Kinds.Pod, () => ({ name: OPERATOR_CONFIG_NAME }), {
-    labelSelector: MANAGED_SELECTOR,
+    ...managedOnly,
     predicates: [podStateChanged],
   });
   registerCnaoMetrics(manager);

@@ -94,6 +94,16 @@ describe('renderConfigFiles', () => {
     expect(httpd).toContain('LogFormat "%h %l %u %t \\"%r\\" %>s');
   });
 
+  it('every WSGI process of each vhost loads placement-api when it starts, not on its first request', () => {
+    const httpd = renderConfigFiles(inputs)[ConfigFiles.httpdConf]!;
+    const aliases = httpd.match(/^ {2}WSGIScriptAlias .*$/gm);
+    expect(aliases).toEqual([
+      '  WSGIScriptAlias / /usr/bin/placement-api process-group=internal application-group=%{GLOBAL}',
+      '  WSGIScriptAlias / /usr/bin/placement-api process-group=public application-group=%{GLOBAL}',
+    ]);
+    for (const ep of ['internal', 'public']) expect(httpd).toContain(`WSGIDaemonProcess ${ep} `);
+  });
+
   it('writes kolla configs that run httpd for the API and placement-manage for db sync', () => {
     const files = renderConfigFiles(inputs);
     const api = JSON.parse(files[ConfigFiles.apiKolla]!) as {

@@ -1,7 +1,9 @@
 /**
  * httpd.conf (Eta): one name-based virtual host per endpoint type on port 8778, each with its own
  * WSGI daemon process running placement-api, with mod_ssl on for an endpoint that has a
- * certificate; logs go to the container's stdout/stderr.
+ * certificate; logs go to the container's stdout/stderr. Each WSGI process loads placement-api
+ * when it starts, not on its first request (process-group and application-group on
+ * WSGIScriptAlias): the readiness probe reaches one public process only.
  */
 export const httpdConfTemplate = `ServerTokens Prod
 ServerSignature Off
@@ -54,7 +56,7 @@ CustomLog /dev/stdout proxy env=forwarded
   WSGIPassAuthorization On
   WSGIDaemonProcess <%= vhost.endpoint %> display-name=<%= vhost.endpoint %> group=placement processes=<%= it.processes %> threads=1 user=placement
   WSGIProcessGroup <%= vhost.endpoint %>
-  WSGIScriptAlias / /usr/bin/placement-api
+  WSGIScriptAlias / /usr/bin/placement-api process-group=<%= vhost.endpoint %> application-group=%{GLOBAL}
 </VirtualHost>
 <% } -%>`;
 
