@@ -19,7 +19,7 @@ const repoRoot = resolve(import.meta.dirname, '../../../..');
 /** The pin (ADR 0038): the previous release's commit, and the operand rollouts this commit declares on upgrade from it. */
 interface Pin {
   commit: string;
-  /** Operand workloads `<Kind> <namespace>/<name>` whose rendered spec changes on upgrade, each with the changeset that says so. */
+  /** Operand objects `<Kind> <namespace>/<name>` whose rendered content changes on upgrade (a workload rolls), each with the changeset that says so. */
   expectedRollouts: { object: string; changeset: string }[];
 }
 
