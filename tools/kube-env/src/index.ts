@@ -25,5 +25,5 @@ export { fakeNodeTaint, realNodeLabels, realNodeName, realNodeNetwork } from './
 export { ovsNetwork } from './node/ovs.js';
 export { ovsVsctl } from './node/ovs-vsctl.js';
 export type { RealNodeState } from './node/real-node.js';
-export { type CacheLayout, cacheLayout, kubeEnvRoot } from './paths.js';
+export { type CacheLayout, cacheLayout, kubeEnvRoot, stackopsCacheDir } from './paths.js';
 export { cacheKey, versions } from './versions.js';

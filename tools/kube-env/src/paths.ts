@@ -2,11 +2,15 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { cacheKey } from './versions.js';
 
+/** `${XDG_CACHE_HOME:-$HOME/.cache}/stackops`: the caches of stackops' tools, outside any checkout. */
+export function stackopsCacheDir(): string {
+  const xdg = process.env.XDG_CACHE_HOME;
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.cache'), 'stackops');
+}
+
 /** `${XDG_CACHE_HOME:-$HOME/.cache}/stackops/kube-env`: binaries per cache key, and cluster state. */
 export function kubeEnvRoot(): string {
-  const xdg = process.env.XDG_CACHE_HOME;
-  const base = xdg && xdg.length > 0 ? xdg : join(homedir(), '.cache');
-  return join(base, 'stackops', 'kube-env');
+  return join(stackopsCacheDir(), 'kube-env');
 }
 
 /** Where one pinned set of binaries lives, with its build log, wrapper modules and kwok stages. */

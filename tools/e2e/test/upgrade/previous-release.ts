@@ -9,9 +9,9 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { stackopsCacheDir } from '@stackops/kube-env';
 
 const execFileP = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, '../../../..');
@@ -181,10 +181,5 @@ export async function previousRelease(
 export const inCache = (pin: Pin, path: string) => join(upgradeCache(), pin.commit, path);
 
 /** `STACKOPS_UPGRADE_CACHE`, else `${XDG_CACHE_HOME:-~/.cache}/stackops/upgrade`, as the other caches. */
-function upgradeCache(): string {
-  const xdg = process.env['XDG_CACHE_HOME'];
-  return (
-    process.env['STACKOPS_UPGRADE_CACHE'] ??
-    join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.cache'), 'stackops/upgrade')
-  );
-}
+const upgradeCache = (): string =>
+  process.env['STACKOPS_UPGRADE_CACHE'] ?? join(stackopsCacheDir(), 'upgrade');
