@@ -6,6 +6,7 @@ import { stopCluster } from '@stackops/kube-env';
 import type { KubeObject } from '@stackops/lib-common/client';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type GoMode, type GoSide, goSides } from './go.js';
+import type { OperatorBodies } from './operator-bodies.js';
 import { loadOne, machineLoad } from './proc.js';
 import {
   details,
@@ -177,6 +178,8 @@ async function main(): Promise<void> {
         progress(`  ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
         return {};
       };
+      // Our operator's objects for one instance, from its last apply: the baselines' bodies.
+      const kept: { bodies?: OperatorBodies } = {};
       for (let i = 1; i <= o.runs; i++) {
         // A run that fails (a timeout, a subject that exits) is reported and left out; the others count.
         // Ours, then the Go operator, run after run: both see the same drift of the machine's load.
@@ -186,7 +189,11 @@ async function main(): Promise<void> {
         ]) {
           progress(`${s.name}: run ${i}/${o.runs} (${machineLoad()})`);
           addTo(i - 1, { 'load average (1 min) at the run start': { value: loadOne() } }, to);
-          addTo(i - 1, await runOnce(wl, s, opts).catch(failed(`${s.name} run ${i}`)), to);
+          addTo(
+            i - 1,
+            await runOnce(wl, s, opts, to === runs ? kept : undefined).catch(failed(`${s.name} run ${i}`)),
+            to,
+          );
         }
       }
       const limit = o.subjectCmd || !ours ? undefined : chartMemoryLimitMiB(dir);
@@ -211,7 +218,7 @@ async function main(): Promise<void> {
             );
             addTo(
               i - 1,
-              await runControlPlaneAlone(w, o.scale, opts).catch(failed(`baseline run ${i}`)),
+              await runControlPlaneAlone(w, o.scale, opts, kept.bodies).catch(failed(`baseline run ${i}`)),
               baseRuns,
             );
           }
@@ -237,9 +244,13 @@ async function main(): Promise<void> {
             // The floor of that ratio: the control plane alone plus our operator's other writes.
             if (alone && keep.instance) {
               progress(`control plane with the operator's writes: ${o.scale} instances (${machineLoad()})`);
-              const floor: RunFigures = await runOperatorWritesFloor(w, o.scale, opts, keep.instance).catch(
-                failed(`floor run ${i}`),
-              );
+              const floor: RunFigures = await runOperatorWritesFloor(
+                w,
+                o.scale,
+                opts,
+                keep.instance,
+                kept.bodies,
+              ).catch(failed(`floor run ${i}`));
               addTo(i - 1, floor, to);
               const withWrites = floor[`${o.scale}: control plane with the operator's writes (s)`]?.value;
               if (withWrites)

@@ -28,6 +28,7 @@ import {
   unionLength,
   writesOutsideControlPlane,
 } from './control-plane-time.js';
+import { asBaselineObject, bodyKey, type OperatorBodies, readOperatorBodies } from './operator-bodies.js';
 import { type ProcSample, sample } from './proc.js';
 import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
 import { buildTimeline, describeTimeline } from './timeline.js';
@@ -257,7 +258,13 @@ const writesFigure = (t: RequestTally): Figure => ({ value: t.writes, detail: t.
  * One run of one operator, on a fresh cluster: startup (spawn → ready), apply → done, idle window,
  * one change, restart with nothing changed. Every request is the subject's as the audit log has it.
  */
-export async function runOnce(w: Workload, spec: SubjectSpec, opts: RunOptions): Promise<RunFigures> {
+export async function runOnce(
+  w: Workload,
+  spec: SubjectSpec,
+  opts: RunOptions,
+  /** Given: gets the objects the subject wrote for the instance once it was done (the baselines' bodies). */
+  keep?: { bodies?: OperatorBodies },
+): Promise<RunFigures> {
   const f: RunFigures = {};
   const { client, audit, kubeconfig, ns, crdsAt } = await preparedCluster(w, opts);
   const filter = subjectFilter(spec.userAgent);
@@ -285,6 +292,8 @@ export async function runOnce(w: Workload, spec: SubjectSpec, opts: RunOptions):
     const cpSpans = clock.spans(applied, done);
     const cpSeconds = unionLength(cpSpans) / 1000;
     await clock.stop();
+    if (keep && w.controlPlaneStages)
+      keep.bodies = await readOperatorBodies(client, ns, w.controlPlaneStages(ns).flat());
     f['apply → done (s)'] = { value: applySeconds };
     f['apply: control plane (s)'] = { value: cpSeconds };
     f['apply: ÷ control plane'] = { value: cpSeconds > 0 ? applySeconds / cpSeconds : Number.NaN };
@@ -502,8 +511,9 @@ export async function runControlPlaneAlone(
   w: Workload,
   count: number,
   opts: RunOptions,
+  bodies?: OperatorBodies,
 ): Promise<RunFigures> {
-  const run = await runStages(w, count, opts);
+  const run = await runStages(w, count, opts, undefined, bodies);
   if (!run) return {};
   return {
     [`${count}: control plane alone (s)`]: {
@@ -528,10 +538,11 @@ export async function runOperatorWritesFloor(
   count: number,
   opts: RunOptions,
   instance: KubeObject,
+  bodies?: OperatorBodies,
 ): Promise<RunFigures> {
   const writes = operatorWrites(w, instance);
   if (!writes) return {};
-  const run = await runStages(w, count, opts, writes);
+  const run = await runStages(w, count, opts, writes, bodies);
   if (!run) return {};
   return {
     [`${count}: control plane with the operator's writes (s)`]: {
@@ -602,9 +613,23 @@ export function stageStatus(
 }
 
 /** Every instance's stages in its namespace, each stage once the previous one's Jobs and Deployments are done. */
-async function runStages(w: Workload, count: number, opts: RunOptions, writes?: OperatorWrites) {
-  const stagesOf = w.controlPlaneStages;
-  if (!stagesOf) return undefined;
+async function runStages(
+  w: Workload,
+  count: number,
+  opts: RunOptions,
+  writes?: OperatorWrites,
+  bodies?: OperatorBodies,
+) {
+  const placeholders = w.controlPlaneStages;
+  if (!placeholders) return undefined;
+  // Each object as the operator wrote it when the apply scenario read one (else its placeholder).
+  const stagesOf = (ns: string) =>
+    placeholders(ns).map((stage) =>
+      stage.map((s) => {
+        const body = bodies?.objects.get(bodyKey(s.kind, s.object.metadata.name ?? ''));
+        return body ? { kind: s.kind, object: asBaselineObject(body, bodies?.namespace ?? '', ns) } : s;
+      }),
+    );
   const { client, audit, handle } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
   try {
     // The instances themselves are among the objects: their CRDs as the operator's run has them.
@@ -670,7 +695,11 @@ async function runStages(w: Workload, count: number, opts: RunOptions, writes?: 
         // them: only the last one is waited for before the instance counts as done.
         let reported: Promise<void> = Promise.resolve();
         for (const [i, stage] of stages.entries()) {
-          await Promise.all([...stage.map(create), reported]);
+          // The workloads after what their pods name (a pod naming a missing ServiceAccount is
+          // refused), as an operator's waves send them.
+          const workload = (s: { kind: KindRef }) => WORKLOAD_KINDS.includes(s.kind.kind);
+          await Promise.all([...stage.filter((s) => !workload(s)).map(create), reported]);
+          await Promise.all(stage.filter(workload).map(create));
           if (writes && i === 0) {
             await writes.finalize(patient, ns);
             await writes.report(patient, ns, -1, stages.length);
@@ -697,13 +726,27 @@ async function runStages(w: Workload, count: number, opts: RunOptions, writes?: 
       seconds: (lastDone - started) / 1000,
       cpu,
       retries,
-      stages: describeStages(template),
+      stages: `${describeStages(template)}; ${describeBodies(template, bodies)}`,
       stageCount: template.length,
       timeline: describeTimeline(buildTimeline(audit.read(mark))),
     };
   } finally {
     client.close();
   }
+}
+
+const WORKLOAD_KINDS = ['Job', 'Deployment', 'CronJob', 'DaemonSet', 'StatefulSet'];
+
+/** How many of the stages' objects carry the operator's own bodies. */
+export function describeBodies(
+  stages: readonly { kind: KindRef; object: KubeObject }[][],
+  bodies: OperatorBodies | undefined,
+): string {
+  const all = stages.flat();
+  const theirs = all.filter((s) => bodies?.objects.has(bodyKey(s.kind, s.object.metadata.name ?? ''))).length;
+  if (theirs === all.length) return 'every object as the operator wrote it in the apply scenario';
+  if (theirs === 0) return 'placeholder bodies (no operator run to read them from)';
+  return `${theirs} of ${all.length} objects as the operator wrote them in the apply scenario, the rest placeholders`;
 }
 
 /** `16 objects per instance in 4 stages: KeystoneAPI, Job; Secret ×3, …` */

@@ -14,9 +14,10 @@ import {
   unionLength,
   writesOutsideControlPlane,
 } from '../src/control-plane-time.js';
+import { asBaselineObject, bodyKey, type OperatorBodies } from '../src/operator-bodies.js';
 import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
-import { describeStages, stageStatus } from '../src/runner.js';
+import { describeBodies, describeStages, stageStatus } from '../src/runner.js';
 import { formatNumber, summarize } from '../src/stats.js';
 import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs, workloads } from '../src/workloads.js';
 
@@ -119,6 +120,85 @@ describe('the 200-instance baseline', () => {
       'v1 Service',
       'v1 ServiceAccount',
     ]);
+  });
+  it('creates the objects as the operator wrote them, less what the API server and the controllers fill in', () => {
+    const job = asBaselineObject(
+      {
+        apiVersion: 'batch/v1',
+        kind: 'Job',
+        metadata: {
+          name: 'keystone-db-sync',
+          namespace: 'bench',
+          uid: 'u1',
+          resourceVersion: '7',
+          ownerReferences: [{ apiVersion: 'v1', kind: 'KeystoneAPI', name: 'keystone', uid: 'k' }],
+          labels: { 'batch.kubernetes.io/job-name': 'keystone-db-sync', service: 'keystone' },
+          managedFields: [],
+        },
+        spec: {
+          selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'u1' } },
+          template: {
+            metadata: {
+              labels: { 'controller-uid': 'u1', 'job-name': 'keystone-db-sync', service: 'keystone' },
+            },
+            spec: {
+              serviceAccountName: 'keystone-keystone',
+              containers: [
+                { name: 'sync', env: [{ name: 'URL', value: 'http://keystone-internal.bench.svc' }] },
+              ],
+            },
+          },
+        },
+        status: { succeeded: 1 },
+      } as never,
+      'bench',
+      'baseline-7',
+    ) as never as { metadata: Record<string, unknown>; spec: Record<string, never>; status?: unknown };
+    expect(job.metadata).toEqual({
+      name: 'keystone-db-sync',
+      namespace: 'baseline-7',
+      labels: { service: 'keystone' },
+    });
+    expect(job.status).toBeUndefined();
+    expect(job.spec['selector']).toBeUndefined();
+    expect(JSON.stringify(job.spec['template'])).toBe(
+      JSON.stringify({
+        metadata: { labels: { service: 'keystone' } },
+        spec: {
+          serviceAccountName: 'keystone-keystone',
+          containers: [
+            { name: 'sync', env: [{ name: 'URL', value: 'http://keystone-internal.baseline-7.svc' }] },
+          ],
+        },
+      }),
+    );
+    const service = asBaselineObject(
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'keystone-public', namespace: 'bench', labels: { 'stackops-bench': 'x' } },
+        spec: { clusterIP: '10.0.0.7', clusterIPs: ['10.0.0.7'], ports: [{ port: 5000 }] },
+      } as never,
+      'bench',
+      'baseline-7',
+    ) as never as { metadata: { labels: unknown }; spec: unknown };
+    expect(service.spec).toEqual({ ports: [{ port: 5000 }] });
+    // Only the namespace's name standing alone is rewritten, not a word that contains it.
+    expect(service.metadata.labels).toEqual({ 'stackops-bench': 'x' });
+  });
+
+  it("says how many objects carry the operator's bodies", () => {
+    const stages = workloads.keystone.controlPlaneStages?.('ns') ?? [];
+    const first = stages[0]?.[1];
+    if (!first) throw new Error('no stage');
+    const one: OperatorBodies = {
+      namespace: 'bench',
+      objects: new Map([[bodyKey(first.kind, first.object.metadata.name ?? ''), first.object]]),
+    };
+    expect(describeBodies(stages, one)).toBe(
+      '1 of 16 objects as the operator wrote them in the apply scenario, the rest placeholders',
+    );
+    expect(describeBodies(stages, undefined)).toBe('placeholder bodies (no operator run to read them from)');
   });
 });
 
