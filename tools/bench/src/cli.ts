@@ -37,6 +37,7 @@ import {
   operatorDirs,
   workloads,
 } from './workloads.js';
+import { runWriteCosts } from './write-costs.js';
 
 const positiveInt = (v: string) => {
   const n = Number(v);
@@ -58,6 +59,10 @@ const program = new Command('stackops-bench')
   .option('--no-baseline', 'skip the control-plane-alone run of the scale scenario')
   .option('--no-maxima', 'skip the one-instance-at-the-CRD-maxima run')
   .option('--no-floor', 'skip the bare-node floor')
+  .option(
+    '--write-costs',
+    'only measure what each kind of write an operator makes costs the API server and etcd (CPU per request, on a fresh cluster), then stop',
+  )
   .option(
     '--cluster <name>',
     'kube-env cluster name (started fresh for each run, stopped at the end)',
@@ -103,6 +108,7 @@ interface Options {
   baseline: boolean;
   maxima: boolean;
   floor: boolean;
+  writeCosts?: boolean;
   cluster: string;
   out: string;
   subjectCmd?: string;
@@ -135,6 +141,18 @@ async function main(): Promise<void> {
   const progress = (l: string) => process.stderr.write(`${l}\n`);
   const loadBefore = machineLoad();
   const started = new Date();
+  if (o.writeCosts) {
+    const opts = { cluster: o.cluster, outDir, idleSeconds: 0, scaleTimeoutSeconds: 0, progress };
+    const lines = await runWriteCosts(opts).finally(() => stopCluster(o.cluster, { purge: true }));
+    const out = [
+      `stackops bench --write-costs, ${started.toISOString()}: ${loadBefore} before, ${machineLoad()} after.`,
+      ...lines,
+      '',
+    ];
+    process.stdout.write(out.join('\n'));
+    writeFileSync(join(outDir, 'write-costs.txt'), out.join('\n'));
+    return;
+  }
   const results: OperatorResult[] = [];
   // The Go column: not beside another subject or runtime (that is the comparison asked for then).
   const go = o.subjectCmd || o.runtime ? { sides: {}, note: '' } : goSides(dirs, o.go, (l) => progress(l));

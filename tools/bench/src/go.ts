@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stackopsCacheDir } from '@stackops/kube-env';
 import type { SubjectSpec } from './subject.js';
 import { withUpstreamInfra } from './upstream-infra.js';
 import type { OperatorDir, Workload } from './workloads.js';
@@ -71,9 +71,7 @@ function pins(): Pin[] {
   ];
 }
 
-const cacheDir = () =>
-  process.env['UPSTREAM_SWITCH_CACHE'] ??
-  join(process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache'), 'stackops/upstream-switch');
+const cacheDir = () => process.env['UPSTREAM_SWITCH_CACHE'] ?? join(stackopsCacheDir(), 'upstream-switch');
 const mirrorDir = () => process.env['UPSTREAM_MIRROR'] ?? '/work/.mirror';
 
 const paths = (p: Pin) => ({

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { stackopsCacheDir } from '@stackops/kube-env';
 import type { SubjectSpec } from './subject.js';
 
 /** A JavaScript runtime other than Node that installs from npm (ADR 0045). */
@@ -21,8 +21,7 @@ export function parseRuntime(value: string): Runtime {
  * version): the bench measures it, nothing in the repository depends on it.
  */
 export function installRuntime(runtime: Runtime, progress: (line: string) => void): string {
-  const cache = process.env['XDG_CACHE_HOME'] ?? join(homedir(), '.cache');
-  const prefix = join(cache, 'stackops', 'runtimes', `${runtime.name}-${runtime.version}`);
+  const prefix = join(stackopsCacheDir(), 'runtimes', `${runtime.name}-${runtime.version}`);
   const bin = join(prefix, 'node_modules', '.bin', runtime.name);
   if (!existsSync(bin)) {
     progress(`installing ${runtime.name}@${runtime.version} from npm into ${prefix}`);

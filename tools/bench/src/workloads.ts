@@ -180,7 +180,7 @@ const kind = (group: string, version: string, k: string, plural: string, namespa
   plural,
   namespaced,
 });
-const KeystoneAPIKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneAPI', 'keystoneapis');
+export const KeystoneAPIKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneAPI', 'keystoneapis');
 const KeystoneServiceKind = kind('keystone.openstack.org', 'v1beta1', 'KeystoneService', 'keystoneservices');
 const KeystoneEndpointKind = kind(
   'keystone.openstack.org',

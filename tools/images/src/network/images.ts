@@ -12,8 +12,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { stackopsCacheDir } from '@stackops/kube-env';
 import { downloadPackages, extractPackage, resolvePackages } from '@stackops/kube-env/debian';
 import { statusEntry } from '../base/debian.js';
 import { type BuilderOptions, type BuiltImage, withImageBuilder } from '../image-builder.js';
@@ -173,8 +173,7 @@ const RECIPE = 1;
 const BASE_RECIPE = 2;
 
 function networkImagesCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'stackops', 'images', 'network');
+  return join(stackopsCacheDir(), 'images', 'network');
 }
 
 function networkDir(): string {

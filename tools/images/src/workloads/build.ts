@@ -11,8 +11,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { stackopsCacheDir } from '@stackops/kube-env';
 import { downloadPackages, extractPackage, resolvePackages } from '@stackops/kube-env/debian';
 import { withBuildLock } from '../util/build-lock.js';
 import { sha256Hex } from '../util/hash.js';
@@ -56,8 +56,7 @@ export interface BuildOptions {
 }
 
 export function defaultWorkloadsCacheDir(): string {
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'stackops', 'images', 'workloads');
+  return join(stackopsCacheDir(), 'images', 'workloads');
 }
 
 /** Runs a program with its output going to `log`; a failure names the log and quotes its end. */

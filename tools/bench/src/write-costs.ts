@@ -1,0 +1,147 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { formatTime } from '@stackops/lib-common/conditions';
+import { installCrds } from '@stackops/lib-common/testing';
+import { sample } from './proc.js';
+import { createNamespace, freshCluster, type RunOptions } from './runner.js';
+import { KeystoneAPIKind, workloads } from './workloads.js';
+
+/** One kind of request, sent `count` times over the namespaces, 16 in flight. */
+interface WriteKind {
+  name: string;
+  count: number;
+  send(client: RestKubeClient, i: number, ns: string): Promise<unknown>;
+}
+
+const NAMESPACES = 200;
+const IN_FLIGHT = 16;
+const config = 'x'.repeat(2048);
+
+/** 16 conditions as a KeystoneAPI carries them, each write changing every one. */
+const conditions = (i: number) =>
+  Array.from({ length: 16 }, (_, c) => ({
+    type: `Condition${c}`,
+    status: i % 2 ? 'True' : 'Unknown',
+    reason: i % 2 ? 'Ready' : 'Init',
+    message: `Condition${c} ${i % 2 ? 'complete' : 'not started'} (write ${i})`,
+    lastTransitionTime: formatTime(new Date(Date.UTC(2026, 0, 1) + i * 1000)),
+  }));
+
+const secret = (name: string, ns: string): KubeObject =>
+  ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: ns },
+    stringData: { config },
+  }) as KubeObject;
+
+/** Creates `kind` `name` in `ns` with `body` beside its metadata. */
+const created = (c: RestKubeClient, kind: KindRef, name: string, ns: string, body: Record<string, unknown>) =>
+  c.create(kind, {
+    apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
+    kind: kind.kind,
+    metadata: { name, namespace: ns },
+    ...body,
+  } as KubeObject);
+
+const patchKeystone = (c: RestKubeClient, ns: string, patch: object, subresource?: 'status') =>
+  c.patch(
+    KeystoneAPIKind,
+    { namespace: ns, name: 'keystone' },
+    patch,
+    'merge',
+    subresource ? { subresource } : {},
+  );
+
+/**
+ * What each kind of write an operator makes costs the control plane here: the API server's and
+ * etcd's CPU (from /proc) over `count` requests, per request. Read it beside the 200-instance
+ * figures: a write's price is paid on the same two cores as everything else.
+ */
+const KINDS: WriteKind[] = [
+  {
+    name: 'create Secret (2 KiB)',
+    count: 1000,
+    send: (c, i, ns) => c.create(Kinds.Secret, secret(`p${i}`, ns)),
+  },
+  {
+    name: 'server-side apply, new Secret (2 KiB)',
+    count: 1000,
+    send: (c, i, ns) => c.apply(Kinds.Secret, secret(`a${i}`, ns), { force: true }),
+  },
+  {
+    name: 'merge patch Secret',
+    count: 1000,
+    send: (c, i, ns) =>
+      c.patch(Kinds.Secret, { namespace: ns, name: `p${i % 1000}` }, { stringData: { n: `${i}` } }, 'merge'),
+  },
+  {
+    name: 'create Event',
+    count: 1000,
+    send: (c, i, ns) =>
+      created(c, Kinds.Event, `e${i}`, ns, {
+        involvedObject: { apiVersion: 'v1', kind: 'Secret', name: `p${i}`, namespace: ns },
+        reason: 'SuccessfulCreate',
+        message: 'Created Job keystone-db-sync',
+        type: 'Normal',
+        source: { component: 'stackops-bench' },
+        firstTimestamp: formatTime(new Date()),
+        lastTimestamp: formatTime(new Date()),
+        count: 1,
+      }),
+  },
+  {
+    name: 'create Service (ClusterIP)',
+    count: 400,
+    send: (c, i, ns) =>
+      created(c, Kinds.Service, `s${i}`, ns, { spec: { selector: { app: 'x' }, ports: [{ port: 5000 }] } }),
+  },
+  {
+    name: 'merge patch KeystoneAPI metadata (a label)',
+    count: 1000,
+    send: (c, i, ns) => patchKeystone(c, ns, { metadata: { labels: { n: `${i}` } } }),
+  },
+  {
+    name: 'merge patch KeystoneAPI status (16 conditions)',
+    count: 1000,
+    send: (c, i, ns) =>
+      patchKeystone(c, ns, { status: { conditions: conditions(i), observedGeneration: 1 } }, 'status'),
+  },
+];
+
+export async function runWriteCosts(opts: RunOptions): Promise<string[]> {
+  const { client, handle } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  try {
+    await installCrds(client, workloads.keystone.crds());
+    const namespaces = Array.from({ length: NAMESPACES }, (_, i) => `costs-${i}`);
+    for (const ns of namespaces) {
+      await createNamespace(client, ns);
+      await workloads.keystone.apply(client, ns);
+    }
+    const pids = [handle.state.components['kube-apiserver']?.pid, handle.state.components.etcd?.pid];
+    const cpu = () => pids.reduce<number>((sum, pid) => sum + (pid ? sample(pid).cpu : 0), 0);
+    const lines = [
+      `API server + etcd CPU per request (${NAMESPACES} namespaces, ${IN_FLIGHT} in flight, audit log on as in every scenario):`,
+    ];
+    for (const kind of KINDS) {
+      await sleep(3000); // what the previous kind left (watch fan-out, compaction) settles first
+      const before = cpu();
+      const started = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: IN_FLIGHT }, async () => {
+          for (let i = next++; i < kind.count; i = next++)
+            await kind.send(client, i, namespaces[i % NAMESPACES] ?? '');
+        }),
+      );
+      await sleep(1000); // the watch cache's and etcd's share of the last writes
+      const used = cpu() - before;
+      const line = `  ${kind.name.padEnd(48)} ${((used / kind.count) * 1000).toFixed(2).padStart(6)} ms  (${kind.count} in ${((performance.now() - started) / 1000).toFixed(1)} s)`;
+      opts.progress(line);
+      lines.push(line);
+    }
+    return lines;
+  } finally {
+    client.close();
+  }
+}
