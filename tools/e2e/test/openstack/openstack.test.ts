@@ -337,24 +337,28 @@ interface TokenLoopCounts {
   errors: string[];
   /** `HH:MM:SS <seconds>s`: successful requests that took over 3 s (a cold or lost endpoint). */
   slow: string[];
+  /** Tokens issued after the last error (all of them when none failed). */
+  okAfterLastError: number;
 }
 
 function tokenLoop(adminPassword: string): { stop: () => Promise<TokenLoopCounts> } {
   const script = [
     'import json, os, sys, time, urllib.request',
     'body = json.dumps({"auth": {"identity": {"methods": ["password"], "password": {"user": {"name": "admin", "domain": {"name": "Default"}, "password": sys.argv[1]}}}, "scope": {"project": {"name": "admin", "domain": {"name": "Default"}}}}}).encode()',
-    'ok, errors, slow, end = 0, [], [], time.time() + 900',
+    'ok, after, errors, slow, end = 0, 0, [], [], time.time() + 900',
     'while not os.path.exists("/tmp/stop-token-loop") and time.time() < end:',
     '    t0, at = time.time(), time.strftime("%H:%M:%S")',
     '    try:',
     '        r = urllib.request.urlopen(urllib.request.Request("http://keystone-internal.openstack.svc:5000/v3/auth/tokens", data=body, headers={"Content-Type": "application/json"}), timeout=10)',
     '        ok += r.status == 201',
+    '        after += r.status == 201',
     '        if time.time() - t0 > 3: slow.append(f"{at} {time.time() - t0:.1f}s")',
     '    except Exception as e:',
     '        errors.append(f"{at} {e} (after {time.time() - t0:.1f}s)")',
+    '        after = 0',
     '    time.sleep(0.2)',
     'os.remove("/tmp/stop-token-loop")',
-    'print(json.dumps({"ok": ok, "failed": len(errors), "errors": errors[:4] + errors[-1:] if len(errors) > 4 else errors, "slow": slow}))',
+    'print(json.dumps({"ok": ok, "failed": len(errors), "errors": errors[:4] + errors[-1:] if len(errors) > 4 else errors, "slow": slow, "okAfterLastError": after}))',
   ].join('\n');
   const run = kubectl(
     ['exec', '-n', ns, 'openstackclient', '--', 'python3', '-c', script, adminPassword],
@@ -668,8 +672,12 @@ async function nodeLost(first: string, lost: string): Promise<void> {
   const times = counts.errors.map((e) => e.slice(0, 8));
   // Every error and slow request with its time, beside the node's: the failures' cause is in them.
   const loopReport = `frozen at ${new Date(frozenAt).toISOString().slice(11, 19)}; errors: ${counts.errors.join(' | ') || '-'}; slow: ${counts.slow.join(', ') || '-'}`;
-  timings['lost node: token loop'] = `${counts.ok} ok, ${counts.failed} failed; ${loopReport}`;
-  expect(counts.ok, loopReport).toBeGreaterThan(10);
+  timings['lost node: token loop'] =
+    `${counts.ok} ok (${counts.okAfterLastError} after the last error), ${counts.failed} failed; ${loopReport}`;
+  // Tokens again after the failures: Keystone answered through the Service on the pod left. Not a
+  // total: that depends on how long the replacement takes to be Ready (two 10 s timeouts in a
+  // 35 s window once left 10 ok, against 17–19 in 40 s).
+  expect(counts.okAfterLastError, loopReport).toBeGreaterThanOrEqual(3);
   expect(counts.failed * 200, loopReport).toBeLessThanOrEqual(30_000);
   if (counts.failed > 1) {
     const secs = (t: string) =>
