@@ -142,8 +142,9 @@ async function main(): Promise<void> {
   const loadBefore = machineLoad();
   const started = new Date();
   if (o.writeCosts) {
-    const opts = { cluster: o.cluster, outDir, idleSeconds: 0, scaleTimeoutSeconds: 0, progress };
-    const lines = await runWriteCosts(opts).finally(() => stopCluster(o.cluster, { purge: true }));
+    const lines = await runWriteCosts({ cluster: o.cluster, outDir, progress }).finally(() =>
+      stopCluster(o.cluster, { purge: true }),
+    );
     const out = [
       `stackops bench --write-costs, ${started.toISOString()}: ${loadBefore} before, ${machineLoad()} after.`,
       ...lines,
@@ -196,7 +197,7 @@ async function main(): Promise<void> {
         progress(`  ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
         return {};
       };
-      // Our operator's objects for one instance, from its last apply: the baselines' bodies.
+      // Our operator's objects for one instance, from its first apply that got done: the baselines' bodies.
       const kept: { bodies?: OperatorBodies } = {};
       for (let i = 1; i <= o.runs; i++) {
         // A run that fails (a timeout, a subject that exits) is reported and left out; the others count.

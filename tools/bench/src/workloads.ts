@@ -393,7 +393,7 @@ const podTemplate = (name: string, restartPolicy: string) => ({
   spec: { restartPolicy, containers: [{ name, image: 'keystone:bench', command: ['/bin/true'] }] },
 });
 /** One object of a baseline stage: `kind`'s apiVersion and kind, `name` in `ns`, then `body`. */
-const staged = (kind: KindRef, ns: string, name: string, body: Record<string, unknown> = {}) => ({
+export const staged = (kind: KindRef, ns: string, name: string, body: Record<string, unknown> = {}) => ({
   kind,
   object: {
     apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,

@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
+import { Kinds, type RestKubeClient } from '@stackops/lib-common/client';
 import { formatTime } from '@stackops/lib-common/conditions';
 import { installCrds } from '@stackops/lib-common/testing';
 import { sample } from './proc.js';
 import { createNamespace, freshCluster, type RunOptions } from './runner.js';
-import { KeystoneAPIKind, workloads } from './workloads.js';
+import { KeystoneAPIKind, staged, workloads } from './workloads.js';
 
 /** One kind of request, sent `count` times over the namespaces, 16 in flight. */
 interface WriteKind {
@@ -27,22 +27,9 @@ const conditions = (i: number) =>
     lastTransitionTime: formatTime(new Date(Date.UTC(2026, 0, 1) + i * 1000)),
   }));
 
-const secret = (name: string, ns: string): KubeObject =>
-  ({
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name, namespace: ns },
-    stringData: { config },
-  }) as KubeObject;
-
-/** Creates `kind` `name` in `ns` with `body` beside its metadata. */
-const created = (c: RestKubeClient, kind: KindRef, name: string, ns: string, body: Record<string, unknown>) =>
-  c.create(kind, {
-    apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
-    kind: kind.kind,
-    metadata: { name, namespace: ns },
-    ...body,
-  } as KubeObject);
+/** A Secret of 2 KiB, as the baselines build their objects. */
+const secret = (name: string, ns: string) =>
+  staged(Kinds.Secret, ns, name, { stringData: { config } }).object;
 
 const patchKeystone = (c: RestKubeClient, ns: string, patch: object, subresource?: 'status') =>
   c.patch(
@@ -79,22 +66,29 @@ const KINDS: WriteKind[] = [
     name: 'create Event',
     count: 1000,
     send: (c, i, ns) =>
-      created(c, Kinds.Event, `e${i}`, ns, {
-        involvedObject: { apiVersion: 'v1', kind: 'Secret', name: `p${i}`, namespace: ns },
-        reason: 'SuccessfulCreate',
-        message: 'Created Job keystone-db-sync',
-        type: 'Normal',
-        source: { component: 'stackops-bench' },
-        firstTimestamp: formatTime(new Date()),
-        lastTimestamp: formatTime(new Date()),
-        count: 1,
-      }),
+      c.create(
+        Kinds.Event,
+        staged(Kinds.Event, ns, `e${i}`, {
+          involvedObject: { apiVersion: 'v1', kind: 'Secret', name: `p${i}`, namespace: ns },
+          reason: 'SuccessfulCreate',
+          message: 'Created Job keystone-db-sync',
+          type: 'Normal',
+          source: { component: 'stackops-bench' },
+          firstTimestamp: formatTime(new Date()),
+          lastTimestamp: formatTime(new Date()),
+          count: 1,
+        }).object,
+      ),
   },
   {
     name: 'create Service (ClusterIP)',
     count: 400,
     send: (c, i, ns) =>
-      created(c, Kinds.Service, `s${i}`, ns, { spec: { selector: { app: 'x' }, ports: [{ port: 5000 }] } }),
+      c.create(
+        Kinds.Service,
+        staged(Kinds.Service, ns, `s${i}`, { spec: { selector: { app: 'x' }, ports: [{ port: 5000 }] } })
+          .object,
+      ),
   },
   {
     name: 'merge patch KeystoneAPI metadata (a label)',
@@ -109,7 +103,9 @@ const KINDS: WriteKind[] = [
   },
 ];
 
-export async function runWriteCosts(opts: RunOptions): Promise<string[]> {
+export async function runWriteCosts(
+  opts: Pick<RunOptions, 'cluster' | 'outDir' | 'progress'>,
+): Promise<string[]> {
   const { client, handle } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
   try {
     await installCrds(client, workloads.keystone.crds());
