@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import http2 from 'node:http2';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selfSignedCertificate } from '../metrics/self-signed.js';
 import { waitUntil } from '../testing/wait.js';
@@ -50,6 +50,43 @@ async function closedPort(): Promise<number> {
   server.close();
   await once(server, 'close');
   return port;
+}
+
+/**
+ * A TCP relay in front of `target` that can go silent: `freeze()` stops forwarding on every
+ * connection open so far without closing any, as a peer that vanished (no FIN, no RST).
+ */
+async function freezableRelay(target: URL) {
+  const pairs: [net.Socket, net.Socket][] = [];
+  const relay = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), '127.0.0.1');
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', end);
+    upstream.on('error', end);
+    pairs.push([client, upstream]);
+  });
+  relay.listen(0, '127.0.0.1');
+  await once(relay, 'listening');
+  closers.push(() => {
+    for (const pair of pairs) for (const socket of pair) socket.destroy();
+    relay.close();
+  });
+  return {
+    url: new URL(`https://127.0.0.1:${(relay.address() as AddressInfo).port}`),
+    freeze: (): void => {
+      for (const [client, upstream] of pairs.splice(0)) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+  };
 }
 
 const text = async (res: ApiResponse): Promise<string> => {
@@ -121,6 +158,35 @@ describe('Http2Pool', () => {
     // The pool forgot the dead connection: the next request opens a new one.
     const res = await pool.request({ method: 'GET', path: '/again', headers: {} });
     expect(res?.statusCode).toBe(200);
+  });
+
+  it('keeps a silent connection that answers PINGs, and closes one whose peer stopped answering', async () => {
+    const server = await h2Server(100);
+    const relay = await freezableRelay(server.url);
+    const pool = new Http2Pool(relay.url, { ca: pair.cert }, { keepAliveMs: 50, pingTimeoutMs: 100 });
+    closers.push(() => pool.close());
+    const watch = await pool.request({ method: 'GET', path: '/hold', headers: {} });
+    if (!watch) throw new Error('no response');
+    watch.body.on('error', () => {});
+    let closedAt: number | undefined;
+    watch.body.once('close', () => {
+      closedAt = Date.now();
+    });
+    // Several keep-alive rounds with nothing on the stream: the PINGs are answered, it stays.
+    await new Promise((r) => setTimeout(r, 400));
+    expect(closedAt).toBeUndefined();
+    const frozenAt = Date.now();
+    relay.freeze();
+    // Nothing ends it but the unanswered PING: after ≤ 50 ms of silence and 100 ms without a reply.
+    await waitUntil('the watch on the dead connection to end', () => closedAt, {
+      timeoutMs: 2000,
+      intervalMs: 5,
+    });
+    expect((closedAt ?? 0) - frozenAt).toBeLessThan(1000);
+    expect(watch.body.complete).toBe(false);
+    // The dead connection left the pool: the next request opens a new one through the relay.
+    const res = await pool.request({ method: 'GET', path: '/after', headers: {} });
+    expect(res && (await text(res))).toBe('GET /after undefined');
   });
 
   it('gives undefined for a server that only speaks HTTP/1.1, and does not ask it again', async () => {

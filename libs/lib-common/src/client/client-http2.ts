@@ -26,8 +26,20 @@ const STREAMS_BEFORE_SETTINGS = 100;
 /** Receive windows: a LIST of large objects then needs no WINDOW_UPDATE round trips. */
 const STREAM_WINDOW = 1 << 20;
 const CONNECTION_WINDOW = 16 << 20;
-/** How long a connection may take to answer a PING after a request on it timed out. */
+/** How long a connection may take to answer a PING before it counts as dead. */
 const PING_TIMEOUT_MS = 10_000;
+/**
+ * Silence after which a connection is PINGed. Watches last 30–60 min (runtime/watch-timeout.ts), so a
+ * connection whose peer vanished without a FIN or RST is found by this, in ~40 s, not by their end.
+ */
+const KEEPALIVE_MS = 30_000;
+
+export interface Http2PoolTimings {
+  /** Silence on a connection before it is PINGed (default 30 s). */
+  keepAliveMs?: number;
+  /** How long a PING may go unanswered before the connection is destroyed (default 10 s). */
+  pingTimeoutMs?: number;
+}
 
 interface Connection {
   session: ClientHttp2Session;
@@ -50,10 +62,17 @@ export class Http2Pool {
   /** Set when the server chose HTTP/1.1: not asked again. */
   http1Only = false;
 
+  private readonly keepAliveMs: number;
+  private readonly pingTimeoutMs: number;
+
   constructor(
     private readonly server: URL,
     private readonly tls: ConnectionOptions,
-  ) {}
+    timings: Http2PoolTimings = {},
+  ) {
+    this.keepAliveMs = timings.keepAliveMs ?? KEEPALIVE_MS;
+    this.pingTimeoutMs = timings.pingTimeoutMs ?? PING_TIMEOUT_MS;
+  }
 
   /** Opens a stream and resolves with its response headers, or undefined if the server has no h2. */
   async request(req: StreamRequest): Promise<ApiResponse | undefined> {
@@ -113,8 +132,9 @@ export class Http2Pool {
   private async acquire(): Promise<Connection | undefined> {
     for (;;) {
       if (this.closed) throw new Error('client closed');
-      // Only usable connections are in the list: one that failed, closed or got GOAWAY left it.
-      const free = this.connections.find((c) => c.active < limitOf(c.session));
+      // Only usable connections are in the list: one that failed, closed or got GOAWAY left it;
+      // one destroyed here (an unanswered PING) leaves it only at its 'close', a tick later.
+      const free = this.connections.find((c) => !c.session.destroyed && c.active < limitOf(c.session));
       if (free) {
         free.active++;
         return free;
@@ -133,15 +153,25 @@ export class Http2Pool {
     return this.opening;
   }
 
-  /** One PING; no answer in time means the connection is dead: destroying it fails its streams fast. */
-  private checkAlive(conn: Connection): void {
+  /**
+   * One PING; no answer in time means the connection is dead: destroying it fails its streams (the
+   * watches on it restart on another connection). `answered` runs after a reply.
+   */
+  private checkAlive(conn: Connection, answered?: () => void): void {
     if (conn.session.destroyed) return;
-    const timer = setTimeout(() => conn.session.destroy(), PING_TIMEOUT_MS);
+    const timer = setTimeout(() => conn.session.destroy(), this.pingTimeoutMs);
     const pinged = conn.session.ping((err) => {
       clearTimeout(timer);
       if (err) conn.session.destroy();
+      else answered?.();
     });
     if (!pinged) clearTimeout(timer);
+  }
+
+  /** PINGs the connection after every `keepAliveMs` without a frame from the server. */
+  private keepAlive(conn: Connection): void {
+    // The session's timer fires once per silence; it is armed again after each reply.
+    conn.session.setTimeout(this.keepAliveMs, () => this.checkAlive(conn, () => this.keepAlive(conn)));
   }
 
   private async connect(): Promise<Connection | undefined> {
@@ -180,6 +210,7 @@ export class Http2Pool {
       throw new Error('client closed');
     }
     this.connections.push(conn);
+    this.keepAlive(conn);
     return conn;
   }
 

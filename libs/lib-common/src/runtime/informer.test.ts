@@ -95,6 +95,11 @@ describe('Informer, list then watch', () => {
     // resumed from the last event's resourceVersion, without a relist
     expect(calls.watches[1]?.resourceVersion).toBe('13');
     expect(calls.lists).toHaveLength(1);
+    // Each watch asks for its own 30–60 min (watchTimeoutSeconds), not one fixed figure.
+    for (const w of calls.watches) {
+      expect(w.timeoutSeconds).toBeGreaterThanOrEqual(1800);
+      expect(w.timeoutSeconds).toBeLessThan(3600);
+    }
     await inf.stop();
   });
 

@@ -5,6 +5,7 @@ import { type KindRef, kindKey } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef, WatchEvent } from '../client/types.js';
 import { Backoff, type BackoffOptions, sleep } from './backoff.js';
 import { type CacheListOptions, keyOf, Store } from './store.js';
+import { watchTimeoutSeconds } from './watch-timeout.js';
 
 export type InformerEvent<T extends KubeObject = KubeObject> =
   | { type: 'add'; obj: T }
@@ -30,7 +31,7 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
    * refuses it gets list+watch from then on.
    */
   watchList?: boolean;
-  /** Server-side watch timeout (default 290 s, like kube-rs). */
+  /** Server-side watch timeout (default 30–60 min at random, `watchTimeoutSeconds`). */
   watchTimeoutSeconds?: number;
   /** Restart a watch that delivered nothing (not even a bookmark) for this long (default timeout + 10 s). */
   idleTimeoutMs?: number;
@@ -284,7 +285,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     const ac = new AbortController();
     const onStop = (): void => ac.abort();
     stop.addEventListener('abort', onStop, { once: true });
-    const timeoutSeconds = this.opts.watchTimeoutSeconds ?? 290;
+    const timeoutSeconds = this.opts.watchTimeoutSeconds ?? watchTimeoutSeconds();
     const idleMs = this.opts.idleTimeoutMs ?? (timeoutSeconds + 10) * 1000;
     let idle = false;
     let timer: NodeJS.Timeout | undefined;

@@ -4,13 +4,12 @@ import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { Backoff, sleep } from './backoff.js';
 import { INITIAL_EVENTS_END, Informer, type InformerEvent, type InformerOptions } from './informer.js';
+import { watchTimeoutSeconds } from './watch-timeout.js';
 
 /** The first wait before the presence of an absent kind is polled again (default 30 s). */
 const OPTIONAL_KIND_RECHECK_MS = 30_000;
 /** The longest wait between two polls of an absent kind: the wait doubles up to it. */
 const OPTIONAL_KIND_MAX_RECHECK_MS = 300_000;
-/** Server-side timeout of the CRD watch (the informers' figure: one renewal per ~5 min idle). */
-const CRD_WATCH_TIMEOUT_S = 290;
 /** The annotation of the bookmark that ends a watch-list's initial events. */
 
 export interface OptionalKindWatchOptions {
@@ -250,8 +249,9 @@ export class OptionalKindWatch {
         const watch = new AbortController();
         const onStop = (): void => watch.abort();
         signal.addEventListener('abort', onStop, { once: true });
-        // A connection that went silent is ended by this timer (the server ends it before).
-        const timer = setTimeout(() => watch.abort(), (CRD_WATCH_TIMEOUT_S + 15) * 1000);
+        // The server ends the watch first; this timer ends one whose stream went silent.
+        const timeoutSeconds = watchTimeoutSeconds();
+        const timer = setTimeout(() => watch.abort(), (timeoutSeconds + 15) * 1000);
         let initialEnded = !streaming;
         try {
           await this.client.watch<CrdObject>(
@@ -264,7 +264,7 @@ export class OptionalKindWatch {
                   ? { resourceVersion }
                   : {}),
               allowWatchBookmarks: true,
-              timeoutSeconds: CRD_WATCH_TIMEOUT_S,
+              timeoutSeconds,
               signal: watch.signal,
             },
             (e) => {
