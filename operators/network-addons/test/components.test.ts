@@ -161,6 +161,25 @@ describe('NetworkAddonsConfig components on the local control plane', () => {
     await nao.op.controller.whenIdle();
   });
 
+  it('sets back a CRD it applies without an owner reference at once, with no periodic pass', async () => {
+    const nad = { name: 'network-attachment-definitions.k8s.cni.cncf.io' };
+    const label = async () =>
+      (await nao.client.get<KubeObject>(Kinds.CustomResourceDefinition, nad))?.metadata.labels?.[
+        'app.kubernetes.io/component'
+      ];
+    const wanted = await label();
+    expect(wanted).toBe('network');
+    await nao.client.patch(
+      Kinds.CustomResourceDefinition,
+      nad,
+      { metadata: { labels: { 'app.kubernetes.io/component': 'tampered' } } },
+      'merge',
+    );
+    // The change itself brings the singleton back (the upstream operator's one-minute loop is gone).
+    await waitUntil('the CRD label set back', async () => (await label()) === wanted, { timeoutMs: 10_000 });
+    await nao.op.controller.whenIdle();
+  });
+
   it('removing a component removes its objects and stays Available', async () => {
     const recorder = new StatusRecorder(nao.client);
     const { kubeMacPool: _kmp, linuxBridge: _lb, ...rest } = ALL;

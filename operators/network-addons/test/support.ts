@@ -64,7 +64,6 @@ export interface OperatorOptions {
   version?: string;
   images?: ComponentImages;
   impersonate?: Impersonation;
-  resyncMs?: number;
 }
 
 export interface RunningOperator {
@@ -89,10 +88,7 @@ export async function startOperator(opts: OperatorOptions): Promise<RunningOpera
       ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
     },
     async (m) => {
-      controller = await registerNetworkAddonsConfigController(m, {
-        env,
-        ...(opts.resyncMs !== undefined ? { resyncMs: opts.resyncMs } : {}),
-      });
+      controller = await registerNetworkAddonsConfigController(m, { env });
     },
   );
   if (!controller) throw new Error('the NetworkAddonsConfig controller was not registered');

@@ -18,8 +18,6 @@ export interface NetworkAddonsSettings {
   /** Every kind it renders (and so owns, caches and prunes). */
   kinds: readonly KindRef[];
   random: RandomBytes;
-  /** Self-healing resync of a successful reconcile (upstream: one minute). */
-  resyncMs: number;
 }
 
 /** What the steps of one NetworkAddonsConfig pass share and fill in, in step order. */

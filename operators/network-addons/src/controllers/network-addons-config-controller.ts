@@ -22,8 +22,6 @@ export interface NetworkAddonsControllerOptions {
   env: OperatorEnv;
   random?: RandomBytes;
   now?: () => Date;
-  /** Self-healing resync of a successful reconcile (default one minute, as upstream). */
-  resyncMs?: number;
 }
 
 /** Whether cert-manager's API is served (then the ipam controller gets a Certificate and an Issuer). */
@@ -38,10 +36,11 @@ async function certManagerServed(client: KubeClient): Promise<boolean> {
 }
 
 /**
- * Registers the NetworkAddonsConfig controller. It owns every kind it renders, cached only where
+ * Registers the NetworkAddonsConfig controller. It watches every kind it renders, cached only where
  * labelled `app.kubernetes.io/managed-by=cnao-operator` (so the operator never lists every
- * ConfigMap or ClusterRole of the cluster); a change to one it owns brings the owner back, and so
- * does a change in a component pod's containers (ready, waiting reason). Spec
+ * ConfigMap or ClusterRole of the cluster); a change to any such object brings the singleton back,
+ * and so does a change in a component pod's containers (ready, waiting reason). No periodic pass:
+ * what it reads is all watched (ADR 0055), and lib-common's 10 h safety net stays. Spec
  * and label changes of the CR trigger it, and setting or removing `openstack.org/paused`; its own
  * status writes do not.
  */
@@ -63,17 +62,19 @@ export async function registerNetworkAddonsConfigController(
       certManagerAvailable,
       kinds,
       random: opts.random ?? ((n) => randomBytes(n)),
-      resyncMs: opts.resyncMs ?? 60_000,
     },
     opts.now,
   );
   let builder = manager
     .controller<NetworkAddonsConfig>({ for: NetworkAddonsConfigKind, name: 'networkaddonsconfig' })
     .forPredicates(or(generationChanged, labelsChanged, pausedChanged));
-  for (const kind of kinds) builder = builder.owns(kind, managedOnly);
+  // Every object it renders brings the singleton back, owned or not: CRDs and `rejectOwner` objects
+  // carry no owner reference, and a change to one is set back at once instead of by a timer.
+  const toSingleton = () => ({ name: OPERATOR_CONFIG_NAME });
+  for (const kind of kinds) builder = builder.watches(kind, toSingleton, managedOnly);
   // The components' pods (labelled like every rendered object): a container that starts failing or
   // recovers changes Degraded, while the DaemonSet's or Deployment's own status stays the same.
-  builder = builder.watches(Kinds.Pod, () => ({ name: OPERATOR_CONFIG_NAME }), {
+  builder = builder.watches(Kinds.Pod, toSingleton, {
     ...managedOnly,
     predicates: [podStateChanged],
   });

@@ -9,7 +9,6 @@ import { CERT_MANAGER_KINDS, RENDERED_KINDS } from '../resources/kinds.js';
 import { networkAddonsConfigReconciler } from './network-addons-config-reconciler.js';
 
 const NS = 'cnao';
-const RESYNC_MS = 60_000;
 
 function setup(opts: { certManager?: boolean } = {}) {
   const fake = new FakeKubeClient({ fieldManager: 'stackops-network-addons-operator' });
@@ -20,7 +19,6 @@ function setup(opts: { certManager?: boolean } = {}) {
       certManagerAvailable: opts.certManager ?? false,
       kinds,
       random: (n) => new Uint8Array(n).fill(7),
-      resyncMs: RESYNC_MS,
     },
     () => new Date('2024-05-06T07:08:09.123Z'),
   );
@@ -66,11 +64,12 @@ describe('NetworkAddonsConfig reconciler (fake API server)', () => {
     expect(events.map((e) => `${e.type} ${e.reason}`)).toEqual(['Warning Failed: FailedToValidate']);
   });
 
-  it('deploys the enabled components, reports Progressing, resyncs, and then writes nothing on an unchanged pass', async () => {
+  it('deploys the enabled components, reports Progressing without polling, and then writes nothing on an unchanged pass', async () => {
     const t = setup();
     await t.setSpec({ multus: {} });
     const first = await t.run();
-    expect(first.result).toEqual({ requeueAfterMs: RESYNC_MS });
+    // No timer of its own: the rollout comes back through the watched workloads and pods.
+    expect(first.result).toEqual({});
     expect(t.managed()).toContain('DaemonSet/multus');
     expect(t.managed()).toContain('ConfigMap/cluster-networks-addons-operator-applied-cluster');
     expect(t.conditions()).toEqual({

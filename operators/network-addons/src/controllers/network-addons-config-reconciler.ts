@@ -25,8 +25,8 @@ const NETWORK_ADDONS_STEPS = [
 /**
  * The NetworkAddonsConfig reconciler. No finalizer: what the CR owns goes with it through garbage
  * collection, and CRDs stay. An invalid spec is Degraded until the spec changes; a failed render,
- * apply or delete is Degraded and retried with backoff; a deployed configuration is re-checked
- * every `resyncMs`.
+ * apply or delete is Degraded and retried with backoff; a deployed configuration comes back when
+ * anything it rendered changes (the controller's watches).
  */
 export function networkAddonsConfigReconciler(settings: NetworkAddonsSettings, now?: () => Date) {
   // Reconciles of one object never overlap, so one map serves every pass.

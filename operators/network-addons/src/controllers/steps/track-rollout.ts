@@ -5,7 +5,8 @@ import type { NetworkAddonsPass } from '../context.js';
 
 /**
  * How the rollout of the applied DaemonSets and Deployments goes (Progressing or Available, Degraded
- * while their pods fail to start, read from the cached pods), and the periodic resync that re-checks a deployed configuration.
+ * while their pods fail to start, read from the cached pods). Nothing is polled: a rollout's progress
+ * comes back as changes to the watched workloads and pods.
  */
 export function trackRollout(ctx: NetworkAddonsPass) {
   const workloads = (ctx.applied ?? []).filter((o) => o.kind === 'DaemonSet' || o.kind === 'Deployment');
@@ -21,6 +22,5 @@ export function trackRollout(ctx: NetworkAddonsPass) {
     failing: podFailures(workloads, pods),
     containers: containersOf(workloads),
   };
-  ctx.requeueAfter(ctx.settings.resyncMs);
   return undefined;
 }
