@@ -258,6 +258,65 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
     expect([...gadgetCalls].filter((x) => x !== 'watch gadgets' && x !== 'list gadgets')).toEqual([]);
   });
 
+  it('is watched once for the controllers that declare it: one CRD watch, one informer, every controller woken, until the last one stops', async () => {
+    const kind = freshKind('s');
+    const { client, calls } = countingClient();
+    const seen: Record<string, string[]> = { a: [], b: [] };
+    const controllers: Controller<Greeting>[] = [];
+    manager = await startTestManager(
+      { name: 'optional-shared', namespaces: [env.ns.name], client, kubeConfig: kc },
+      (m) => {
+        for (const c of ['a', 'b'])
+          controllers.push(
+            m
+              .controller<Greeting>({ for: GreetingKind, name: `greeting-${c}` })
+              .referencedBy(kind, (g) => [g.spec.message], { optional: true })
+              .reconcile(async (g, ctx) => {
+                const obj = await readExternal(ctx, kind, { namespace: env.ns.name, name: g.spec.message });
+                seen[c]?.push(obj?.metadata.name ?? 'none');
+              }),
+          );
+      },
+    );
+    const [a, b] = controllers as [Controller<Greeting>, Controller<Greeting>];
+    await env.admin.create(GreetingKind, greeting('g', 'gadget-s'));
+    await eventually(() => expect(seen).toEqual({ a: ['none'], b: ['none'] }));
+    expect(calls.filter((x) => x.endsWith(' customresourcedefinitions'))).toEqual([
+      'watch customresourcedefinitions',
+    ]);
+
+    await installCrds(env.admin, [crdOf(kind) as KubeObject]);
+    await eventually(() => expect([a, b].map((c) => c.optionalKinds[0]?.watching)).toEqual([true, true]), {
+      timeoutMs: 5_000,
+    });
+    await env.admin.create(kind, gadget(kind, 'gadget-s'));
+    await eventually(() => expect([seen['a']?.at(-1), seen['b']?.at(-1)]).toEqual(['gadget-s', 'gadget-s']), {
+      timeoutMs: 5_000,
+    });
+    // One informer of the kind (a watch-list; a list and a watch again if the new CRD's storage
+    // answered 429 first), and still the one CRD watch.
+    expect(calls.filter((x) => x === 'watch gadgets').length).toBeLessThanOrEqual(2);
+    expect(calls.filter((x) => x === 'list gadgets').length).toBeLessThanOrEqual(1);
+    expect(calls.filter((x) => x.endsWith(' customresourcedefinitions'))).toEqual([
+      'watch customresourcedefinitions',
+    ]);
+
+    // One controller stops: the other still hears the kind.
+    await a.stop(0);
+    const passesOfB = seen['b']?.length ?? 0;
+    await env.admin.patch(
+      kind,
+      { namespace: env.ns.name, name: 'gadget-s' },
+      { status: { ok: true } },
+      'merge',
+      {
+        subresource: 'status',
+      },
+    );
+    await eventually(() => expect(seen['b']?.length).toBeGreaterThan(passesOfB), { timeoutMs: 5_000 });
+    expect(b.optionalKinds[0]?.watching).toBe(true);
+  });
+
   it('starts the workers once the served kind is listed: the first pass reads the existing object without a GET', async () => {
     const kind = freshKind('b');
     await installCrds(env.admin, [crdOf(kind) as KubeObject]);

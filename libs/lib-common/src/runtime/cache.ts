@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { type KindRef, kindKey } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { Informer, type InformerMetrics, type InformerOptions } from './informer.js';
+import { OptionalKindWatch } from './optional-watch.js';
 import type { CacheListOptions } from './store.js';
 
 /** What reconcilers read: objects of the watched kinds, straight from the informers. */
@@ -22,6 +23,8 @@ export interface InformerCacheOptions {
    * keeps its own selectors.
    */
   pool?: Map<string, Informer>;
+  /** The same for the watches of optional kinds (`optionalWatch`). */
+  optionalPool?: Map<string, OptionalKindWatch>;
 }
 
 /** What may differ between the informers of one cache: which objects of the kind are cached at all. */
@@ -48,6 +51,8 @@ const describeOptions = (o: KindCacheOptions): string =>
 export class InformerCache implements CacheReader {
   private readonly informers = new Map<string, Informer>();
   private readonly options = new Map<string, KindCacheOptions>();
+  /** The optional kinds' watches, when no pool is shared with other caches. */
+  private readonly optional = new Map<string, OptionalKindWatch>();
   private running = false;
 
   constructor(
@@ -93,6 +98,27 @@ export class InformerCache implements CacheReader {
       if (this.running) inf.start();
     }
     return inf as unknown as Informer<T>;
+  }
+
+  /**
+   * The watch of an optional kind (one whose CRD another operator installs; see
+   * `OptionalKindWatch`), created on first use and shared like the informers: the controllers of
+   * this cache, and of the process's other caches, that declare the kind subscribe to one watch of
+   * its CRD and, once it is served, one informer. `recheckMs` is the first declaration's.
+   */
+  optionalWatch(kind: KindRef, opts: { recheckMs?: number } = {}): OptionalKindWatch {
+    const key = kindKey(kind);
+    const shared = this.opts.optionalPool ?? this.optional;
+    let watch = shared.get(key);
+    if (!watch) {
+      watch = new OptionalKindWatch(this.client, kind, {
+        namespaces: this.opts.namespaces,
+        ...(this.opts.logger ? { logger: this.opts.logger } : {}),
+        ...(opts.recheckMs ? { recheckMs: opts.recheckMs } : {}),
+      });
+      shared.set(key, watch);
+    }
+    return watch;
   }
 
   has(kind: KindRef): boolean {

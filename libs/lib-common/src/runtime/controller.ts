@@ -12,7 +12,7 @@ import type { ControllerMetrics } from './metrics.js';
 import {
   crdNameOf,
   type OptionalKindReader,
-  OptionalKindWatch,
+  type OptionalKindWatch,
   type OptionalLookup,
 } from './optional-watch.js';
 import type { Predicate } from './predicates.js';
@@ -299,6 +299,8 @@ export class Controller<T extends KubeObject = KubeObject> {
   private abandonedRuns: Promise<void> | undefined;
   private readonly namedWatches: { source: NamedSource; watches: NamedObjectWatches }[];
   private readonly optionalWatches: OptionalKindWatch[];
+  /** Each optional watch's source (its predicates and keys), in the same order. */
+  private readonly optionalSources: Source[];
   /** The namespaces already told (by an Event) that an optional kind is polled, per kind. */
   private readonly degradedTold = new Map<OptionalKindWatch, Set<string>>();
   /** What reconcilers read: the shared cache, plus the named and optional watches. */
@@ -315,26 +317,14 @@ export class Controller<T extends KubeObject = KubeObject> {
   ) {
     // Create the informers now, so the cache starts them with everything else.
     for (const s of sources) if (!s.optional) deps.cache.informer(s.kind, s.cache);
-    const namespaces = deps.cache.namespaces;
-    this.optionalWatches = sources
-      .filter((s) => s.optional)
-      .map(
-        (s) =>
-          new OptionalKindWatch(
-            deps.client,
-            s.kind,
-            (e) => {
-              const queue = this.queue;
-              if (queue && s.predicates.every((p) => p(e)))
-                for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
-            },
-            {
-              namespaces,
-              logger: deps.logger,
-              ...(opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {}),
-            },
-          ),
-      );
+    // One watch per optional kind for the process, whichever controllers declare it.
+    this.optionalSources = sources.filter((s) => s.optional);
+    this.optionalWatches = this.optionalSources.map((s) =>
+      deps.cache.optionalWatch(
+        s.kind,
+        opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {},
+      ),
+    );
     this.namedWatches = named.map((source) => ({
       source,
       watches: new NamedObjectWatches(
@@ -399,7 +389,15 @@ export class Controller<T extends KubeObject = KubeObject> {
     });
     this.queue = queue;
     this.deps.metrics.maxConcurrency(concurrency);
-    for (const w of this.optionalWatches) w.start();
+    this.optionalWatches.forEach((w, i) => {
+      const s = this.optionalSources[i] as Source;
+      this.unsubscribe.push(
+        w.on((e) => {
+          if (s.predicates.every((p) => p(e))) for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
+        }),
+      );
+      w.start();
+    });
     const crdSchemas = this.deps.crdSchemas?.();
     if (crdSchemas) {
       const crd = crdNameOf(this.primary);

@@ -17,6 +17,7 @@ import { CrdSchemaWatch } from './crd-schema.js';
 import type { Informer } from './informer.js';
 import { type LeaderElectionOptions, LeaderElector } from './leader.js';
 import { controllerMetrics, informerMetrics, leaderMetrics } from './metrics.js';
+import type { OptionalKindWatch } from './optional-watch.js';
 import type { ManagerFlags } from './options.js';
 import { type EventRecorder, KubeEventRecorder } from './recorder.js';
 import {
@@ -128,6 +129,7 @@ export class Manager {
   /** The managers on this one (`host`), and the informers their caches share. */
   private readonly members: Manager[] = [];
   private readonly informerPool = new Map<string, Informer>();
+  private readonly optionalWatchPool = new Map<string, OptionalKindWatch>();
   private readonly servers: { kind: 'metrics' | 'probes'; server: HttpEndpoint }[] = [];
   private readonly addresses = new Map<'metrics' | 'probes', Endpoint>();
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
@@ -160,7 +162,7 @@ export class Manager {
       logger: this.log,
       metrics: informerMetrics(this.registry),
       ...(opts.informer ? { informer: opts.informer } : {}),
-      ...(opts.host ? { pool: opts.host.informerPool } : {}),
+      ...(opts.host ? { pool: opts.host.informerPool, optionalPool: opts.host.optionalWatchPool } : {}),
     });
     opts.host?.members.push(this);
     // A host's own client is mostly idle: its members' answers (same connection) count too.

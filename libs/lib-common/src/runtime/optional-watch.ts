@@ -80,16 +80,21 @@ type Presence = 'unknown' | 'absent' | 'served';
  * (`customresourcedefinitions?fieldSelector=metadata.name=<plural>.<group>`, allowed by RBAC with
  * `resourceNames`): an idle operator sends nothing but that watch's renewal, and a CRD installed
  * later is noticed at once. Once the CRD serves the kind, the CRD watch ends and an informer of
- * the kind starts; every event, the first list included, is handed to `onEvent`, and `lookup`
+ * the kind starts; every event, the first list included, is handed to the subscribers (`on`), and `lookup`
  * answers reads from it. A running informer costs no request of its own: only when it has had to
  * restart after an error is presence checked again, and if the CRD went away it stops.
  * Without RBAC on the CRD (an older chart), presence is polled as before — a `list?limit=1` of
  * the kind after 30 s, then twice as long up to 5 min — and `degraded` says why, so the
  * controller can tell it with an Event; reads then go to the API server.
  * Kept out of the shared cache on purpose: an informer of an absent kind never syncs, and the
- * controllers and the readiness probe wait for the shared cache to sync.
+ * controllers and the readiness probe wait for the shared cache to sync. Shared like an informer
+ * (`InformerCache.optionalWatch`): every controller of the process that declares the kind
+ * subscribes with `on` and holds it between `start` and `stop`; it runs while one holds it.
  */
 export class OptionalKindWatch {
+  private readonly listeners = new Set<(e: InformerEvent) => void>();
+  /** How many users started it and have not stopped it yet. */
+  private holders = 0;
   private informer: Informer | undefined;
   private stopper: AbortController | undefined;
   private loop: Promise<void> | undefined;
@@ -108,9 +113,14 @@ export class OptionalKindWatch {
   constructor(
     private readonly client: KubeClient,
     readonly kind: KindRef,
-    private readonly onEvent: (e: InformerEvent) => void,
     private readonly opts: OptionalKindWatchOptions = {},
   ) {}
+
+  /** Hears every event of the kind's informer while it runs (its first list included); returns the unsubscribe. */
+  on(fn: (e: InformerEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
 
   /** Whether the kind is served and watched right now. */
   get watching(): boolean {
@@ -149,14 +159,19 @@ export class OptionalKindWatch {
     return { known: false };
   }
 
+  /** Holds the watch: the first holder starts it. */
   start(): void {
+    this.holders += 1;
     if (this.stopper) return;
     const stopper = new AbortController();
     this.stopper = stopper;
     this.loop = this.run(stopper.signal);
   }
 
+  /** Lets go of the watch: it stops with its last holder. */
   async stop(): Promise<void> {
+    this.holders = Math.max(0, this.holders - 1);
+    if (this.holders > 0) return;
     this.stopper?.abort();
     await this.loop;
     this.stopper = undefined;
@@ -379,7 +394,9 @@ export class OptionalKindWatch {
       ...(this.opts.namespaces?.length ? { namespaces: [...this.opts.namespaces] } : {}),
       ...(this.opts.logger ? { logger: this.opts.logger } : {}),
     });
-    informer.on(this.onEvent);
+    informer.on((e) => {
+      for (const fn of this.listeners) fn(e);
+    });
     this.errorsSeen = 0;
     this.informer = informer;
     this.presence = 'served';
