@@ -96,11 +96,13 @@ export async function ensureConfigSecret(ctx: PlacementApiPass): Promise<StepRes
   // Upstream's `<name>-scripts`: placement has no scripts, but the pods mount it (kept for parity).
   const scripts = buildConfigSecret({ name: names.scriptsSecret, namespace, labels, data: {} });
   try {
-    for (const s of [scripts, secret]) {
-      await applyOwned(ctx.client, cr, Kinds.Secret, s, {
-        current: ctx.cache.get(Kinds.Secret, { name: s.metadata.name!, namespace }) ?? null,
-      });
-    }
+    await Promise.all(
+      [scripts, secret].map((s) =>
+        applyOwned(ctx.client, cr, Kinds.Secret, s, {
+          current: ctx.cache.get(Kinds.Secret, { name: s.metadata.name!, namespace }) ?? null,
+        }),
+      ),
+    );
   } catch (err) {
     ctx.conditions.markError(
       ConditionType.ServiceConfigReady,

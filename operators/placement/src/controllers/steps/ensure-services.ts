@@ -1,5 +1,5 @@
-import { ServiceEndpointTypes } from '@stackops/keystone-operator';
-import { Kinds } from '@stackops/lib-common/client';
+import { type ServiceEndpointType, ServiceEndpointTypes } from '@stackops/keystone-operator';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { applyOwned } from '@stackops/lib-common/objects';
 import {
@@ -24,29 +24,34 @@ export async function ensureServices(ctx: PlacementApiPass): Promise<StepResult>
   const namespace = cr.metadata.namespace!;
   const labels = placementServiceLabels(cr.metadata.name!);
   const apiEndpoints: Record<string, string> = {};
-  for (const endpoint of [...ServiceEndpointTypes].sort()) {
-    const override = cr.spec.override?.service?.[endpoint];
-    const desired = buildEndpointService({
-      name: PLACEMENT_SERVICE_NAME,
-      endpoint,
-      namespace,
-      labels,
-      selector: labels,
-      port: PLACEMENT_API_PORT,
-      override,
-    });
-    let live: Awaited<ReturnType<typeof applyOwned>>['object'];
-    try {
-      ({ object: live } = await applyOwned(ctx.client, cr, Kinds.Service, desired, {
-        current: ctx.cache.get(Kinds.Service, { name: serviceName(endpoint), namespace }) ?? null,
-      }));
-    } catch (err) {
-      ctx.conditions.markError(
-        ConditionType.CreateServiceReady,
-        err instanceof Error ? err.message : String(err),
-      );
-      throw err;
-    }
+  // Both at once: neither needs the other.
+  let applied: { endpoint: ServiceEndpointType; desired: KubeObject; live: KubeObject }[];
+  try {
+    applied = await Promise.all(
+      [...ServiceEndpointTypes].sort().map(async (endpoint) => {
+        const desired = buildEndpointService({
+          name: PLACEMENT_SERVICE_NAME,
+          endpoint,
+          namespace,
+          labels,
+          selector: labels,
+          port: PLACEMENT_API_PORT,
+          override: cr.spec.override?.service?.[endpoint],
+        });
+        const { object: live } = await applyOwned(ctx.client, cr, Kinds.Service, desired, {
+          current: ctx.cache.get(Kinds.Service, { name: serviceName(endpoint), namespace }) ?? null,
+        });
+        return { endpoint, desired, live };
+      }),
+    );
+  } catch (err) {
+    ctx.conditions.markError(
+      ConditionType.CreateServiceReady,
+      err instanceof Error ? err.message : String(err),
+    );
+    throw err;
+  }
+  for (const { endpoint, desired, live } of applied) {
     const lb = loadBalancerState(live);
     if (lb.pending) {
       ctx.conditions.markError(ConditionType.CreateServiceReady, lb.message);
@@ -54,7 +59,7 @@ export async function ensureServices(ctx: PlacementApiPass): Promise<StepResult>
     }
     apiEndpoints[endpoint] = apiEndpointURL({
       service: desired,
-      endpointURL: override?.endpointURL,
+      endpointURL: cr.spec.override?.service?.[endpoint]?.endpointURL,
       protocol: endpointProtocol(cr.spec.tls, endpoint),
     });
   }

@@ -1,7 +1,8 @@
-import { Kinds } from '@stackops/lib-common/client';
+import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ConditionType } from '@stackops/lib-common/conditions';
 import { apiEndpointURL, endpointProtocol, loadBalancerState } from '@stackops/lib-common/openstack';
 import { type StepResult, stop } from '@stackops/lib-common/pipeline';
+import type { ServiceEndpointType } from '../../../api/common.js';
 import { buildKeystoneService, ENDPOINT_TYPES, effectiveOverride } from '../../../resources/services.js';
 import { applyChild } from '../apply.js';
 import type { KeystoneApiPass } from '../context.js';
@@ -13,15 +14,20 @@ import type { KeystoneApiPass } from '../context.js';
  */
 export async function ensureServices(ctx: KeystoneApiPass): Promise<StepResult> {
   const endpoints: Record<string, string> = {};
-  for (const endpoint of ENDPOINT_TYPES) {
-    const desired = buildKeystoneService(ctx.cr, endpoint);
-    let live: typeof desired;
-    try {
-      live = await applyChild(ctx, Kinds.Service, desired);
-    } catch (err) {
-      ctx.conditions.markError(ConditionType.CreateServiceReady, err);
-      throw err;
-    }
+  // Both at once: neither needs the other.
+  let applied: { endpoint: ServiceEndpointType; desired: KubeObject; live: KubeObject }[];
+  try {
+    applied = await Promise.all(
+      ENDPOINT_TYPES.map(async (endpoint) => {
+        const desired = buildKeystoneService(ctx.cr, endpoint);
+        return { endpoint, desired, live: await applyChild(ctx, Kinds.Service, desired) };
+      }),
+    );
+  } catch (err) {
+    ctx.conditions.markError(ConditionType.CreateServiceReady, err);
+    throw err;
+  }
+  for (const { endpoint, desired, live } of applied) {
     const lb = loadBalancerState(live);
     if (lb.pending) {
       ctx.conditions.markError(ConditionType.CreateServiceReady, lb.message);
