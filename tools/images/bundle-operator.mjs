@@ -8,8 +8,9 @@
 // - Code reached only through `import()` goes to chunks (bundle/chunks/) read when imported:
 //   @kubernetes/client-node (kubeconfig plugins, 1.6 MB of the 2.6 MB) is no longer compiled and
 //   kept in memory by every run. −6 MiB RSS, and less to parse at start-up.
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
@@ -51,3 +52,23 @@ await build({
   plugins: [requireBuiltins],
   logLevel: 'warning',
 });
+
+// `charset: 'ascii'` escapes strings and identifiers but leaves regular expression literals as
+// written: one character past Latin-1 anywhere in a file makes V8 keep its whole source as two-byte
+// text (twice the memory, in every process). Refuse such a bundle, naming the place.
+const pastLatin1 = (text) => {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0xff) return i;
+  return -1;
+};
+for (const file of readdirSync('bundle', { recursive: true, encoding: 'utf8' })) {
+  if (!file.endsWith('.mjs')) continue;
+  const text = readFileSync(join('bundle', file), 'utf8');
+  const at = pastLatin1(text);
+  if (at < 0) continue;
+  const code = text.charCodeAt(at).toString(16).toUpperCase();
+  console.error(
+    `bundle/${file}: U+${code} is past Latin-1, near: ${text.slice(Math.max(0, at - 60), at + 20)}`,
+  );
+  console.error('write it as an escape (\\u....) in the source: V8 would hold this file as two-byte text');
+  process.exit(1);
+}
