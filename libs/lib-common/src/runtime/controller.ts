@@ -299,8 +299,6 @@ export class Controller<T extends KubeObject = KubeObject> {
   private abandonedRuns: Promise<void> | undefined;
   private readonly namedWatches: { source: NamedSource; watches: NamedObjectWatches }[];
   private readonly optionalWatches: OptionalKindWatch[];
-  /** Each optional watch's source (its predicates and keys), in the same order. */
-  private readonly optionalSources: Source[];
   /** The namespaces already told (by an Event) that an optional kind is polled, per kind. */
   private readonly degradedTold = new Map<OptionalKindWatch, Set<string>>();
   /** What reconcilers read: the shared cache, plus the named and optional watches. */
@@ -318,13 +316,14 @@ export class Controller<T extends KubeObject = KubeObject> {
     // Create the informers now, so the cache starts them with everything else.
     for (const s of sources) if (!s.optional) deps.cache.informer(s.kind, s.cache);
     // One watch per optional kind for the process, whichever controllers declare it.
-    this.optionalSources = sources.filter((s) => s.optional);
-    this.optionalWatches = this.optionalSources.map((s) =>
-      deps.cache.optionalWatch(
-        s.kind,
-        opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {},
-      ),
-    );
+    this.optionalWatches = sources
+      .filter((s) => s.optional)
+      .map((s) =>
+        deps.cache.optionalWatch(
+          s.kind,
+          opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {},
+        ),
+      );
     this.namedWatches = named.map((source) => ({
       source,
       watches: new NamedObjectWatches(
@@ -389,15 +388,6 @@ export class Controller<T extends KubeObject = KubeObject> {
     });
     this.queue = queue;
     this.deps.metrics.maxConcurrency(concurrency);
-    this.optionalWatches.forEach((w, i) => {
-      const s = this.optionalSources[i] as Source;
-      this.unsubscribe.push(
-        w.on((e) => {
-          if (s.predicates.every((p) => p(e))) for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
-        }),
-      );
-      w.start();
-    });
     const crdSchemas = this.deps.crdSchemas?.();
     if (crdSchemas) {
       const crd = crdNameOf(this.primary);
@@ -410,14 +400,15 @@ export class Controller<T extends KubeObject = KubeObject> {
       );
     }
     for (const s of this.sources) {
-      if (s.optional) continue;
-      const inf = this.deps.cache.informer(s.kind);
+      // An optional kind's watch is pooled by the cache too (created with the controller).
+      const source = s.optional ? this.deps.cache.optionalWatch(s.kind) : this.deps.cache.informer(s.kind);
       this.unsubscribe.push(
-        inf.on((e) => {
+        source.on((e) => {
           if (s.predicates.every((p) => p(e))) for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
         }),
       );
     }
+    for (const w of this.optionalWatches) w.start();
     for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
     await Promise.all([
       this.deps.cache.waitForSync(this.kinds, stop.signal),
