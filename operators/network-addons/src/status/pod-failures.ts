@@ -65,7 +65,7 @@ export function podFailures(workloads: readonly KubeObject[], pods: readonly Kub
       .filter((p) => p.metadata.namespace === w.metadata.namespace && matches(p.metadata.labels))
       .map((p) => ({ pod: p.metadata.name ?? '', container: failingContainer(p) }))
       .filter((f) => f.container !== undefined)
-      .sort((a, b) => a.pod.localeCompare(b.pod));
+      .sort((a, b) => (a.pod < b.pod ? -1 : 1)); // by code unit: no ICU collator in the process
     const first = failing[0];
     if (!first?.container) continue;
     lines.push(
