@@ -32,13 +32,26 @@ const applyFloor = (all: Figures) =>
   ]
     .filter(Boolean)
     .join(', ') || undefined;
-const bareReady = (all: Figures) =>
-  [
-    shown('bare node', median(all, 'floor: bare node spawn → ready (s)'), ' s'),
-    shown('its code loaded', median(all, 'floor: code loaded, spawn → exit (s)'), ' s'),
-  ]
-    .filter(Boolean)
-    .join(', ') || undefined;
+// Under spawn → ready: a bare node; the operator's code loaded; that, then its watch-lists of the
+// same start answered on a new connection (the two cannot overlap: nothing is sent before the
+// code has loaded).
+const readyFloor = (phase: 'startup' | 'restart') => (all: Figures) => {
+  const loaded = median(all, 'floor: code loaded, spawn → exit (s)');
+  const answered = median(all, `${phase}: watch-lists answered (s)`);
+  return (
+    [
+      shown('bare node', median(all, 'floor: bare node spawn → ready (s)'), ' s'),
+      shown('its code loaded', loaded, ' s'),
+      shown(
+        'then its watch-lists answered',
+        loaded === undefined || answered === undefined ? undefined : loaded + answered,
+        ' s',
+      ),
+    ]
+      .filter(Boolean)
+      .join(', ') || undefined
+  );
+};
 const underLimit = (figure: string): Target => ({
   figure,
   text: (all) => `≤ limit ${formatNumber(median(all, 'chart: memory limit (MiB)') ?? Number.NaN)}`,
@@ -55,11 +68,11 @@ export const targets: readonly Target[] = [
     { text: '≤ 0.12', max: 0.12, operators: SINGLE },
     { text: '≤ 0.2', max: 0.2, operators: COMBINED },
   ].flatMap(({ text, max, operators }) =>
-    ['startup: spawn → ready (s)', 'restart: spawn → ready (s)'].map((figure) => ({
-      figure,
+    (['startup', 'restart'] as const).map((phase) => ({
+      figure: `${phase}: spawn → ready (s)`,
       text,
       met: (m: number) => m <= max,
-      floor: bareReady,
+      floor: readyFloor(phase),
       operators,
     })),
   ),

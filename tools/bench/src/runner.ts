@@ -32,6 +32,7 @@ import { asBaselineObject, bodyKey, type OperatorBodies, readOperatorBodies } fr
 import { type ProcSample, sample } from './proc.js';
 import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
 import { buildTimeline, describeTimeline } from './timeline.js';
+import { watchListsAnswered, watchListsOf } from './watch-list-floor.js';
 import type { Workload } from './workloads.js';
 
 /** One figure of one run; `detail` says what the requests were; `lines` where the time went. */
@@ -277,6 +278,7 @@ export async function runOnce(
     f['startup: spawn → ready (s)'] = { value: subject.readySeconds };
     await settle(audit, filter);
     f['startup: requests'] = requestsFigure(audit.tally(filter, mark));
+    Object.assign(f, await watchListFloor('startup', audit.read(mark), filter, kubeconfig, opts));
     f['startup: RSS (MiB)'] = { value: subject.sample().rss / MiB };
 
     // apply → done, and what of it the control plane imposed
@@ -357,11 +359,41 @@ export async function runOnce(
     const restart = audit.tally(filter, mark);
     f['restart: requests'] = requestsFigure(restart);
     f['restart: writes'] = writesFigure(restart);
+    Object.assign(f, await watchListFloor('restart', audit.read(mark), filter, kubeconfig, opts));
   } finally {
     await subject?.stop();
     client.close();
   }
   return f;
+}
+
+/**
+ * `<phase>: watch-lists answered (s)`: the subject's watch-lists of that start, sent again at once
+ * on a new connection from the bench (`watchListsAnswered`), in the same cluster state. With the
+ * code-loaded floor it bounds spawn → ready from below. None when the subject sent no watch-list
+ * (a Go operator lists, then watches); a failure is reported and leaves the figure out.
+ */
+async function watchListFloor(
+  phase: 'startup' | 'restart',
+  events: readonly AuditEvent[],
+  filter: (e: AuditEvent) => boolean,
+  kubeconfig: string,
+  opts: RunOptions,
+): Promise<RunFigures> {
+  const paths = watchListsOf(events, filter);
+  if (paths.length === 0) return {};
+  try {
+    const seconds = await watchListsAnswered(loadTestKubeConfig(kubeconfig), paths);
+    return {
+      [`${phase}: watch-lists answered (s)`]: {
+        value: seconds,
+        detail: `its ${paths.length} watch-lists at once on a new HTTP/2 connection from the bench`,
+      },
+    };
+  } catch (err) {
+    opts.progress(`  ${phase} watch-list floor failed: ${err instanceof Error ? err.message : String(err)}`);
+    return {};
+  }
 }
 
 /**

@@ -19,6 +19,7 @@ import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
 import { describeBodies, describeStages, stageStatus } from '../src/runner.js';
 import { formatNumber, summarize } from '../src/stats.js';
+import { watchListsOf } from '../src/watch-list-floor.js';
 import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs, workloads } from '../src/workloads.js';
 
 const event = (over: Partial<AuditEvent>): AuditEvent => ({
@@ -72,6 +73,24 @@ describe('audit log', () => {
     expect(t.describe()).toBe('patch keystoneapis/status ×2, create selfsubjectreviews ×1, get /version ×1');
     expect(t.describeWrites()).toBe('patch keystoneapis/status ×2');
     expect(resourceOf(event({ objectRef: { resource: 'pods', subresource: 'log' } }))).toBe('pods/log');
+  });
+});
+
+describe('watch-list floor', () => {
+  it("takes the subject's watch-lists, each once, and nothing else", () => {
+    const list = '/apis/x.io/v1/things?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan';
+    const events = [
+      event({ auditID: '1', stage: 'ResponseStarted', verb: 'watch', requestURI: list }),
+      event({ auditID: '1', stage: 'ResponseComplete', verb: 'watch', requestURI: list }),
+      event({ auditID: '2', verb: 'watch', requestURI: '/api/v1/secrets?watch=true&resourceVersion=5' }),
+      event({ auditID: '3', verb: 'list', requestURI: '/api/v1/secrets?sendInitialEvents=true' }),
+      event({ auditID: '4', verb: 'watch', requestURI: list, userAgent: 'kube-controller-manager/v1.34' }),
+      event({ auditID: '5', verb: 'watch', requestURI: '/api/v1/pods?watch=true&sendInitialEvents=true' }),
+    ];
+    expect(watchListsOf(events, subjectFilter(/^stackops\//))).toEqual([
+      list,
+      '/api/v1/pods?watch=true&sendInitialEvents=true',
+    ]);
   });
 });
 
@@ -366,6 +385,25 @@ describe('report', () => {
     );
     expect(row(slow, 'startup: spawn → ready (s)')[9]).toBe(
       'MISSED (bare node 0.07 s, its code loaded 0.15 s)',
+    );
+    // With its watch-lists answered: code loaded, then those (nothing goes out before the code loads).
+    const synced = rows(
+      [
+        {
+          'startup: spawn → ready (s)': 0.3,
+          'restart: spawn → ready (s)': 0.35,
+          'floor: code loaded, spawn → exit (s)': 0.15,
+          'startup: watch-lists answered (s)': 0.06,
+          'restart: watch-lists answered (s)': 0.08,
+        },
+      ],
+      'stackops-operators',
+    );
+    expect(row(synced, 'startup: spawn → ready (s)')[9]).toBe(
+      'MISSED (its code loaded 0.15 s, then its watch-lists answered 0.21 s)',
+    );
+    expect(row(synced, 'restart: spawn → ready (s)')[9]).toBe(
+      'MISSED (its code loaded 0.15 s, then its watch-lists answered 0.23 s)',
     );
   });
 

@@ -3,11 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stopCluster } from '@stackops/kube-env';
-import { installCrds } from '@stackops/lib-common/testing';
+import { installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subjectFilter } from '../src/audit.js';
 import { createNamespace, freshCluster, settle, until } from '../src/runner.js';
 import { type RunningSubject, startSubject } from '../src/subject.js';
+import { watchListsAnswered, watchListsOf } from '../src/watch-list-floor.js';
 import { operatorDirs, workloads } from '../src/workloads.js';
 
 /**
@@ -66,3 +67,34 @@ describe.each(operatorDirs.filter((d) => d !== 'combined'))(
     });
   },
 );
+
+describe('the watch-list floor under spawn → ready', () => {
+  it("sends an operator's start-up watch-lists again on a new connection and times them to their initial events", async () => {
+    const { client, audit, kubeconfig } = env;
+    const w = workloads.placement;
+    const spec = w.subject('dist');
+    const filter = subjectFilter(spec.userAgent);
+    await installCrds(client, w.crds());
+    await settle(audit, filter, 500, 10_000);
+    const mark = audit.mark();
+    const subject = await startSubject(spec, { kubeconfig, logFile: join(outDir, 'floor.log') });
+    try {
+      await settle(audit, filter, 1000, 20_000);
+      const paths = watchListsOf(audit.read(mark), filter);
+      expect(paths.length).toBeGreaterThan(3);
+      expect(paths.some((p) => p.startsWith('/apis/placement.openstack.org/v1beta1/placementapis?'))).toBe(
+        true,
+      );
+      const kc = loadTestKubeConfig(kubeconfig);
+      const seconds = await watchListsAnswered(kc, paths);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThan(5);
+      // A request the API server refuses fails the figure instead of timing nothing.
+      await expect(
+        watchListsAnswered(kc, ['/apis/nothing.example.org/v1/things?watch=true&sendInitialEvents=true']),
+      ).rejects.toThrow(/HTTP 404/);
+    } finally {
+      await subject.stop();
+    }
+  });
+});
