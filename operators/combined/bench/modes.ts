@@ -24,8 +24,8 @@ const { values } = parseArgs({
 if (!values.kubeconfig) throw new Error('--kubeconfig is required');
 const root = resolve(import.meta.dirname, '../../..');
 const bundle = (dir: string) => resolve(root, 'operators', dir, 'bundle/main.mjs');
-// As the images run them (tools/images operatorNodeFlags) and the charts' NODE_OPTIONS.
-const nodeFlags = ['--max-opt=1', '--max-semi-space-size=2'];
+// As the charts' NODE_OPTIONS give them (the images add no flags of their own).
+const nodeFlags = ['--max-semi-space-size=2'];
 const env = {
   ...process.env,
   KUBECONFIG: values.kubeconfig,

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { operatorUsage, runOperators } from '@stackops/lib-common/runtime';
+import { baselineCompilersOnly, operatorUsage, runOperators } from '@stackops/lib-common/runtime';
 import { OPERATORS, OPERATORS_ENV, selectOperators } from './select.js';
 
 const NAME = 'stackops-operators';
@@ -27,6 +27,7 @@ manager, Events and log name.`,
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) process.stdout.write(usage());
 else {
+  baselineCompilersOnly();
   try {
     const selected = selectOperators(argv, process.env);
     await runOperators(

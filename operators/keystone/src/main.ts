@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { runOperator } from '@stackops/lib-common/runtime';
+import { baselineCompilersOnly, runOperator } from '@stackops/lib-common/runtime';
 import { keystoneOperator } from './operator.js';
 
+baselineCompilersOnly();
 await runOperator(keystoneOperator);

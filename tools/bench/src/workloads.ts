@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { operatorNodeFlags } from '@stackops/images';
 import { type KindRef, Kinds, type KubeObject, type RestKubeClient } from '@stackops/lib-common/client';
 import { PAUSED_ANNOTATION, PAUSED_CONDITION, PAUSED_MESSAGE } from '@stackops/lib-common/pipeline';
 import { readCrds } from '@stackops/lib-common/testing';
@@ -97,13 +96,11 @@ const operatorArgs = [
 ];
 
 /**
- * The node flags an operator ships with: its image's (on node's command line) and its chart's
- * (`nodeOptions`), then BENCH_NODE_FLAGS. BENCH_CHART_NODE_OPTIONS=0 leaves both shipped sets out
- * (to measure without them).
+ * The node flags an operator ships with: its chart's `nodeOptions` (the images add none), then
+ * BENCH_NODE_FLAGS. BENCH_CHART_NODE_OPTIONS=0 leaves the chart's out (to measure without them).
  */
 export function nodeFlags(dir: OperatorDir): string[] {
-  const shipped =
-    process.env['BENCH_CHART_NODE_OPTIONS'] === '0' ? [] : [...operatorNodeFlags, chartNodeOptions(dir)];
+  const shipped = process.env['BENCH_CHART_NODE_OPTIONS'] === '0' ? [] : [chartNodeOptions(dir)];
   return [...shipped, process.env['BENCH_NODE_FLAGS'] ?? ''].flatMap((s) => s.split(' ').filter(Boolean));
 }
 

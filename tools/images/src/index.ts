@@ -26,7 +26,6 @@ export {
   type OperatorName,
   operatorImageSource,
   operatorNames,
-  operatorNodeFlags,
   readOperatorImages,
 } from './operators.js';
 export { repoRoot, type SourceInfo, sourceInfo } from './source.js';

@@ -39,14 +39,6 @@ export function isOperatorName(name: string): name is OperatorName {
 export const appDir = '/app';
 export const bundlePath = `${appDir}/bundle/main.mjs`;
 
-/**
- * V8 flags of the operators' node, on its command line (node refuses them in NODE_OPTIONS, which
- * the charts set). `--max-opt=1` stops tiering at Sparkplug: an operator mostly waits on the API
- * server, and Maglev's and TurboFan's code and zones cost ~4 MiB idle and ~18 MiB at 200
- * KeystoneAPIs for ~5 % less CPU (tools/bench finding 30). The bench runs the bundles with them.
- */
-export const operatorNodeFlags: readonly string[] = ['--max-opt=1'];
-
 export interface OperatorImageSource {
   operator: OperatorName;
   /** `<registry>/<repository>:<tag>` as the chart's default values render it. */
@@ -221,7 +213,8 @@ export async function buildOperatorImages(options: OperatorImagesOptions = {}): 
 function imageConfig(source: OperatorImageSource, built: { epoch: number; revision: string }): ImageConfig {
   const created = new Date(built.epoch * 1000).toISOString().replace('.000Z', 'Z');
   return {
-    entrypoint: [nodePath, ...operatorNodeFlags, bundlePath],
+    // No V8 flags: the operators limit V8's tiers themselves once loaded (ADR 0056).
+    entrypoint: [nodePath, bundlePath],
     user: `${nonroot.uid}:${nonroot.gid}`,
     workdir: appDir,
     env: { PATH: '/usr/local/bin:/usr/bin:/bin', NODE_ENV: 'production' },

@@ -122,11 +122,7 @@ describe('the operator images', () => {
       expect(config.architecture).toBe('amd64');
       expect(config.os).toBe('linux');
       expect(config.config.User).toBe('65532:65532');
-      expect(config.config.Entrypoint).toEqual([
-        '/usr/local/bin/node',
-        '--max-opt=1',
-        '/app/bundle/main.mjs',
-      ]);
+      expect(config.config.Entrypoint).toEqual(['/usr/local/bin/node', '/app/bundle/main.mjs']);
       expect(config.config.WorkingDir).toBe('/app');
       expect(config.config.Env).toContain('NODE_ENV=production');
       expect(config.config.Labels).toMatchObject({

@@ -97,6 +97,7 @@ export { type Outcome, type ShutdownResult, WorkQueue, type WorkQueueOptions } f
 export { type EventRecorder, type EventType, KubeEventRecorder, type RecorderOptions } from './recorder.js';
 export { formatLabelSelector, labelMatcher, parseLabelSelector } from './selector.js';
 export { type CacheListOptions, keyOf, refOfKey, Store } from './store.js';
+export { baselineCompilersOnly } from './tiering.js';
 export {
   type Defaulter,
   type DefaultingWebhook,
