@@ -27,7 +27,6 @@ manager, Events and log name.`,
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) process.stdout.write(usage());
 else {
-  baselineCompilersOnly();
   try {
     const selected = selectOperators(argv, process.env);
     await runOperators(
@@ -40,6 +39,8 @@ else {
         exit: (code) => process.exit(code),
       },
     );
+    // Once started: a built-in module node loads after this compiles from source (ADR 0056, 0057).
+    baselineCompilersOnly();
   } catch (err) {
     process.stderr.write(`${NAME}: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);

@@ -2,5 +2,6 @@
 import { baselineCompilersOnly, runOperator } from '@stackops/lib-common/runtime';
 import { networkAddonsOperator } from './operator.js';
 
-baselineCompilersOnly();
 await runOperator(networkAddonsOperator);
+// Once started: a built-in module node loads after this compiles from source (ADR 0056, 0057).
+baselineCompilersOnly();

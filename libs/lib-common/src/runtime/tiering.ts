@@ -5,11 +5,11 @@ import { setFlagsFromString } from 'node:v8';
  * operator mostly waits on the API server, and the optimising compilers' code and zones cost it
  * ~4 MiB idle and ~18 MiB at 200 KeystoneAPIs for ~5 % less CPU (tools/bench finding 30).
  *
- * Called by each operator's entry point once its bundle has loaded, not given as `--max-opt=1` on
- * node's command line: any code-relevant V8 flag at start-up makes V8 refuse node's embedded code
- * cache for its built-in modules, which then compile from source (ADR 0056). Both flags are read
- * when V8 decides to tier a function up, so setting them at run time takes effect for everything
- * after.
+ * Called by each operator's entry point once the operator has started, not given as `--max-opt=1`
+ * on node's command line: a code-relevant V8 flag makes V8 refuse node's embedded code cache for
+ * the built-in modules loaded after it is set, which then compile from source (ADR 0056); by then
+ * start-up has loaded the ones it needs (ADR 0057). Both flags are read when V8 decides to tier a
+ * function up, so setting them at run time takes effect for everything after.
  */
 export function baselineCompilersOnly(): void {
   setFlagsFromString('--no-maglev');

@@ -25,13 +25,6 @@ export {
   UNKNOWN_FIELD_RULE,
 } from './crd.js';
 export {
-  type CrdFileOptions,
-  checkCrdFiles,
-  crdFileName,
-  renderCrdFile,
-  writeCrdFiles,
-} from './crd-files.js';
-export {
   assertFieldsCovered,
   type FieldCoverage,
   type FieldWalkOptions,

@@ -174,7 +174,7 @@ describe('pods', () => {
 });
 
 describe('cloud config', () => {
-  it('writes clouds.yaml without the password and a quoted cloudrc with it', () => {
+  it('writes clouds.yaml without the password and a quoted cloudrc with it', async () => {
     const cr = sampleKeystoneAPI();
     const input = {
       cr,
@@ -182,10 +182,10 @@ describe('cloud config', () => {
       publicURL: 'http://keystone-public.openstack.svc:5000',
       adminPassword: "a'b",
     };
-    const cm = buildCloudConfigMap(input) as unknown as { data: Record<string, string> };
+    const cm = (await buildCloudConfigMap(input)) as unknown as { data: Record<string, string> };
     expect(cm.data['clouds.yaml']).toContain('auth_url: http://keystone-public.openstack.svc:5000');
     expect(cm.data['clouds.yaml']).not.toContain("a'b");
-    const secret = buildCloudConfigSecret(input) as unknown as { data: Record<string, string> };
+    const secret = (await buildCloudConfigSecret(input)) as unknown as { data: Record<string, string> };
     const rc = Buffer.from(secret.data['cloudrc']!, 'base64').toString();
     expect(rc).toContain(`export OS_PASSWORD='a'\\''b'`);
   });

@@ -1,5 +1,4 @@
 import type { KubeObject } from '@stackops/lib-common/client';
-import { stringify } from 'yaml';
 import type { KeystoneAPI } from '../api/keystone-api.js';
 import type { ResolvedSpec } from '../config/spec.js';
 import { KeystoneNames, keystoneGroupLabels } from './names.js';
@@ -18,8 +17,13 @@ const groupMetadata = (c: CloudConfigInput, name: string) => ({
   labels: keystoneGroupLabels(c.cr),
 });
 
+// `yaml` is imported where it is used, not at the top: its 160 KB would otherwise be compiled at
+// every start of the operator, before it is ready (ADR 0057).
+const yaml = () => import('yaml');
+
 /** `openstack-config`: clouds.yaml (cloud `default`) for clients, without the password. */
-export function buildCloudConfigMap(c: CloudConfigInput): KubeObject {
+export async function buildCloudConfigMap(c: CloudConfigInput): Promise<KubeObject> {
+  const { stringify } = await yaml();
   const clouds = {
     clouds: {
       default: {
@@ -45,7 +49,8 @@ export function buildCloudConfigMap(c: CloudConfigInput): KubeObject {
 const shellQuote = (v: string): string => `'${v.replaceAll("'", `'\\''`)}'`;
 
 /** `openstack-config-secret`: secure.yaml (the password for clouds.yaml) and a cloudrc to source. */
-export function buildCloudConfigSecret(c: CloudConfigInput): KubeObject {
+export async function buildCloudConfigSecret(c: CloudConfigInput): Promise<KubeObject> {
+  const { stringify } = await yaml();
   const secure = stringify({ clouds: { default: { auth: { password: c.adminPassword } } } });
   const rc = [
     ['OS_AUTH_URL', c.publicURL],

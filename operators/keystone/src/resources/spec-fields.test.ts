@@ -36,7 +36,7 @@ describe('KeystoneAPI spec fields reach what they configure', () => {
     );
   });
 
-  it('region, adminUser and adminProject go to bootstrap and clouds.yaml', () => {
+  it('region, adminUser and adminProject go to bootstrap and clouds.yaml', async () => {
     const cr = sampleKeystoneAPI({ region: 'regionTwo', adminUser: 'root', adminProject: 'ops' });
     const s = resolveSpec(cr, images);
     const env = envOf(
@@ -49,9 +49,9 @@ describe('KeystoneAPI spec fields reach what they configure', () => {
         { name: 'OS_BOOTSTRAP_PROJECT_NAME', value: 'ops' },
       ]),
     );
-    const clouds = (buildCloudConfigMap({ cr, spec: s, publicURL: 'http://p', adminPassword: 'x' }) as Json)[
-      'data'
-    ] as Json;
+    const clouds = (
+      (await buildCloudConfigMap({ cr, spec: s, publicURL: 'http://p', adminPassword: 'x' })) as Json
+    )['data'] as Json;
     expect(clouds['clouds.yaml']).toMatch(
       /project_name: ops[\s\S]*username: root|username: root[\s\S]*project_name: ops/,
     );

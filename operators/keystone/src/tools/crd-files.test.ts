@@ -1,4 +1,5 @@
-import { checkCrdFiles, crdFreeFormObjects } from '@stackops/lib-common/schema';
+import { crdFreeFormObjects } from '@stackops/lib-common/schema';
+import { checkCrdFiles } from '@stackops/lib-common/schema/files';
 import { describe, expect, it } from 'vitest';
 import { FREE_FORM_OBJECTS, keystoneCrds } from '../api/crds.js';
 import { chartCrdDir, crdFileOptions } from './crd-files.js';

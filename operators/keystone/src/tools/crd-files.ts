@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { CrdFileOptions } from '@stackops/lib-common/schema';
+import type { CrdFileOptions } from '@stackops/lib-common/schema/files';
 
 /** charts/keystone-operator/crds, found from this file's place in the repository (src/tools/ or dist/tools/). */
 export const chartCrdDir = fileURLToPath(

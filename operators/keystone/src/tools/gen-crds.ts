@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { writeCrdFiles } from '@stackops/lib-common/schema';
+import { writeCrdFiles } from '@stackops/lib-common/schema/files';
 import { keystoneCrds } from '../api/crds.js';
 import { chartCrdDir, crdFileOptions } from './crd-files.js';
 

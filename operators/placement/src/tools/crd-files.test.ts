@@ -1,4 +1,5 @@
-import { checkCrdFiles, crdFreeFormObjects, renderCrdFile } from '@stackops/lib-common/schema';
+import { crdFreeFormObjects } from '@stackops/lib-common/schema';
+import { checkCrdFiles, renderCrdFile } from '@stackops/lib-common/schema/files';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { crdDefinitions } from '../api/crds.js';

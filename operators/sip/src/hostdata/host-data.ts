@@ -2,7 +2,7 @@ import { BMC_PASSWORD_KEY, BMC_USERNAME_KEY, NETWORK_DATA_KEY } from '../api/con
 import type { BareMetalHost } from '../api/kinds.js';
 import type { Host } from '../scheduling/schedule.js';
 import { type BmcAddress, parseBmcAddress } from './bmc-address.js';
-import { ipOnInterface, type NetworkData, parseNetworkData } from './network-data.js';
+import { ipOnInterface, type NetworkData, type ParseYaml, parseNetworkData } from './network-data.js';
 
 /** A Secret as plain JSON (only what is read here). */
 export interface SecretLike {
@@ -44,6 +44,7 @@ export function networkDataSecretRef(bmh: BareMetalHost): { namespace: string; n
 function readNetworkData(
   bmh: BareMetalHost,
   secrets: SecretLookup,
+  parseYaml: ParseYaml,
 ): Pick<HostData, 'networkData' | 'networkDataError' | 'networkDataSecret'> {
   const ref = networkDataSecretRef(bmh);
   if (!ref)
@@ -71,7 +72,7 @@ function readNetworkData(
   try {
     return {
       networkDataSecret: where,
-      networkData: parseNetworkData(decode(raw)),
+      networkData: parseNetworkData(decode(raw), parseYaml),
       networkDataError: undefined,
     };
   } catch (e) {
@@ -109,8 +110,8 @@ function readBmc(bmh: BareMetalHost, secrets: SecretLookup): Pick<HostData, 'bmc
 }
 
 /** Reads everything SIP needs from a host and its Secrets; never throws. */
-export function readHostData(bmh: BareMetalHost, secrets: SecretLookup): HostData {
-  return { host: hostOf(bmh), ...readNetworkData(bmh, secrets), ...readBmc(bmh, secrets) };
+export function readHostData(bmh: BareMetalHost, secrets: SecretLookup, parseYaml: ParseYaml): HostData {
+  return { host: hostOf(bmh), ...readNetworkData(bmh, secrets, parseYaml), ...readBmc(bmh, secrets) };
 }
 
 /** What the services need from a role's hosts: IPs on these interfaces (undefined = any), and the BMC. */

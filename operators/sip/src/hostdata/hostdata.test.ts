@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import type { BareMetalHost } from '../api/kinds.js';
 import { parseBmcAddress } from './bmc-address.js';
 import { hostProblem, readHostData, type SecretLike } from './host-data.js';
@@ -25,7 +26,7 @@ const networkDataJson = JSON.stringify({
 });
 
 describe('networkData', () => {
-  const nd = parseNetworkData(networkDataJson);
+  const nd = parseNetworkData(networkDataJson, parse);
 
   it.each([
     ['oam-ipv4', '32.68.51.139'],
@@ -42,11 +43,11 @@ describe('networkData', () => {
 
   it('reads YAML as well as JSON', () => {
     const yaml = 'networks:\n  - id: oam-ipv4\n    link: eth0\n    ip_address: 10.0.0.7\n';
-    expect(ipOnInterface(parseNetworkData(yaml), 'oam-ipv4')).toBe('10.0.0.7');
+    expect(ipOnInterface(parseNetworkData(yaml, parse), 'oam-ipv4')).toBe('10.0.0.7');
   });
 
   it.each(['[1, 2]', '"text"', '{ not: [valid'])('rejects %s', (text) => {
-    expect(() => parseNetworkData(text)).toThrow(/networkData/);
+    expect(() => parseNetworkData(text, parse)).toThrow(/networkData/);
   });
 });
 
@@ -110,13 +111,13 @@ describe('host data', () => {
 
   it('a missing Secret names the interface it was needed for', () => {
     const spec = { ...good, networkData: { name: 'gone' } };
-    expect(hostProblem(readHostData(bmh(spec), lookup), needs(['oam-ipv4']))).toBe(
+    expect(hostProblem(readHostData(bmh(spec), lookup, parse), needs(['oam-ipv4']))).toBe(
       'networkData Secret metal3/gone not found (needed for the IP on interface oam-ipv4)',
     );
   });
 
   it('extracts the IP and the BMC with its credentials', () => {
-    const data = readHostData(bmh(good), lookup);
+    const data = readHostData(bmh(good), lookup, parse);
     expect(hostProblem(data, needs(['oam-ipv4'], true))).toBeUndefined();
     expect(data.bmc).toMatchObject({ host: '10.0.0.1', username: 'root', password: 's3cret' });
   });
@@ -135,7 +136,7 @@ describe('host data', () => {
     ],
     ['missing interface', good, 'no IP on interface storage-ipv4 in networkData Secret metal3/h1-nd'],
   ])('%s → %s', (_, spec, problem) => {
-    expect(hostProblem(readHostData(bmh(spec), lookup), needs(['oam-ipv4', 'storage-ipv4']))).toMatch(
+    expect(hostProblem(readHostData(bmh(spec), lookup, parse), needs(['oam-ipv4', 'storage-ipv4']))).toMatch(
       new RegExp(`^${problem.replaceAll('.', '\\.')}`),
     );
   });
@@ -157,7 +158,7 @@ describe('host data', () => {
       'invalid BMC address',
     ],
   ])('%s is a problem only when the BMC is needed', (_, spec, problem) => {
-    const data = readHostData(bmh(spec), lookup);
+    const data = readHostData(bmh(spec), lookup, parse);
     expect(hostProblem(data, needs(['oam-ipv4'], false))).toBeUndefined();
     expect(hostProblem(data, needs(['oam-ipv4'], true))).toContain(problem);
   });

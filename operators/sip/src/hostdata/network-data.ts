@@ -1,5 +1,3 @@
-import { parse } from 'yaml';
-
 /** The parts of an OpenStack network_data document SIP uses. */
 export interface NetworkData {
   links: { id: string }[];
@@ -18,16 +16,19 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** A YAML parser (`yaml`'s `parse`), given by the caller that imported it when needed (ADR 0057). */
+export type ParseYaml = (text: string) => unknown;
+
 /**
  * Parses network_data (JSON, or YAML as metal3 also accepts). Throws with a short reason when the
  * document is not an object; unknown fields are ignored.
  */
-export function parseNetworkData(text: string): NetworkData {
+export function parseNetworkData(text: string, parseYaml: ParseYaml): NetworkData {
   let doc: unknown;
   try {
     // JSON (what metal3 and its generators write) natively first: a YAML parser reads it too, at
     // many times the CPU on every pass over the hosts.
-    doc = parseJson(text) ?? parse(text);
+    doc = parseJson(text) ?? parseYaml(text);
   } catch (e) {
     throw new Error(`networkData is neither JSON nor YAML: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -35,13 +35,16 @@ export function renderAuth(ctx: RenderContext, service: AuthService): DesiredObj
   const { namespace } = ctx.cluster;
   const labels = instanceLabels('auth', 'dex', name);
   const staticClients = service.staticClients ?? [];
-  const config = renderDexConfig({
-    issuer: service.issuer || defaultIssuer(ctx, service),
-    port: DEX_PORT,
-    tls: Boolean(service.tlsSecret),
-    staticClients,
-    connectors: service.connectors ?? [],
-  });
+  const config = renderDexConfig(
+    {
+      issuer: service.issuer || defaultIssuer(ctx, service),
+      port: DEX_PORT,
+      tls: Boolean(service.tlsSecret),
+      staticClients,
+      connectors: service.connectors ?? [],
+    },
+    ctx.stringifyYaml,
+  );
   const env = staticClients.flatMap((c, i) =>
     c.secretRef
       ? [

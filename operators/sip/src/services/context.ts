@@ -16,7 +16,11 @@ export interface RenderContext {
   images: ServiceImages;
   /** The site's load balancer templates by role, when its namespace has them. */
   loadBalancerTemplates?: ReadonlyMap<string, SiteTemplate>;
+  /** `yaml`'s `stringify`, imported by the step that renders (ADR 0057: not at start-up). */
+  stringifyYaml: StringifyYaml;
 }
+
+export type StringifyYaml = (value: unknown, options: { lineWidth: number }) => string;
 
 /** Every host of every role, in role order then by name. */
 export const allHosts = (ctx: RenderContext): HostData[] => [...ctx.hostsByRole.values()].flat();

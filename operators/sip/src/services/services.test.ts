@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { SIPClusterServices } from '../api/services.js';
 import { parseBmcAddress } from '../hostdata/bmc-address.js';
 import type { HostData } from '../hostdata/host-data.js';
@@ -62,6 +62,7 @@ function context(cpIp = '10.0.0.2'): RenderContext {
   return {
     cluster: { namespace: 'tenant', name: 'c1' },
     images: { loadBalancer: 'default/haproxy', jumpHost: 'default/jump', auth: 'default/dex' },
+    stringifyYaml: stringify,
     hostsByRole: new Map([
       ['ControlPlane', [host('cp-1', { 'oam-ipv4': '10.0.0.1' }), host('cp-2', { 'oam-ipv4': cpIp })]],
       ['Worker', [host('w-1', { 'oam-ipv4': '10.0.1.1', 'pxe-ipv4': '172.30.0.1' })]],

@@ -1,5 +1,5 @@
-import { stringify } from 'yaml';
 import type { DexConnector, DexStaticClient } from '../api/services.js';
+import type { StringifyYaml } from '../services/context.js';
 
 /** Where the Dex pod mounts its TLS key pair when the auth service has a tlsSecret. */
 export const DEX_TLS_DIR = '/etc/dex/tls';
@@ -20,7 +20,7 @@ export interface DexConfigInput {
  * variable (`secretEnv`) that the Deployment fills from the Secret. Storage is in memory, so Dex
  * needs no CRDs or RBAC of its own; sessions and refresh tokens do not survive a restart.
  */
-export function renderDexConfig(input: DexConfigInput): string {
+export function renderDexConfig(input: DexConfigInput, stringify: StringifyYaml): string {
   const listen = `0.0.0.0:${input.port}`;
   const config = {
     issuer: input.issuer,

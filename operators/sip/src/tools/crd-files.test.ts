@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkCrdFiles, crdFreeFormObjects } from '@stackops/lib-common/schema';
+import { crdFreeFormObjects } from '@stackops/lib-common/schema';
+import { checkCrdFiles } from '@stackops/lib-common/schema/files';
 import { describe, expect, it } from 'vitest';
 import {
   crdDefinitions,

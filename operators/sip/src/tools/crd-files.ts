@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { type CrdFileOptions, crdFileName, renderCrdFile } from '@stackops/lib-common/schema';
+import { type CrdFileOptions, crdFileName, renderCrdFile } from '@stackops/lib-common/schema/files';
 import { optionalCrdDefinitions } from '../api/crds.js';
 
 export interface ChartFile {

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { writeCrdFiles } from '@stackops/lib-common/schema';
+import { writeCrdFiles } from '@stackops/lib-common/schema/files';
 import { crdDefinitions } from '../api/crds.js';
 import { chartDir, crdFileOptions, renderOptionalCrdTemplates } from './crd-files.js';
 

@@ -25,12 +25,12 @@ export function sipSpecProblems(spec: SIPCluster['spec']): string[] {
  * waits for BareMetalHosts). With errors, what gathering the hosts finds wrong is said beside them,
  * and the pass ends: Ready False (InfraServiceFailure, Error) and a Warning Event.
  */
-export function checkSpec(p: SIPClusterPass): void {
+export async function checkSpec(p: SIPClusterPass): Promise<void> {
   const problems = sipSpecProblems(p.cr.spec);
   if (problems.length === 0) return;
   let beside = '';
   try {
-    gatherHosts(p);
+    await gatherHosts(p);
   } catch (err) {
     if (!(err instanceof ReconcileError)) throw err;
     beside = `; ${err.message}`;

@@ -24,7 +24,10 @@ type SecretObject = KubeObject & SecretLike;
  * name the hosts, Secrets and interfaces involved. A shortage is a Warning (more hosts may come);
  * unusable host data is an Error (the user fixes it).
  */
-export function gatherHosts(p: SIPClusterPass): void {
+export async function gatherHosts(p: SIPClusterPass): Promise<void> {
+  // Imported here, not at the top: networkData may be YAML, and the parser's 160 KB would
+  // otherwise be compiled at every start of the operator, before it is ready (ADR 0057).
+  const { parse } = await import('yaml');
   const sip = p.cr;
   const bmhs = p.cache.list<BareMetalHost>(BareMetalHostKind);
   const byKey = new Map(bmhs.map((b) => [hostKey(hostOf(b)), b]));
@@ -35,7 +38,7 @@ export function gatherHosts(p: SIPClusterPass): void {
     const key = hostKey(h);
     let d = data.get(key);
     if (!d) {
-      d = readHostData(byKey.get(key)!, secrets);
+      d = readHostData(byKey.get(key)!, secrets, parse);
       data.set(key, d);
     }
     return d;

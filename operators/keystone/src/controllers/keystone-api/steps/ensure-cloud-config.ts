@@ -12,7 +12,7 @@ export async function ensureCloudConfig(ctx: KeystoneApiPass): Promise<StepResul
     publicURL: ctx.status.apiEndpoints['public'] ?? '',
     adminPassword: ctx.passwords?.admin ?? '',
   };
-  await applyChild(ctx, Kinds.ConfigMap, buildCloudConfigMap(input));
-  await applyChild(ctx, Kinds.Secret, buildCloudConfigSecret(input));
+  await applyChild(ctx, Kinds.ConfigMap, await buildCloudConfigMap(input));
+  await applyChild(ctx, Kinds.Secret, await buildCloudConfigSecret(input));
   return undefined;
 }
