@@ -95,6 +95,14 @@ const visit = (file) => {
   for (const i of metafile.outputs[file]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path);
 };
 visit('bundle/main.mjs');
+// `import()` of a CommonJS module gives the bundle only its default export, where node and the
+// tests give its named exports too: import an ES module that re-exports them instead.
+for (const [file, out] of Object.entries(metafile.outputs)) {
+  if (!out.entryPoint || metafile.inputs[out.entryPoint]?.format !== 'cjs') continue;
+  console.error(`${file}: import() of the CommonJS module ${out.entryPoint}`);
+  console.error('import() an ES module that re-exports what is needed (as @stackops/lib-common/yaml does)');
+  process.exit(1);
+}
 for (const file of startUp) {
   for (const input of Object.keys(metafile.outputs[file]?.inputs ?? {})) {
     const pkg = LOADED_ON_USE.find((p) => input.includes(`node_modules/${p}/`));

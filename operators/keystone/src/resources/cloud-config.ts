@@ -17,13 +17,10 @@ const groupMetadata = (c: CloudConfigInput, name: string) => ({
   labels: keystoneGroupLabels(c.cr),
 });
 
-// `yaml` is imported where it is used, not at the top: its 160 KB would otherwise be compiled at
-// every start of the operator, before it is ready (ADR 0057).
-const yaml = () => import('yaml');
-
 /** `openstack-config`: clouds.yaml (cloud `default`) for clients, without the password. */
 export async function buildCloudConfigMap(c: CloudConfigInput): Promise<KubeObject> {
-  const { stringify } = await yaml();
+  // Imported here, not at the top: compiled on first use, not at every start (ADR 0057).
+  const { stringifyYaml } = await import('@stackops/lib-common/yaml');
   const clouds = {
     clouds: {
       default: {
@@ -42,7 +39,7 @@ export async function buildCloudConfigMap(c: CloudConfigInput): Promise<KubeObje
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: groupMetadata(c, KeystoneNames.cloudConfigMap),
-    data: { 'clouds.yaml': stringify(clouds), OS_CLOUD: 'default' },
+    data: { 'clouds.yaml': stringifyYaml(clouds), OS_CLOUD: 'default' },
   };
 }
 
@@ -50,8 +47,8 @@ const shellQuote = (v: string): string => `'${v.replaceAll("'", `'\\''`)}'`;
 
 /** `openstack-config-secret`: secure.yaml (the password for clouds.yaml) and a cloudrc to source. */
 export async function buildCloudConfigSecret(c: CloudConfigInput): Promise<KubeObject> {
-  const { stringify } = await yaml();
-  const secure = stringify({ clouds: { default: { auth: { password: c.adminPassword } } } });
+  const { stringifyYaml } = await import('@stackops/lib-common/yaml');
+  const secure = stringifyYaml({ clouds: { default: { auth: { password: c.adminPassword } } } });
   const rc = [
     ['OS_AUTH_URL', c.publicURL],
     ['OS_USERNAME', c.spec.adminUser],

@@ -125,9 +125,9 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
   const gathered = fromStep(p.gathered, 'gatherHosts');
   const services = p.cr.spec.services;
   const privateKeyNames = referencedSecrets(p.cache, p.cr, services);
-  // Imported here, not at the top: the YAML writer's 160 KB would otherwise be compiled at every
-  // start of the operator, before it is ready (ADR 0057).
-  const { stringify } = await import('yaml');
+  // Imported here, not at the top: the YAML writer would otherwise be compiled at every start of
+  // the operator, before it is ready (ADR 0057).
+  const { stringifyYaml } = await import('@stackops/lib-common/yaml');
   let objects: DesiredObject[];
   try {
     objects = renderServices(
@@ -136,7 +136,7 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
         hostsByRole: gathered.hostsByRole,
         images: p.images,
         loadBalancerTemplates: loadBalancerTemplates(p.cache, p.cr),
-        stringifyYaml: stringify,
+        stringifyYaml,
       },
       services,
       privateKeyNames,

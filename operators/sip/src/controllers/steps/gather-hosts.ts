@@ -25,9 +25,9 @@ type SecretObject = KubeObject & SecretLike;
  * unusable host data is an Error (the user fixes it).
  */
 export async function gatherHosts(p: SIPClusterPass): Promise<void> {
-  // Imported here, not at the top: networkData may be YAML, and the parser's 160 KB would
-  // otherwise be compiled at every start of the operator, before it is ready (ADR 0057).
-  const { parse } = await import('yaml');
+  // Imported here, not at the top: networkData may be YAML, and the parser would otherwise be
+  // compiled at every start of the operator, before it is ready (ADR 0057).
+  const { parseYaml } = await import('@stackops/lib-common/yaml');
   const sip = p.cr;
   const bmhs = p.cache.list<BareMetalHost>(BareMetalHostKind);
   const byKey = new Map(bmhs.map((b) => [hostKey(hostOf(b)), b]));
@@ -38,7 +38,7 @@ export async function gatherHosts(p: SIPClusterPass): Promise<void> {
     const key = hostKey(h);
     let d = data.get(key);
     if (!d) {
-      d = readHostData(byKey.get(key)!, secrets, parse);
+      d = readHostData(byKey.get(key)!, secrets, parseYaml);
       data.set(key, d);
     }
     return d;
