@@ -1,3 +1,5 @@
+import type * as Yaml from '@stackops/lib-common/yaml';
+
 /** The parts of an OpenStack network_data document SIP uses. */
 export interface NetworkData {
   links: { id: string }[];
@@ -16,8 +18,8 @@ const parseJson = (text: string): unknown => {
   }
 };
 
-/** A YAML parser (`yaml`'s `parse`), given by the caller that imported it when needed (ADR 0057). */
-export type ParseYaml = (text: string) => unknown;
+/** lib-common's YAML parser, given by the caller that imported it when needed (ADR 0057). */
+export type ParseYaml = typeof Yaml.parseYaml;
 
 /**
  * Parses network_data (JSON, or YAML as metal3 also accepts). Throws with a short reason when the

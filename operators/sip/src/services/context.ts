@@ -1,3 +1,4 @@
+import type * as Yaml from '@stackops/lib-common/yaml';
 import type { ServiceImages } from '../config/images.js';
 import type { HostData } from '../hostdata/host-data.js';
 import type { ClusterRef } from '../scheduling/claims.js';
@@ -20,7 +21,7 @@ export interface RenderContext {
   stringifyYaml: StringifyYaml;
 }
 
-export type StringifyYaml = (value: unknown, options: { lineWidth: number }) => string;
+export type StringifyYaml = typeof Yaml.stringifyYaml;
 
 /** Every host of every role, in role order then by name. */
 export const allHosts = (ctx: RenderContext): HostData[] => [...ctx.hostsByRole.values()].flat();
