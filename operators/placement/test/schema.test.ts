@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiError, KubeObject } from '@stackops/lib-common/client';
@@ -134,9 +134,13 @@ describe('PlacementAPI schema', () => {
         spec: { ...valid, replica: 2 },
       }),
     );
-    // runCommand's error carries kubectl's stderr.
-    await expect(runCommand(tool('kubectl'), ['apply', '-f', file])).rejects.toThrow(
-      'unknown field "spec.replica"',
-    );
+    try {
+      // runCommand's error carries kubectl's stderr.
+      await expect(runCommand(tool('kubectl'), ['apply', '-f', file])).rejects.toThrow(
+        'unknown field "spec.replica"',
+      );
+    } finally {
+      rmSync(file, { force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   env?.client.close();
   await stopCluster(cluster, { purge: true });
+  rmSync(outDir, { recursive: true, force: true });
 });
 
 // The combined process runs these same four workloads, whose cluster-wide singletons (the

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -201,6 +201,8 @@ describe('each operator chart installed alone', () => {
       } finally {
         await operator?.stop();
       }
+      // Kept when the test fails: the errors above name the operator's log file in it.
+      rmSync(logDir, { recursive: true, force: true });
 
       await run(helm, ['uninstall', release, '-n', namespace, '--kubeconfig', kubeconfig, '--wait']);
       expect(await releaseObjects(release, namespace)).toEqual([]);

@@ -19,6 +19,8 @@ declare module 'vitest' {
     /** The names of the real nodes (two: tests of spreading, draining and losing a node). */
     realNodes: string[];
     images: LoadedImage[];
+    /** A folder for the run's files (values, manifests); removed with the run. */
+    scratchDir: string;
   }
 }
 
@@ -32,6 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // Copies: build/images is rewritten by any later build; the tests compare with what was loaded.
   const imageDir = mkdtempSync(join(tmpdir(), 'e2e-images-'));
   const images = await snapshotOperatorImages(imageDir);
+  const scratchDir = mkdtempSync(join(tmpdir(), 'e2e-scratch-'));
   const archives = images.map((i) => i.archive);
 
   const name = process.env['E2E_CLUSTER'] ?? 'stackops-e2e';
@@ -74,8 +77,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     cp.realNodes.map((n) => n.name),
   );
   project.provide('images', images);
+  project.provide('scratchDir', scratchDir);
   return async () => {
     if (!reuse) await cp.stop({ purge: true });
     rmSync(imageDir, { recursive: true, force: true });
+    rmSync(scratchDir, { recursive: true, force: true });
   };
 }

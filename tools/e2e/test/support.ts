@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -24,6 +23,7 @@ const kubectlBin = inject('kubectl');
 export const helmBinaryPath = inject('helm');
 const netnsPath = inject('netnsPath');
 const images = inject('images');
+const scratchDir = inject('scratchDir');
 /** The cluster's real nodes (two). */
 export const realNodes = inject('realNodes');
 
@@ -62,6 +62,13 @@ async function exec(bin: string, args: string[], timeoutMs = 300_000): Promise<s
 export const kubectl = (args: string[], timeoutMs?: number) => exec(kubectlBin, args, timeoutMs);
 export const helm = (args: string[]) => exec(helmBinaryPath, args);
 
+/** Writes `text` to a new file named `name` in the run's scratch folder (global setup removes it). */
+export function scratchFile(name: string, text: string): string {
+  const file = join(mkdtempSync(join(scratchDir, 'f-')), name);
+  writeFileSync(file, text);
+  return file;
+}
+
 /** `helm install --wait` with values given as an object (written to a file: no --set escaping). */
 export async function helmInstall(
   release: string,
@@ -69,8 +76,7 @@ export async function helmInstall(
   namespace: string,
   values: Record<string, unknown>,
 ): Promise<void> {
-  const file = join(mkdtempSync(join(tmpdir(), 'e2e-values-')), 'values.yaml');
-  writeFileSync(file, stringify(values));
+  const file = scratchFile('values.yaml', stringify(values));
   await helm([
     'install',
     release,

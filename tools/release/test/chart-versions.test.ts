@@ -1,13 +1,19 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { findChartLinks, syncChartVersions } from '../src/chart-versions.js';
 
 const repoRoot = resolve(import.meta.dirname, '../../..');
 
+const fixtures: string[] = [];
+afterEach(() => {
+  for (const root of fixtures.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
 function fixture(): string {
   const root = mkdtempSync(join(tmpdir(), 'chart-sync-'));
+  fixtures.push(root);
   mkdirSync(join(root, 'operators/keystone'), { recursive: true });
   mkdirSync(join(root, 'charts/keystone-operator'), { recursive: true });
   mkdirSync(join(root, 'charts/stackops'), { recursive: true });

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { RequestOptions } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { base64 } from '../testing/conditions.js';
 import { loadKubeConfig } from './kubeconfig.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kubeconfig-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const write = (name: string, text: string) => {
   const path = join(dir, name);
   writeFileSync(path, text);
@@ -82,7 +83,7 @@ describe('loadKubeConfig', () => {
   });
 
   it('in a pod: the ServiceAccount token and CA, the API server from the environment', async () => {
-    const sa = mkdtempSync(join(tmpdir(), 'sa-'));
+    const sa = mkdtempSync(join(dir, 'sa-'));
     writeFileSync(join(sa, 'token'), 'sa-token');
     writeFileSync(join(sa, 'ca.crt'), 'SA-CA');
     const { kc, opts } = await httpsOptions(

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,6 +18,7 @@ import {
   type PodShape,
   realNodes,
   repoRoot,
+  scratchFile,
   waitForCondition,
 } from '../support.js';
 
@@ -124,8 +125,7 @@ export async function uninstallNetworkAddons(): Promise<void> {
 
 /** `kubectl apply --server-side` of objects (written to one file). */
 export async function applyObjects(objects: readonly KubeObject[]): Promise<void> {
-  const file = join(mkdtempSync(join(tmpdir(), 'e2e-network-')), 'objects.yaml');
-  writeFileSync(file, objects.map((o) => stringify(o)).join('---\n'));
+  const file = scratchFile('objects.yaml', objects.map((o) => stringify(o)).join('---\n'));
   await kubectl(['apply', '--server-side', '--force-conflicts', '-f', file]);
 }
 

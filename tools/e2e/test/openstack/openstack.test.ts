@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir } from '@stackops/demo/examples';
 import { mariadbPod, openstackClientPod, openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
@@ -38,6 +37,7 @@ import {
   type PodShape,
   realNodes,
   repoRoot,
+  scratchFile,
   waitForCondition,
 } from '../support.js';
 import { loadWorkloadImages, makeTestCertificates, podsReady, until } from './support.js';
@@ -85,9 +85,7 @@ function seedWithoutImage(file: string): KubeObject {
 }
 
 async function apply(obj: KubeObject): Promise<void> {
-  const file = join(mkdtempSync(join(tmpdir(), 'e2e-openstack-')), 'object.yaml');
-  writeFileSync(file, stringify(obj));
-  await kubectl(['apply', '--server-side', '-f', file]);
+  await kubectl(['apply', '--server-side', '-f', scratchFile('object.yaml', stringify(obj))]);
 }
 
 /** A command in the MariaDB pod (it has bash and the MariaDB client). */

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { examplesDir } from '@stackops/demo/examples';
 import { mariadbPod, openstackClientPod, openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
@@ -31,6 +30,7 @@ import {
   readyPods,
   repoRoot,
   scrapeMetrics,
+  scratchFile,
   waitForCondition,
 } from '../support.js';
 import { inCache, type PreviousRelease, previousRelease, readPin } from './previous-release.js';
@@ -107,9 +107,7 @@ function umbrellaValues(tags?: Record<string, string>): string {
     ...values['placement'],
     relatedImages: { placementAPI: images.placement, mariadb: images.mariadb },
   };
-  const file = join(mkdtempSync(join(tmpdir(), 'e2e-upgrade-')), 'values.yaml');
-  writeFileSync(file, stringify(values));
-  return file;
+  return scratchFile('values.yaml', stringify(values));
 }
 
 /** A seed example in the namespace, without `containerImage` (the chart's relatedImages apply). */
@@ -118,9 +116,10 @@ function seed(file: string): string {
     spec: Record<string, unknown>;
   };
   delete obj.spec['containerImage'];
-  const out = join(mkdtempSync(join(tmpdir(), 'e2e-upgrade-')), file);
-  writeFileSync(out, stringify({ ...obj, metadata: { ...obj.metadata, namespace: OPENSTACK_NAMESPACE } }));
-  return out;
+  return scratchFile(
+    file,
+    stringify({ ...obj, metadata: { ...obj.metadata, namespace: OPENSTACK_NAMESPACE } }),
+  );
 }
 
 /** A token from Keystone, then an authenticated GET /resource_providers from Placement, from the openstackclient pod. */
