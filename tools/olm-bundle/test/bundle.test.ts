@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureBinary, ensureOperatorSdk } from '@stackops/kube-env';
@@ -174,9 +174,13 @@ describe('an OLM bundle per operator chart, validated by operator-sdk', () => {
     });
     const dir = join(tmpdir(), `olm-bundle-broken-${process.pid}`);
     writeBundle(bundle, dir);
-    const report = validate(dir);
-    expect(report).toMatchObject({ passed: false, exit: 1 });
-    expect(errors(report).join('\n')).toMatch(/owned CRD .*Widget.* not found in bundle/);
+    try {
+      const report = validate(dir);
+      expect(report).toMatchObject({ passed: false, exit: 1 });
+      expect(errors(report).join('\n')).toMatch(/owned CRD .*Widget.* not found in bundle/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses what OLM cannot install or chooses itself', async () => {
