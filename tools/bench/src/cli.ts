@@ -261,6 +261,19 @@ async function main(): Promise<void> {
             const all = to[i - 1]?.[`${o.scale}: apply → all done (s)`]?.value;
             if (alone && all)
               addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } }, to);
+            // On cores the control plane keeps busy, the subject's own CPU is time the control plane waits.
+            const own = to[i - 1]?.[`${o.scale}: CPU (s)`]?.value;
+            if (alone && own !== undefined)
+              addTo(
+                i - 1,
+                {
+                  [`${o.scale}: own CPU ÷ cores ÷ control plane alone`]: {
+                    value: own / availableParallelism() / alone,
+                    detail: `${own.toFixed(1)} CPU-s of the subject ÷ ${availableParallelism()} cores ÷ ${alone.toFixed(1)} s of the control plane alone`,
+                  },
+                },
+                to,
+              );
             // The floor of that ratio: the control plane alone plus our operator's other writes.
             if (alone && keep.instance) {
               progress(`control plane with the operator's writes: ${o.scale} instances (${machineLoad()})`);

@@ -120,10 +120,12 @@ export const targets: readonly Target[] = [
     figure: '200: ÷ control plane alone',
     text: '≤ 1.3',
     met: (m) => m <= 1.3,
-    // Measured: the control plane alone plus the operator's status patches, Events and finalizer.
+    // Measured: the control plane alone plus the operator's status patches and finalizer; then
+    // what the operator's own CPU adds while the control plane keeps the cores busy.
     floor: (all) =>
       [
         shown('floor', median(all, '200: floor ÷ control plane alone')),
+        shown('+ own CPU on the shared cores', median(all, '200: own CPU ÷ cores ÷ control plane alone')),
         shown('requests per instance', median(all, '200: requests per instance')),
       ]
         .filter(Boolean)
