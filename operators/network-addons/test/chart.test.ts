@@ -11,6 +11,7 @@ import {
   renderedContainer,
   replicaSpreadProblems,
   VALUES_SCHEMA_REFUSAL,
+  waitUntil,
 } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -219,15 +220,16 @@ describe('chart: install and converge under its RBAC', () => {
         'bridge-marker',
         'kube-cni-linux-bridge-plugin',
       ]);
-      const events = await nao.client.list<KubeObject & { reason: string }>(Kinds.Event, {
-        namespace: 'default',
-      });
-      expect(
-        events.items.some(
+      // Events follow a pass's writes without being waited for.
+      await waitUntil('an Available Event for the NetworkAddonsConfig', async () => {
+        const events = await nao.client.list<KubeObject & { reason: string }>(Kinds.Event, {
+          namespace: 'default',
+        });
+        return events.items.some(
           (e) =>
             (e['involvedObject'] as { uid?: string }).uid === cr.metadata.uid && e.reason === 'Available',
-        ),
-      ).toBe(true);
+        );
+      });
     } finally {
       await op.stop();
     }

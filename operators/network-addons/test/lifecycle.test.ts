@@ -92,14 +92,14 @@ describe('NetworkAddonsConfig lifecycle', () => {
       rangeEnd: first?.['RANGE_END'],
     });
     expect(await range()).toEqual(first);
-    const events = await nao.client.list<KubeObject & { reason?: string; message?: string }>(Kinds.Event, {
-      namespace: 'default',
-    });
+    // A pass sends its Events after its writes without waiting for them: the Event may come later.
     const said = `KubeMacPool range ${first?.['RANGE_START']}-${first?.['RANGE_END']} kept from status`;
-    expect(
-      events.items.some((e) => e.reason === 'AppliedConfigMissing' && e.message?.includes(said)),
-      `an AppliedConfigMissing Event saying: ${said}`,
-    ).toBe(true);
+    await waitUntil(`an AppliedConfigMissing Event saying: ${said}`, async () => {
+      const events = await nao.client.list<KubeObject & { reason?: string; message?: string }>(Kinds.Event, {
+        namespace: 'default',
+      });
+      return events.items.some((e) => e.reason === 'AppliedConfigMissing' && e.message?.includes(said));
+    });
   });
 
   it('an explicit range replaces the generated one on day 2, verbatim', async () => {

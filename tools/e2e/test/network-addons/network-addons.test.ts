@@ -294,17 +294,25 @@ describe('network add-ons on the real node', () => {
         `^DaemonSet "${OPERAND_NAMESPACE}/bridge-marker": pod "${pod}" container "bridge-marker" is waiting: (ErrImagePull|ImagePullBackOff)$`,
       ),
     );
-    const events = await client.list<KubeObject & { reason: string; message: string }>(Kinds.Event, {
-      namespace: 'default',
-    });
-    expect(
-      events.items.some(
-        (e) =>
-          (e['involvedObject'] as { uid?: string }).uid === degraded.cr?.metadata.uid &&
-          e.reason === 'Failed: PodsFailing' &&
-          e.message.includes(pod),
-      ),
-    ).toBe(true);
+    // Events follow a pass's writes without being waited for.
+    await until(
+      `a "Failed: PodsFailing" Event naming pod ${pod}`,
+      async () => {
+        const events = await client.list<KubeObject & { reason: string; message: string }>(Kinds.Event, {
+          namespace: 'default',
+        });
+        return (
+          events.items.some(
+            (e) =>
+              (e['involvedObject'] as { uid?: string }).uid === degraded.cr?.metadata.uid &&
+              e.reason === 'Failed: PodsFailing' &&
+              e.message.includes(pod),
+          ) || undefined
+        );
+      },
+      60_000,
+      500,
+    );
     // The image back on the node: the pod starts (replaced at once rather than after kubelet's
     // pull backoff) and the condition goes back to False.
     await loadNetworkImages(cluster, ['bridgeMarker'], node);
