@@ -5,6 +5,7 @@ import { parseManagerOptions } from '@stackops/lib-common/runtime';
 import {
   chartFullname,
   createHelm,
+  eventsIn,
   findRendered,
   operatorContainerProblems,
   type RenderedObject,
@@ -221,15 +222,11 @@ describe('chart: install and converge under its RBAC', () => {
         'kube-cni-linux-bridge-plugin',
       ]);
       // Events follow a pass's writes without being waited for.
-      await waitUntil('an Available Event for the NetworkAddonsConfig', async () => {
-        const events = await nao.client.list<KubeObject & { reason: string }>(Kinds.Event, {
-          namespace: 'default',
-        });
-        return events.items.some(
-          (e) =>
-            (e['involvedObject'] as { uid?: string }).uid === cr.metadata.uid && e.reason === 'Available',
-        );
-      });
+      await waitUntil('an Available Event for the NetworkAddonsConfig', async () =>
+        (await eventsIn(nao.client, 'default')).some(
+          (e) => e.involvedObject?.uid === cr.metadata.uid && e.reason === 'Available',
+        ),
+      );
     } finally {
       await op.stop();
     }

@@ -1,5 +1,6 @@
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import {
+  eventsIn,
   PAUSED_AS_DOCUMENTED,
   pausedRoundTrip,
   scaledDeployment,
@@ -94,12 +95,11 @@ describe('NetworkAddonsConfig lifecycle', () => {
     expect(await range()).toEqual(first);
     // A pass sends its Events after its writes without waiting for them: the Event may come later.
     const said = `KubeMacPool range ${first?.['RANGE_START']}-${first?.['RANGE_END']} kept from status`;
-    await waitUntil(`an AppliedConfigMissing Event saying: ${said}`, async () => {
-      const events = await nao.client.list<KubeObject & { reason?: string; message?: string }>(Kinds.Event, {
-        namespace: 'default',
-      });
-      return events.items.some((e) => e.reason === 'AppliedConfigMissing' && e.message?.includes(said));
-    });
+    await waitUntil(`an AppliedConfigMissing Event saying: ${said}`, async () =>
+      (await eventsIn(nao.client, 'default')).some(
+        (e) => e.reason === 'AppliedConfigMissing' && e.message?.includes(said),
+      ),
+    );
   });
 
   it('an explicit range replaces the generated one on day 2, verbatim', async () => {

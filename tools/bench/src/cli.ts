@@ -263,13 +263,14 @@ async function main(): Promise<void> {
               addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } }, to);
             // On cores the control plane keeps busy, the subject's own CPU is time the control plane waits.
             const own = to[i - 1]?.[`${o.scale}: CPU (s)`]?.value;
+            const cores = availableParallelism();
             if (alone && own !== undefined)
               addTo(
                 i - 1,
                 {
                   [`${o.scale}: own CPU ÷ cores ÷ control plane alone`]: {
-                    value: own / availableParallelism() / alone,
-                    detail: `${own.toFixed(1)} CPU-s of the subject ÷ ${availableParallelism()} cores ÷ ${alone.toFixed(1)} s of the control plane alone`,
+                    value: own / cores / alone,
+                    detail: `${own.toFixed(1)} CPU-s of the subject ÷ ${cores} cores ÷ ${alone.toFixed(1)} s of the control plane alone`,
                   },
                 },
                 to,

@@ -4,6 +4,7 @@ import { openstackNamespaceOnRealNode } from '@stackops/demo/openstack-pods';
 import { NetworkAddonsConfigKind } from '@stackops/demo/targets';
 import { ovsVsctl, realNodeName, runInRealNode } from '@stackops/kube-env';
 import { Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { eventsIn, waitUntil } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { podsReady, until } from '../openstack/support.js';
 import {
@@ -295,23 +296,16 @@ describe('network add-ons on the real node', () => {
       ),
     );
     // Events follow a pass's writes without being waited for.
-    await until(
+    await waitUntil(
       `a "Failed: PodsFailing" Event naming pod ${pod}`,
-      async () => {
-        const events = await client.list<KubeObject & { reason: string; message: string }>(Kinds.Event, {
-          namespace: 'default',
-        });
-        return (
-          events.items.some(
-            (e) =>
-              (e['involvedObject'] as { uid?: string }).uid === degraded.cr?.metadata.uid &&
-              e.reason === 'Failed: PodsFailing' &&
-              e.message.includes(pod),
-          ) || undefined
-        );
-      },
-      60_000,
-      500,
+      async () =>
+        (await eventsIn(client, 'default')).some(
+          (e) =>
+            e.involvedObject?.uid === degraded.cr?.metadata.uid &&
+            e.reason === 'Failed: PodsFailing' &&
+            e.message?.includes(pod),
+        ),
+      { timeoutMs: 60_000, intervalMs: 500 },
     );
     // The image back on the node: the pod starts (replaced at once rather than after kubelet's
     // pull backoff) and the condition goes back to False.
