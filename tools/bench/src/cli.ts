@@ -39,6 +39,9 @@ import {
 } from './workloads.js';
 import { runWriteCosts } from './write-costs.js';
 
+/** The machine's cores, read once: the report's header and the own-CPU share divide by the same number. */
+const CORES = availableParallelism();
+
 const positiveInt = (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected an integer >= 0');
@@ -263,14 +266,13 @@ async function main(): Promise<void> {
               addTo(i - 1, { [`${o.scale}: ÷ control plane alone`]: { value: all / alone } }, to);
             // On cores the control plane keeps busy, the subject's own CPU is time the control plane waits.
             const own = to[i - 1]?.[`${o.scale}: CPU (s)`]?.value;
-            const cores = availableParallelism();
             if (alone && own !== undefined)
               addTo(
                 i - 1,
                 {
                   [`${o.scale}: own CPU ÷ cores ÷ control plane alone`]: {
-                    value: own / cores / alone,
-                    detail: `${own.toFixed(1)} CPU-s of the subject ÷ ${cores} cores ÷ ${alone.toFixed(1)} s of the control plane alone`,
+                    value: own / CORES / alone,
+                    detail: `${own.toFixed(1)} CPU-s of the subject ÷ ${CORES} cores ÷ ${alone.toFixed(1)} s of the control plane alone`,
                   },
                 },
                 to,
@@ -307,7 +309,7 @@ async function main(): Promise<void> {
   }
   const out = [
     `stackops bench, ${started.toISOString()}: ${o.runs} run(s) per operator on a fresh kube-env cluster each (1 kwok node),`,
-    `idle window ${o.idleSeconds} s (idle figures scaled to 5 min), ${availableParallelism()} cores shared with whatever else runs;`,
+    `idle window ${o.idleSeconds} s (idle figures scaled to 5 min), ${CORES} cores shared with whatever else runs;`,
     `${loadBefore} before, ${machineLoad()} after. Medians of noisy runs: compare medians, not single runs.`,
     ...(go.note ? [go.note] : []),
     '',
