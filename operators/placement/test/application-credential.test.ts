@@ -144,7 +144,10 @@ describe('spec.auth.applicationCredentialSecret', () => {
     await waitUntil('consumer finalizer released', async () =>
       (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).length === 0 ? true : undefined,
     );
-    expect(await heldInStatus(ns)).toBeUndefined();
+    // The pass releases the finalizer first and writes its status after: the status may come later.
+    await waitUntil('status.applicationCredentialSecret cleared', async () =>
+      (await heldInStatus(ns)) === undefined ? true : undefined,
+    );
     await setSecret(ns, 'ac-placement-bbbbb-secret');
     await waitUntil('consumer finalizer held again', async () =>
       (await finalizersOf(ns, 'ac-placement-bbbbb-secret')).includes(CONSUMER) ? true : undefined,
