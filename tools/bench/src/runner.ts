@@ -33,7 +33,7 @@ import { type ProcSample, sample } from './proc.js';
 import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
 import { buildTimeline, describeTimeline } from './timeline.js';
 import { watchListsAnswered, watchListsOf } from './watch-list-floor.js';
-import type { Workload } from './workloads.js';
+import type { DoneWatch, Workload } from './workloads.js';
 
 /** One figure of one run; `detail` says what the requests were; `lines` where the time went. */
 export interface Figure {
@@ -285,11 +285,23 @@ export async function runOnce(
     const clock = new ControlPlaneClock(client, w.controlPlaneKinds, w.namespaced ? ns : undefined);
     await clock.ready();
     await pastCreateHold(crdsAt);
+    const doneSeen = new DoneClock(client, w.doneWatches ?? (w.watchDone ? [w.watchDone] : []));
+    await doneSeen.ready();
     mark = audit.mark();
     const applied = performance.now();
     await w.apply(client, ns);
     clock.imposed(applied, performance.now());
-    const done = await until('the instance to be done', () => w.done(client, ns), 180_000, DONE_POLL_MS);
+    // The poll decides (and plays a missing controller's part); the watch says when.
+    const polled = await until(
+      'the instance to be done',
+      () => w.done(client, ns),
+      180_000,
+      DONE_POLL_MS,
+    ).catch(async (err: unknown) => {
+      await doneSeen.stop();
+      throw err;
+    });
+    const done = await doneSeen.doneAt(polled);
     const applySeconds = (done - applied) / 1000;
     const cpSpans = clock.spans(applied, done);
     const cpSeconds = unionLength(cpSpans) / 1000;
@@ -505,31 +517,87 @@ function cachedSize(kind: KindRef, items: readonly KubeObject[]): Figure {
 }
 
 /**
- * Deletes from `pending` the namespace of each object of `kind` that turns done, from one watch
- * (re-opened if the server ends it; a watch without a resourceVersion starts with every object).
+ * Calls `seen` with each object of the kind a watch shows done, from one watch (re-opened if the
+ * server ends it; a watch without a resourceVersion starts with every object).
  */
-function watchDoneNamespaces(
+function watchDone(
   client: RestKubeClient,
-  w: { kind: KindRef; done(obj: KubeObject): boolean },
-  pending: Set<string>,
-): { stop(): Promise<void> } {
+  w: DoneWatch,
+  seen: (obj: KubeObject) => void,
+): { opened: Promise<void>; stop(): Promise<void> } {
   const stopper = new AbortController();
+  let opened: () => void = () => {};
+  const open = new Promise<void>((r) => {
+    opened = r;
+  });
   const running = (async () => {
     while (!stopper.signal.aborted) {
       await client
-        .watch<KubeObject>(w.kind, { signal: stopper.signal }, (e) => {
-          if ((e.type === 'ADDED' || e.type === 'MODIFIED') && w.done(e.object))
-            pending.delete(e.object.metadata.namespace ?? '');
+        .watch<KubeObject>(w.kind, { signal: stopper.signal, onOpen: () => opened() }, (e) => {
+          if ((e.type === 'ADDED' || e.type === 'MODIFIED') && w.done(e.object)) seen(e.object);
         })
         .catch(() => sleep(250));
     }
   })();
   return {
+    opened: open,
     stop: async () => {
       stopper.abort();
+      opened();
       await running;
     },
   };
+}
+
+/** Deletes from `pending` the namespace of each object of the kind that turns done. */
+const watchDoneNamespaces = (client: RestKubeClient, w: DoneWatch, pending: Set<string>) =>
+  watchDone(client, w, (o) => pending.delete(o.metadata.namespace ?? ''));
+
+/**
+ * When the instance (one object of each watched kind) was first seen done on a watch, as the
+ * control plane's spans are: apply → done then holds neither the poll's interval nor its GET.
+ */
+class DoneClock {
+  private readonly firstDone = new Map<DoneWatch, number>();
+  private readonly watches: { opened: Promise<void>; stop(): Promise<void> }[];
+
+  constructor(
+    client: RestKubeClient,
+    private readonly kinds: readonly DoneWatch[],
+  ) {
+    this.watches = kinds.map((w) =>
+      watchDone(client, w, () => {
+        if (!this.firstDone.has(w)) this.firstDone.set(w, performance.now());
+      }),
+    );
+  }
+
+  /** Resolves once every watch is open (so no event of the instance is missed). */
+  async ready(): Promise<void> {
+    await Promise.all(this.watches.map((w) => w.opened));
+  }
+
+  /**
+   * The moment the last instance was seen done, once the poll found them all done at `polled`
+   * (its event may still be on the way: waited for up to 1 s); `polled` without a watch.
+   */
+  async doneAt(polled: number): Promise<number> {
+    try {
+      const seenAll = () => this.kinds.every((w) => this.firstDone.has(w));
+      await waitUntil('the done events', () => seenAll() || undefined, {
+        timeoutMs: 1000,
+        intervalMs: 2,
+      }).catch(() => undefined);
+      if (!this.kinds.length || !seenAll()) return polled;
+      return Math.min(polled, Math.max(...this.firstDone.values()));
+    } finally {
+      await this.stop();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.watches.map((w) => w.stop()));
+  }
 }
 
 /**

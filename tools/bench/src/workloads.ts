@@ -29,10 +29,14 @@ export interface Workload {
   /** The namespaces whose instance is done, in one request (the scale scenario polls this, not 200 GETs). */
   doneNamespaces?(client: RestKubeClient): Promise<Set<string>>;
   /**
-   * The instance's kind and when one object of it is done: the scale scenario then watches that kind
-   * instead of polling (a list of 200 instances every 500 ms is load on the API server it measures).
+   * The instance's kind and when one object of it is done, seen on a watch: apply → done ends when
+   * the event showing it done arrives (as the control plane's spans end: a poll would add up to its
+   * interval and a GET), and the scale scenario watches that kind instead of polling (a list of 200
+   * instances every 500 ms is load on the API server it measures).
    */
-  watchDone?: { kind: KindRef; done(obj: KubeObject): boolean };
+  watchDone?: DoneWatch;
+  /** Several instances of different kinds (combined): each one's watch; default `[watchDone]`. */
+  doneWatches?: readonly DoneWatch[];
   /**
    * What the control plane alone must do for one instance, as stages run one after the other
    * (each stage's Jobs complete / Deployments available before the next): the baseline of the
@@ -47,6 +51,12 @@ export interface Workload {
   controlPlaneKinds: readonly KindRef[];
   /** Our operator's process (env and flags the chart would give it), from its bundle or dist/main.js. */
   subject(entry?: Entry): SubjectSpec;
+}
+
+/** An instance's kind, and when an object of it is done. */
+export interface DoneWatch {
+  kind: KindRef;
+  done(obj: KubeObject): boolean;
 }
 
 /** `bundle`: operators/<x>/bundle/main.mjs, what the image runs; `dist`: dist/main.js (tsc output). */
@@ -499,6 +509,7 @@ const placementWorkload = (besideKeystone: boolean): Workload => ({
       'Ready',
     );
   },
+  watchDone: { kind: PlacementAPIKind, done: (o) => conditionTrue(o as WithStatus, 'Ready') },
   change: async (client, ns) => {
     await client.patch(
       PlacementAPIKind,
@@ -551,6 +562,7 @@ const networkAddons: Workload = {
   },
   done: async (client) =>
     conditionTrue(await client.get<WithStatus>(NetworkAddonsConfigKind, { name: 'cluster' }), 'Available'),
+  watchDone: { kind: NetworkAddonsConfigKind, done: (o) => conditionTrue(o as WithStatus, 'Available') },
   change: async (client) => {
     await client.patch(NetworkAddonsConfigKind, { name: 'cluster' }, { spec: { kubeMacPool: {} } }, 'merge');
   },
@@ -617,6 +629,7 @@ const sip: Workload = {
   },
   done: async (client, ns) =>
     conditionTrue(await client.get<WithStatus>(SIPClusterKind, { name: 'tenant', namespace: ns }), 'Ready'),
+  watchDone: { kind: SIPClusterKind, done: (o) => conditionTrue(o as WithStatus, 'Ready') },
   controlPlaneKinds: [Kinds.Deployment],
   subject: (entry) => ourOperator('sip', entry),
 };
@@ -671,6 +684,8 @@ const allInOne = (parts: readonly Workload[]): Workload => {
     },
     done: async (client, ns) =>
       (await Promise.all(parts.map((w) => w.done(client, nsOf(w, ns))))).every(Boolean),
+    // One instance of each kind in the cluster: each kind's watch sees only its part's.
+    doneWatches: parts.flatMap((w) => (w.watchDone ? [w.watchDone] : [])),
     change: (client, ns) => keystone.change?.(client, nsOf(keystone, ns)) ?? Promise.resolve(),
     controlPlaneKinds: unique(
       parts.flatMap((w) => w.controlPlaneKinds),

@@ -1,13 +1,13 @@
 /**
  * Writing a set of objects at once instead of one after another: a step that applies twenty
- * objects pays one round-trip per wave instead of twenty. Waves keep the order that matters to
- * the API server and the controllers: namespaces and CRDs first; then the roles, ServiceAccounts,
- * ConfigMaps and Secrets; then, together, the bindings (without the `bind` verb, a binding to a
- * role that does not exist yet is refused as an escalation) and the workloads and webhook
- * configurations. A workload needs its ServiceAccount to exist (admission refuses its pods
- * otherwise) and its ConfigMaps and Secrets to mount, but not its bindings: they are checked when
- * the pod's process calls the API server, long after the binding's write has landed. So the
- * bindings cost no round-trip of their own.
+ * objects pays a few round-trips instead of twenty. The order that matters to the API server and
+ * the controllers is kept: namespaces and CRDs first; then the roles, ServiceAccounts, ConfigMaps
+ * and Secrets; then the bindings (without the `bind` verb, a binding to a role that does not exist
+ * yet is refused as an escalation) and the workloads and webhook configurations. A workload needs
+ * its ServiceAccount to exist (admission refuses its pods otherwise) and its ConfigMaps and
+ * Secrets to mount, but not its bindings: they are checked when the pod's process calls the API
+ * server, long after the binding's write has landed. Each object waits only for those it needs,
+ * not for everything before it: a DaemonSet is not held by a NetworkPolicy's write.
  */
 
 /** Kinds written before everything else: other objects live in them or are of their kind. */
@@ -36,22 +36,25 @@ export function waveOf(kind: string): number {
   return BINDINGS.has(kind) || LAST.has(kind) ? 2 : 1;
 }
 
-/** At most this many writes of one wave in flight: one HTTP/2 connection carries them all. */
+/** At most this many writes in flight at once: one HTTP/2 connection carries them all. */
 const DEFAULT_CONCURRENCY = 16;
 
-/** What `inWaves` reads of an item's object to tell whether another item needs it first. */
+/** What `inWaves` reads of an item's object to tell which other items it needs first. */
 interface WaveObject {
+  kind?: string;
   metadata?: { name?: string; namespace?: string };
   spec?: unknown;
+  roleRef?: { kind?: string; name?: string };
 }
 
 export interface InWavesOptions<T = unknown> {
-  /** Writes in flight at once within a wave (default 16: a wave of network-addons' first apply is 9). */
+  /** Writes in flight at once (default 16: network-addons' first apply is 14). */
   concurrency?: number;
   /**
-   * The item's object. With it, a Namespace or CRD gets a wave of its own only when another item
-   * lives in that Namespace or is of that CRD's kind; otherwise it goes with the roles and
-   * ConfigMaps (one round-trip less for a set that only ships a CRD for others to use).
+   * The item's object. With it, an item waits only for the items of earlier waves it needs (see
+   * `needs`), not for the whole earlier wave; and a Namespace or CRD gets a wave of its own only
+   * when another item lives in that Namespace or is of that CRD's kind (otherwise it goes with the
+   * roles and ConfigMaps: one round-trip less for a set that only ships a CRD for others to use).
    */
   objectOf?: (item: T) => WaveObject;
 }
@@ -63,10 +66,8 @@ const crdKindOf = (o: WaveObject): string | undefined => {
 };
 
 /** Per item, its wave: `waveOf` its kind, a Namespace or CRD nothing in the set needs moved to wave 1. */
-function wavesOf<T>(items: readonly T[], kindOf: (item: T) => string, objectOf?: (item: T) => WaveObject) {
-  const kinds = items.map(kindOf);
-  if (!objectOf) return kinds.map(waveOf);
-  const objects = items.map(objectOf);
+function wavesOf(kinds: readonly string[], objects?: readonly WaveObject[]) {
+  if (!objects) return kinds.map(waveOf);
   const namespacesUsed = new Set(objects.map((o) => o.metadata?.namespace).filter(Boolean));
   const kindsUsed = new Set(kinds);
   return kinds.map((kind, i) => {
@@ -80,12 +81,56 @@ function wavesOf<T>(items: readonly T[], kindOf: (item: T) => string, objectOf?:
   });
 }
 
+/** Kinds whose objects make pods (the pod's ServiceAccount is checked when a pod is created). */
+const POD_MAKERS = new Set(['Deployment', 'DaemonSet', 'StatefulSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+
+/** What a pod runs as or mounts from its own namespace: it cannot be admitted or start without them. */
+const POD_INPUTS = new Set(['ServiceAccount', 'ConfigMap', 'Secret', 'PersistentVolumeClaim']);
+
 /**
- * Runs `write` for every item, wave after wave (`waveOf(kindOf(item))`; see `objectOf` for a
- * Namespace or CRD nothing in the set needs first), the items of one wave
- * concurrently, and returns the results in the items' order. When a write fails, the rest of its
- * wave still finishes (nothing is left in flight), later waves are not started, and the first
- * failure in the items' order is thrown.
+ * Whether `later` (of a later wave) must wait for `earlier`'s write: it lives in that Namespace or
+ * is of that CRD's kind; a binding waits for the role it names; a workload for the ServiceAccounts,
+ * ConfigMaps, Secrets and claims of its namespace (not for roles, Services or NetworkPolicies,
+ * which no pod needs to be created and started); a webhook configuration or APIService for the
+ * whole earlier wave (the Services it routes to).
+ */
+function needs(later: WaveObject, laterKind: string, earlier: WaveObject, earlierKind: string): boolean {
+  const ns = later.metadata?.namespace;
+  if (earlierKind === 'Namespace') return ns !== undefined && ns === earlier.metadata?.name;
+  if (earlierKind === 'CustomResourceDefinition') return crdKindOf(earlier) === laterKind;
+  if (BINDINGS.has(laterKind)) {
+    const ref = later.roleRef;
+    return (
+      ref?.kind === earlierKind &&
+      ref.name === earlier.metadata?.name &&
+      (earlierKind === 'ClusterRole' || earlier.metadata?.namespace === ns)
+    );
+  }
+  if (POD_MAKERS.has(laterKind)) return POD_INPUTS.has(earlierKind) && earlier.metadata?.namespace === ns;
+  return true;
+}
+
+/**
+ * Per item, the indexes of the items it waits for: with the objects, those `needs` says; without,
+ * every item of every earlier wave.
+ */
+function dependencies(waves: readonly number[], kinds: readonly string[], objects?: readonly WaveObject[]) {
+  return waves.map((wave, j) =>
+    waves.flatMap((w, i) =>
+      w < wave &&
+      (!objects || needs(objects[j] as WaveObject, kinds[j] ?? '', objects[i] as WaveObject, kinds[i] ?? ''))
+        ? [i]
+        : [],
+    ),
+  );
+}
+
+/**
+ * Runs `write` for every item, each as soon as the items of earlier waves it needs are written
+ * (`waveOf(kindOf(item))`; with `objectOf`, only those `needs` names, else whole waves one after
+ * another), at most `concurrency` at once, earlier waves first, and returns the results in the
+ * items' order. When a write fails, the writes in flight still finish (nothing is left in flight),
+ * no other write starts, and the first failure in the items' order is thrown.
  */
 export async function inWaves<T, R>(
   items: readonly T[],
@@ -95,25 +140,42 @@ export async function inWaves<T, R>(
 ): Promise<R[]> {
   const limit = Math.max(1, opts.concurrency ?? DEFAULT_CONCURRENCY);
   const results = new Array<R>(items.length);
-  const waves: number[][] = [[], [], []];
-  wavesOf(items, kindOf, opts.objectOf).forEach((wave, i) => {
-    waves[wave]?.push(i);
-  });
-  for (const indexes of waves) {
-    const failures = new Map<number, unknown>();
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < indexes.length) {
-        const i = indexes[next++] as number;
-        try {
-          results[i] = await write(items[i] as T);
-        } catch (err) {
-          failures.set(i, err);
-        }
+  const kinds = items.map(kindOf);
+  const objects = opts.objectOf ? items.map(opts.objectOf) : undefined;
+  const waves = wavesOf(kinds, objects);
+  const waitsFor = dependencies(waves, kinds, objects);
+  // Earlier waves first, then the items' order: the order writes start in when nothing waits.
+  const order = items.map((_, i) => i).sort((a, b) => (waves[a] ?? 0) - (waves[b] ?? 0) || a - b);
+  const done = new Set<number>();
+  const started = new Set<number>();
+  const failures = new Map<number, unknown>();
+  let inFlight = 0;
+  await new Promise<void>((resolve) => {
+    const startReady = (): void => {
+      for (const i of order) {
+        if (failures.size || inFlight >= limit) break;
+        if (started.has(i) || !(waitsFor[i] ?? []).every((d) => done.has(d))) continue;
+        started.add(i);
+        inFlight += 1;
+        write(items[i] as T)
+          .then(
+            (r) => {
+              results[i] = r;
+              done.add(i);
+            },
+            (err: unknown) => {
+              failures.set(i, err);
+            },
+          )
+          .finally(() => {
+            inFlight -= 1;
+            startReady();
+          });
       }
+      if (inFlight === 0) resolve();
     };
-    await Promise.all(Array.from({ length: Math.min(limit, indexes.length) }, worker));
-    if (failures.size) throw failures.get(Math.min(...failures.keys()));
-  }
+    startReady();
+  });
+  if (failures.size) throw failures.get(Math.min(...failures.keys()));
   return results;
 }

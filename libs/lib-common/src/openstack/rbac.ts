@@ -71,8 +71,8 @@ export interface RbacCurrent {
 }
 
 /**
- * Upstream `ReconcileRbac`: applies the ServiceAccount, Role and RoleBinding owned by `owner` (at
- * once: none needs another to exist) and sets ServiceAccountReady, RoleReady and RoleBindingReady.
+ * Upstream `ReconcileRbac`: applies the ServiceAccount, Role and RoleBinding owned by `owner` (the
+ * first two at once, the RoleBinding once its Role is written) and sets ServiceAccountReady, RoleReady and RoleBindingReady.
  * The condition of an object that failed goes False (Error, Warning) and the first failure, in
  * that order, is rethrown.
  */
@@ -101,5 +101,6 @@ export async function reconcileRbac(
       }
       conditions.markTrue(type);
     },
+    { objectOf: ([, obj]) => obj },
   );
 }

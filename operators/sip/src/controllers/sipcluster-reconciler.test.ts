@@ -24,13 +24,21 @@ const ref = { namespace: NS, name: 'c1' };
 
 let fake: FakeKubeClient;
 
-function seedHost(name: string, flavor: string, ip: string | undefined, labels: Record<string, string> = {}) {
+function seedHost(
+  name: string,
+  flavor: string,
+  ip: string | undefined,
+  labels: Record<string, string> = {},
+  format: 'json' | 'yaml' = 'json',
+) {
   if (ip !== undefined) {
+    const networkData =
+      format === 'json'
+        ? JSON.stringify({ networks: [{ id: 'oam', ip_address: ip }] })
+        : `networks:\n  - id: oam\n    ip_address: ${ip}\n`;
     fake.seed(Kinds.Secret, {
       metadata: { name: `${name}-nd`, namespace: NS },
-      data: {
-        networkData: base64(JSON.stringify({ networks: [{ id: 'oam', ip_address: ip }] })),
-      },
+      data: { networkData: base64(networkData) },
     });
   }
   fake.seed(Kinds.Secret, {
@@ -137,6 +145,23 @@ describe('SIPCluster reconciler (fake API server)', () => {
     expect(second.error).toBeUndefined();
     expect(fake.writes()).toBe(writes);
     expect(second.events).toEqual([]);
+  });
+
+  it('reads a host whose networkData is YAML (the parser is loaded only for such a pass)', async () => {
+    seedHost('cp-y', 'cp', '10.0.0.9', {}, 'yaml');
+    seedCluster(spec());
+    const first = await pass();
+    expect(first.error).toBeUndefined();
+    expect(owner('cp-y')?.metadata.labels?.[LABEL_CLUSTER_NAME]).toBe('c1');
+    const config = fake.peek<
+      KubeObject & { stringData?: Record<string, string>; data?: Record<string, string> }
+    >(Kinds.Secret, { namespace: NS, name: 'loadbalancer-controlplane-c1' });
+    const text =
+      Object.values(config?.stringData ?? {}).join('') +
+      Object.values(config?.data ?? {})
+        .map((v) => Buffer.from(v, 'base64').toString())
+        .join('');
+    expect(text).toContain('10.0.0.9');
   });
 
   it('too few hosts: Unschedulable Warning, nothing deployed or labelled, retried after the waiting delay', async () => {

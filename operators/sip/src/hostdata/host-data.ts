@@ -2,7 +2,7 @@ import { BMC_PASSWORD_KEY, BMC_USERNAME_KEY, NETWORK_DATA_KEY } from '../api/con
 import type { BareMetalHost } from '../api/kinds.js';
 import type { Host } from '../scheduling/schedule.js';
 import { type BmcAddress, parseBmcAddress } from './bmc-address.js';
-import { ipOnInterface, type NetworkData, type ParseYaml, parseNetworkData } from './network-data.js';
+import { ipOnInterface, isJson, type NetworkData, type ParseYaml, parseNetworkData } from './network-data.js';
 
 /** A Secret as plain JSON (only what is read here). */
 export interface SecretLike {
@@ -41,45 +41,50 @@ export function networkDataSecretRef(bmh: BareMetalHost): { namespace: string; n
   return { namespace: ref.namespace || (bmh.metadata.namespace ?? ''), name: ref.name };
 }
 
+/** The host's networkData document, or why it has none. */
+function networkDataText(
+  bmh: BareMetalHost,
+  secrets: SecretLookup,
+): { where: string | undefined; text: string } | { where: string | undefined; error: string } {
+  const ref = networkDataSecretRef(bmh);
+  if (!ref) return { where: undefined, error: 'spec.networkData is not set' };
+  const where = `${ref.namespace}/${ref.name}`;
+  const secret = secrets(ref.namespace, ref.name);
+  if (!secret) return { where, error: `networkData Secret ${where} not found` };
+  const raw = secret.data?.[NETWORK_DATA_KEY];
+  if (raw === undefined)
+    return { where, error: `networkData Secret ${where} has no key ${NETWORK_DATA_KEY}` };
+  return { where, text: decode(raw) };
+}
+
+/**
+ * Whether a host's networkData is something other than JSON (YAML, or text only the YAML parser
+ * can say what is wrong with): only then does a pass need the YAML parser.
+ */
+export function networkDataBesidesJson(bmh: BareMetalHost, secrets: SecretLookup): boolean {
+  const found = networkDataText(bmh, secrets);
+  return 'text' in found && !isJson(found.text);
+}
+
 function readNetworkData(
   bmh: BareMetalHost,
   secrets: SecretLookup,
   parseYaml: ParseYaml,
 ): Pick<HostData, 'networkData' | 'networkDataError' | 'networkDataSecret'> {
-  const ref = networkDataSecretRef(bmh);
-  if (!ref)
-    return {
-      networkDataSecret: undefined,
-      networkData: undefined,
-      networkDataError: 'spec.networkData is not set',
-    };
-  const where = `${ref.namespace}/${ref.name}`;
-  const secret = secrets(ref.namespace, ref.name);
-  if (!secret)
-    return {
-      networkDataSecret: where,
-      networkData: undefined,
-      networkDataError: `networkData Secret ${where} not found`,
-    };
-  const raw = secret.data?.[NETWORK_DATA_KEY];
-  if (raw === undefined) {
-    return {
-      networkDataSecret: where,
-      networkData: undefined,
-      networkDataError: `networkData Secret ${where} has no key ${NETWORK_DATA_KEY}`,
-    };
-  }
+  const found = networkDataText(bmh, secrets);
+  if ('error' in found)
+    return { networkDataSecret: found.where, networkData: undefined, networkDataError: found.error };
   try {
     return {
-      networkDataSecret: where,
-      networkData: parseNetworkData(decode(raw), parseYaml),
+      networkDataSecret: found.where,
+      networkData: parseNetworkData(found.text, parseYaml),
       networkDataError: undefined,
     };
   } catch (e) {
     return {
-      networkDataSecret: where,
+      networkDataSecret: found.where,
       networkData: undefined,
-      networkDataError: `networkData Secret ${where}: ${(e as Error).message}`,
+      networkDataError: `networkData Secret ${found.where}: ${(e as Error).message}`,
     };
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { BareMetalHost } from '../api/kinds.js';
 import { parseBmcAddress } from './bmc-address.js';
-import { hostProblem, readHostData, type SecretLike } from './host-data.js';
+import { hostProblem, networkDataBesidesJson, readHostData, type SecretLike } from './host-data.js';
 import { ipOnInterface, parseNetworkData } from './network-data.js';
 
 const networkDataJson = JSON.stringify({
@@ -48,6 +48,25 @@ describe('networkData', () => {
 
   it.each(['[1, 2]', '"text"', '{ not: [valid'])('rejects %s', (text) => {
     expect(() => parseNetworkData(text, parse)).toThrow(/networkData/);
+  });
+});
+
+describe('networkDataBesidesJson', () => {
+  const host = {
+    metadata: { name: 'h', namespace: 'ns' },
+    spec: { networkData: { name: 'nd' } },
+  } as BareMetalHost;
+  const holding = (text: string) => () => ({ data: { networkData: Buffer.from(text).toString('base64') } });
+  it.each([
+    [networkDataJson, false],
+    ['networks:\n  - id: oam\n', true],
+    ['{ not: [valid', true],
+  ])('%s → %s', (text, expected) => {
+    expect(networkDataBesidesJson(host, holding(text))).toBe(expected);
+  });
+  it('is false when there is no document to read', () => {
+    expect(networkDataBesidesJson(host, () => undefined)).toBe(false);
+    expect(networkDataBesidesJson({ ...host, spec: {} } as BareMetalHost, holding('x: 1'))).toBe(false);
   });
 });
 

@@ -18,6 +18,9 @@ const parseJson = (text: string): unknown => {
   }
 };
 
+/** Whether `text` is a JSON document (what metal3 and its generators write). */
+export const isJson = (text: string): boolean => parseJson(text) !== undefined;
+
 /** lib-common's YAML parser, given by the caller that imported it when needed (ADR 0057). */
 export type ParseYaml = typeof Yaml.parseYaml;
 

@@ -13,11 +13,17 @@ import {
   tcpPort,
 } from '../resources/objects.js';
 import { clientSecretEnv, DEX_TLS_DIR, renderDexConfig } from '../templates/dex-config.js';
-import type { RenderContext } from './context.js';
+import type { RenderContext, StringifyYaml } from './context.js';
 
 const authName = (cluster: string): string => `auth-${cluster}`;
 
 const CONFIG_DIR = '/etc/dex/cfg';
+
+/** The YAML writer the rendering step loaded because the spec has an auth service. */
+function yamlWriter(ctx: RenderContext): StringifyYaml {
+  if (!ctx.stringifyYaml) throw new Error('the YAML writer was not loaded for an auth service');
+  return ctx.stringifyYaml;
+}
 
 /** The issuer when the spec names none: Dex's in-cluster address, under /dex. */
 function defaultIssuer(ctx: RenderContext, service: AuthService): string {
@@ -43,7 +49,7 @@ export function renderAuth(ctx: RenderContext, service: AuthService): DesiredObj
       staticClients,
       connectors: service.connectors ?? [],
     },
-    ctx.stringifyYaml,
+    yamlWriter(ctx),
   );
   const env = staticClients.flatMap((c, i) =>
     c.secretRef

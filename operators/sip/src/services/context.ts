@@ -17,8 +17,11 @@ export interface RenderContext {
   images: ServiceImages;
   /** The site's load balancer templates by role, when its namespace has them. */
   loadBalancerTemplates?: ReadonlyMap<string, SiteTemplate>;
-  /** `yaml`'s `stringify`, imported by the step that renders (ADR 0057: not at start-up). */
-  stringifyYaml: StringifyYaml;
+  /**
+   * `yaml`'s `stringify`, imported by the step that renders and only when a service writes YAML
+   * (Dex's config): not at start-up (ADR 0057), nor in a pass that has no use for it.
+   */
+  stringifyYaml?: StringifyYaml;
 }
 
 export type StringifyYaml = typeof Yaml.stringifyYaml;

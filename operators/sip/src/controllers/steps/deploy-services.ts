@@ -117,7 +117,7 @@ async function applyService(p: SIPClusterPass, d: DesiredObject): Promise<KubeOb
 /**
  * Renders every service from the gathered hosts and applies what changed (server-side apply,
  * owned by the SIPCluster, skipped when already up to date; Secrets, ConfigMaps and Services at
- * once, then the Deployments at once), then deletes the objects of services
+ * once, each Deployment once the Secrets and ConfigMaps it may mount are written), then deletes the objects of services
  * dropped from the spec. Deployments roll when their config hash changes. Fails with
  * InfraServiceFailure (a missing Secret, an invalid key, an object the API server refused).
  */
@@ -126,8 +126,11 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
   const services = p.cr.spec.services;
   const privateKeyNames = referencedSecrets(p.cache, p.cr, services);
   // Imported here, not at the top: the YAML writer would otherwise be compiled at every start of
-  // the operator, before it is ready (ADR 0057).
-  const { stringifyYaml } = await import('@stackops/lib-common/yaml');
+  // the operator, before it is ready (ADR 0057); and only for Dex's config, the one YAML it writes
+  // (loading it costs the first pass ~8 ms).
+  const stringifyYaml = services.auth?.length
+    ? (await import('@stackops/lib-common/yaml')).stringifyYaml
+    : undefined;
   let objects: DesiredObject[];
   try {
     objects = renderServices(
@@ -136,7 +139,7 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
         hostsByRole: gathered.hostsByRole,
         images: p.images,
         loadBalancerTemplates: loadBalancerTemplates(p.cache, p.cr),
-        stringifyYaml,
+        ...(stringifyYaml ? { stringifyYaml } : {}),
       },
       services,
       privateKeyNames,
@@ -151,6 +154,7 @@ export async function deployServices(p: SIPClusterPass): Promise<void> {
     objects,
     (d) => d.kind.kind,
     (d) => applyService(p, d),
+    { objectOf: (d) => d.object },
   );
   const pruned = await pruneOwned(p.client, p.cache, {
     kinds: SERVICE_KINDS,
