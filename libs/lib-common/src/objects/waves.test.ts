@@ -255,4 +255,20 @@ describe('inWaves', () => {
     await expect(failure).rejects.toThrow('b refused');
     expect(written).toEqual(['a']);
   });
+  it('fails on a write that throws before returning its promise, as on one that rejects', async () => {
+    const written: string[] = [];
+    const failure = inWaves(
+      [item('ConfigMap', 'a'), item('Secret', 'b'), item('Deployment', 'c')],
+      (i) => i.kind,
+      (i) => {
+        if (i.name === 'b') throw new Error('b refused');
+        return tick().then(() => {
+          written.push(i.name);
+        });
+      },
+    );
+    await expect(failure).rejects.toThrow('b refused');
+    // Thrown once the write in flight had finished.
+    expect(written).toEqual(['a']);
+  });
 });

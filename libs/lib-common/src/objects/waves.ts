@@ -157,7 +157,8 @@ export async function inWaves<T, R>(
         if (started.has(i) || !(waitsFor[i] ?? []).every((d) => done.has(d))) continue;
         started.add(i);
         inFlight += 1;
-        write(items[i] as T)
+        // A write that throws before returning its promise fails like one that rejects.
+        (async () => write(items[i] as T))()
           .then(
             (r) => {
               results[i] = r;
