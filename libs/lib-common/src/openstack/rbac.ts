@@ -1,9 +1,11 @@
 import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
-import { ConditionType } from '../conditions/catalog.js';
+import { ConditionType, Reason, Severity } from '../conditions/catalog.js';
 import type { Conditions } from '../conditions/conditions.js';
 import { applyOwned } from '../objects/apply.js';
+import { controllerOf } from '../objects/owner.js';
 import { inWaves } from '../objects/waves.js';
+import { ReconcileError } from '../runtime/error-policy.js';
 
 export interface PolicyRule {
   apiGroups: string[];
@@ -71,10 +73,34 @@ export interface RbacCurrent {
 }
 
 /**
+ * Why an existing RBAC object is not this owner's to change, or undefined when it is (controlled by
+ * the owner, as upstream's operator leaves what it created for the same CR). A previous CR of the
+ * same name is being garbage-collected (a Warning: it goes by itself); anything else is an Error.
+ */
+function notOwnedBy(owner: KubeObject, live: KubeObject): { why: string; severity: Severity } | undefined {
+  const controller = controllerOf(live);
+  if (controller?.uid === owner.metadata.uid) return undefined;
+  if (!controller) return { why: 'it has no controller', severity: Severity.Error };
+  const previous = controller.kind === owner.kind && controller.name === owner.metadata.name;
+  return {
+    why: previous
+      ? `it belongs to a deleted ${controller.kind} of the same name, until garbage collection removes it`
+      : `it is controlled by ${controller.kind} ${controller.name}`,
+    severity: previous ? Severity.Warning : Severity.Error,
+  };
+}
+
+/**
  * Upstream `ReconcileRbac`: applies the ServiceAccount, Role and RoleBinding owned by `owner` (the
- * first two at once, the RoleBinding once its Role is written) and sets ServiceAccountReady, RoleReady and RoleBindingReady.
- * The condition of an object that failed goes False (Error, Warning) and the first failure, in
- * that order, is rethrown.
+ * first two at once, the RoleBinding once its Role is written) and sets ServiceAccountReady,
+ * RoleReady and RoleBindingReady. The condition of an object that failed goes False (Error,
+ * Warning) and the first failure, in that order, is rethrown.
+ *
+ * One that exists and is not controlled by `owner` is not taken over: whoever may create the
+ * owner (namespace edit rights, which exclude Roles and RoleBindings) must not rewrite or, by
+ * deleting the owner, garbage-collect an admin's RBAC object of the same name. Its condition goes
+ * False (Error, the object and its controller named), nothing is written, and a NotOwned error is
+ * thrown; the pass after the object is renamed or removed goes on.
  */
 export async function reconcileRbac(
   client: KubeClient,
@@ -84,17 +110,51 @@ export async function reconcileRbac(
   current: RbacCurrent = {},
 ): Promise<void> {
   const objs = buildRbac(input);
-  const steps: [KindRef, KubeObject, KubeObject | null | undefined, string][] = [
-    [Kinds.ServiceAccount, objs.serviceAccount, current.serviceAccount, ConditionType.ServiceAccountReady],
-    [Kinds.Role, objs.role, current.role, ConditionType.RoleReady],
-    [Kinds.RoleBinding, objs.roleBinding, current.roleBinding, ConditionType.RoleBindingReady],
+  const read = async (kind: KindRef, obj: KubeObject, known: KubeObject | null | undefined) =>
+    known !== undefined
+      ? known
+      : ((await client.get(kind, { name: obj.metadata.name ?? '', namespace: input.namespace })) ?? null);
+  const steps: [KindRef, KubeObject, KubeObject | null, string][] = [
+    [
+      Kinds.ServiceAccount,
+      objs.serviceAccount,
+      await read(Kinds.ServiceAccount, objs.serviceAccount, current.serviceAccount),
+      ConditionType.ServiceAccountReady,
+    ],
+    [Kinds.Role, objs.role, await read(Kinds.Role, objs.role, current.role), ConditionType.RoleReady],
+    [
+      Kinds.RoleBinding,
+      objs.roleBinding,
+      await read(Kinds.RoleBinding, objs.roleBinding, current.roleBinding),
+      ConditionType.RoleBindingReady,
+    ],
   ];
+  const refused = steps.flatMap(([kind, obj, live, type]) => {
+    const not = live ? notOwnedBy(owner, live) : undefined;
+    if (!not) return [];
+    const what = `${kind.kind} ${input.namespace}/${obj.metadata.name}`;
+    conditions.markFalse(
+      type,
+      Reason.Error,
+      not.severity,
+      "%s exists and is not this %s's (%s): not taken over; rename or remove it",
+      what,
+      owner.kind ?? 'owner',
+      not.why,
+    );
+    return [{ message: conditions.get(type)?.message ?? what, severity: not.severity }];
+  });
+  if (refused.length)
+    throw new ReconcileError(refused.map((r) => r.message).join('; '), {
+      reason: 'NotOwned',
+      severity: refused.some((r) => r.severity === Severity.Error) ? 'Error' : 'Warning',
+    });
   await inWaves(
     steps,
     ([kind]) => kind.kind,
-    async ([kind, obj, cur, type]) => {
+    async ([kind, obj, live, type]) => {
       try {
-        await applyOwned(client, owner, kind, obj, cur !== undefined ? { current: cur } : {});
+        await applyOwned(client, owner, kind, obj, { current: live });
       } catch (err) {
         conditions.markError(type, err);
         throw err;
