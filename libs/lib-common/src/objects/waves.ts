@@ -41,7 +41,6 @@ const DEFAULT_CONCURRENCY = 16;
 
 /** What `inWaves` reads of an item's object to tell which other items it needs first. */
 interface WaveObject {
-  kind?: string;
   metadata?: { name?: string; namespace?: string };
   spec?: unknown;
   roleRef?: { kind?: string; name?: string };
