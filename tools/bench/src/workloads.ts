@@ -218,6 +218,16 @@ const conditionTrue = (obj: WithStatus | undefined, type: string) =>
   obj.status?.conditions?.some((c) => c.type === type && c.status === 'True') === true &&
   (obj.status?.observedGeneration === undefined || obj.status.observedGeneration === obj.metadata.generation);
 
+/**
+ * An instance done when its condition `type` is True: the poll's GET (`done`) and the watch's test
+ * (`watchDone`) from one rule. A namespaced instance is named `name` in the run's namespace.
+ */
+const doneWhen = (k: KindRef, name: string, type: string) => ({
+  done: async (client: RestKubeClient, ns?: string) =>
+    conditionTrue(await client.get<WithStatus>(k, { name, namespace: ns }), type),
+  watchDone: { kind: k, done: (o: KubeObject) => conditionTrue(o as WithStatus, type) },
+});
+
 const secret = (client: RestKubeClient, ns: string, name: string, stringData: Record<string, string>) =>
   client.create(Kinds.Secret, {
     apiVersion: 'v1',
@@ -298,6 +308,7 @@ const pause = (client: RestKubeClient, k: KindRef, ns: string, name: string) =>
     'merge',
   );
 
+const keystoneDone = doneWhen(KeystoneAPIKind, 'keystone', 'Ready');
 const keystone: Workload = {
   dir: 'keystone',
   namespaced: true,
@@ -319,11 +330,7 @@ const keystone: Workload = {
       spec: { secret: 'osp-secret' },
     } as KubeObject);
   },
-  done: async (client, ns) =>
-    conditionTrue(
-      await client.get<WithStatus>(KeystoneAPIKind, { name: 'keystone', namespace: ns }),
-      'Ready',
-    ),
+  ...keystoneDone,
   change: async (client, ns) => {
     await client.patch(
       KeystoneAPIKind,
@@ -332,7 +339,6 @@ const keystone: Workload = {
       'merge',
     );
   },
-  watchDone: { kind: KeystoneAPIKind, done: (o) => conditionTrue(o as WithStatus, 'Ready') },
   doneNamespaces: async (client) => {
     const list = await client.list<WithStatus>(KeystoneAPIKind);
     return new Set(
@@ -450,6 +456,7 @@ const deployment = (ns: string, name: string) =>
  * condition keystone-operator would add already there. keystone-operator's part in the figures is
  * then its own KeystoneAPI's and at most a first pass over each registration before the pause.
  */
+const placementDone = doneWhen(PlacementAPIKind, 'placement', 'Ready');
 const placementWorkload = (besideKeystone: boolean): Workload => ({
   dir: 'placement',
   namespaced: true,
@@ -504,12 +511,9 @@ const placementWorkload = (besideKeystone: boolean): Workload => ({
         await pause(client, k, ns, 'placement');
       await markReady(client, k, ns, 'placement', child.metadata.generation ?? 1, {}, besideKeystone);
     }
-    return conditionTrue(
-      await client.get<WithStatus>(PlacementAPIKind, { name: 'placement', namespace: ns }),
-      'Ready',
-    );
+    return placementDone.done(client, ns);
   },
-  watchDone: { kind: PlacementAPIKind, done: (o) => conditionTrue(o as WithStatus, 'Ready') },
+  watchDone: placementDone.watchDone,
   change: async (client, ns) => {
     await client.patch(
       PlacementAPIKind,
@@ -560,9 +564,7 @@ const networkAddons: Workload = {
       spec: { multus: {}, linuxBridge: {} },
     } as KubeObject);
   },
-  done: async (client) =>
-    conditionTrue(await client.get<WithStatus>(NetworkAddonsConfigKind, { name: 'cluster' }), 'Available'),
-  watchDone: { kind: NetworkAddonsConfigKind, done: (o) => conditionTrue(o as WithStatus, 'Available') },
+  ...doneWhen(NetworkAddonsConfigKind, 'cluster', 'Available'),
   change: async (client) => {
     await client.patch(NetworkAddonsConfigKind, { name: 'cluster' }, { spec: { kubeMacPool: {} } }, 'merge');
   },
@@ -627,9 +629,7 @@ const sip: Workload = {
       spec: sipSpec(),
     } as KubeObject);
   },
-  done: async (client, ns) =>
-    conditionTrue(await client.get<WithStatus>(SIPClusterKind, { name: 'tenant', namespace: ns }), 'Ready'),
-  watchDone: { kind: SIPClusterKind, done: (o) => conditionTrue(o as WithStatus, 'Ready') },
+  ...doneWhen(SIPClusterKind, 'tenant', 'Ready'),
   controlPlaneKinds: [Kinds.Deployment],
   subject: (entry) => ourOperator('sip', entry),
 };

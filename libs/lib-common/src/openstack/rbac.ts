@@ -114,20 +114,15 @@ export async function reconcileRbac(
     known !== undefined
       ? known
       : ((await client.get(kind, { name: obj.metadata.name ?? '', namespace: input.namespace })) ?? null);
+  const [sa, role, binding] = await Promise.all([
+    read(Kinds.ServiceAccount, objs.serviceAccount, current.serviceAccount),
+    read(Kinds.Role, objs.role, current.role),
+    read(Kinds.RoleBinding, objs.roleBinding, current.roleBinding),
+  ]);
   const steps: [KindRef, KubeObject, KubeObject | null, string][] = [
-    [
-      Kinds.ServiceAccount,
-      objs.serviceAccount,
-      await read(Kinds.ServiceAccount, objs.serviceAccount, current.serviceAccount),
-      ConditionType.ServiceAccountReady,
-    ],
-    [Kinds.Role, objs.role, await read(Kinds.Role, objs.role, current.role), ConditionType.RoleReady],
-    [
-      Kinds.RoleBinding,
-      objs.roleBinding,
-      await read(Kinds.RoleBinding, objs.roleBinding, current.roleBinding),
-      ConditionType.RoleBindingReady,
-    ],
+    [Kinds.ServiceAccount, objs.serviceAccount, sa, ConditionType.ServiceAccountReady],
+    [Kinds.Role, objs.role, role, ConditionType.RoleReady],
+    [Kinds.RoleBinding, objs.roleBinding, binding, ConditionType.RoleBindingReady],
   ];
   const refused = steps.flatMap(([kind, obj, live, type]) => {
     const not = live ? notOwnedBy(owner, live) : undefined;
