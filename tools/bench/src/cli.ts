@@ -295,6 +295,22 @@ async function main(): Promise<void> {
                   { [`${o.scale}: floor ÷ control plane alone`]: { value: withWrites / alone } },
                   to,
                 );
+              // The floor run's time already holds its client's CPU (the bench's): what the
+              // operator's run spends on the client side beyond that is the share to compare.
+              const benchOurs = to[i - 1]?.[`${o.scale}: the bench's CPU (s)`]?.value;
+              const benchFloor =
+                floor[`${o.scale}: control plane with the operator's writes, the bench's CPU (s)`]?.value;
+              if (own !== undefined && benchOurs !== undefined && benchFloor !== undefined)
+                addTo(
+                  i - 1,
+                  {
+                    [`${o.scale}: client CPU beyond the floor run's ÷ cores ÷ control plane alone`]: {
+                      value: (own + benchOurs - benchFloor) / CORES / alone,
+                      detail: `(${own.toFixed(1)} CPU-s of the subject + ${benchOurs.toFixed(1)} of the bench beside it − ${benchFloor.toFixed(1)} of the bench as the floor run's client) ÷ ${CORES} cores ÷ ${alone.toFixed(1)} s`,
+                    },
+                  },
+                  to,
+                );
             }
           }
         }

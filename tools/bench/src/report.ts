@@ -126,6 +126,10 @@ export const targets: readonly Target[] = [
       [
         shown('floor', median(all, '200: floor ÷ control plane alone')),
         shown('+ own CPU on the shared cores', median(all, '200: own CPU ÷ cores ÷ control plane alone')),
+        shown(
+          "client CPU beyond the floor run's",
+          median(all, "200: client CPU beyond the floor run's ÷ cores ÷ control plane alone"),
+        ),
         shown('requests per instance', median(all, '200: requests per instance')),
       ]
         .filter(Boolean)

@@ -430,6 +430,17 @@ describe('report', () => {
     ]);
     const slow = rows([{ '200: ÷ control plane alone': 2, '200: floor ÷ control plane alone': 1.6 }]);
     expect(row(slow, '200: ÷ control plane alone')[9]).toBe('MISSED (floor 1.6)');
+    const withCpu = rows([
+      {
+        '200: ÷ control plane alone': 1.43,
+        '200: floor ÷ control plane alone': 1.21,
+        '200: own CPU ÷ cores ÷ control plane alone': 0.164,
+        "200: client CPU beyond the floor run's ÷ cores ÷ control plane alone": 0.116,
+      },
+    ]);
+    expect(row(withCpu, '200: ÷ control plane alone')[9]).toBe(
+      "MISSED (floor 1.21, + own CPU on the shared cores 0.164, client CPU beyond the floor run's 0.116)",
+    );
     const perInstance: [string, number][] = [
       ['200: ÷ control plane alone', 1.25],
       ['200: requests per instance', 27],
