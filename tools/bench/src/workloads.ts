@@ -341,9 +341,7 @@ const keystone: Workload = {
   },
   doneNamespaces: async (client) => {
     const list = await client.list<WithStatus>(KeystoneAPIKind);
-    return new Set(
-      list.items.filter((o) => conditionTrue(o, 'Ready')).map((o) => o.metadata.namespace ?? ''),
-    );
+    return new Set(list.items.filter(keystoneDone.watchDone.done).map((o) => o.metadata.namespace ?? ''));
   },
   // Every object one KeystoneAPI brings to the control plane, in the operator's stages: the
   // instance itself and db-create; the config and fernet Secrets, the RBAC and db-sync; the two
