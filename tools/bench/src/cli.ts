@@ -253,7 +253,7 @@ async function main(): Promise<void> {
           ]) {
             progress(`${s.name}: ${o.scale} instances, run ${i}/${o.scaleRuns} (${machineLoad()})`);
             addTo(i - 1, { [`${o.scale}: load at start`]: { value: loadOne() } }, to);
-            const keep: { instance?: KubeObject } = {};
+            const keep: { instance?: KubeObject; watches?: string[] } = {};
             addTo(
               i - 1,
               await runScale(wl, s, o.scale, opts, to === runs ? keep : undefined).catch(
@@ -279,34 +279,44 @@ async function main(): Promise<void> {
               );
             // The floor of that ratio: the control plane alone plus our operator's other writes.
             if (alone && keep.instance) {
-              progress(`control plane with the operator's writes: ${o.scale} instances (${machineLoad()})`);
+              progress(
+                `control plane with the operator's writes and watches: ${o.scale} instances (${machineLoad()})`,
+              );
               const floor: RunFigures = await runOperatorWritesFloor(
                 w,
                 o.scale,
                 opts,
                 keep.instance,
                 kept.bodies,
+                keep.watches,
               ).catch(failed(`floor run ${i}`));
               addTo(i - 1, floor, to);
-              const withWrites = floor[`${o.scale}: control plane with the operator's writes (s)`]?.value;
+              const withWrites =
+                floor[`${o.scale}: control plane with the operator's writes and watches (s)`]?.value;
               if (withWrites)
                 addTo(
                   i - 1,
                   { [`${o.scale}: floor ÷ control plane alone`]: { value: withWrites / alone } },
                   to,
                 );
-              // The floor run's time already holds its client's CPU (the bench's): what the
-              // operator's run spends on the client side beyond that is the share to compare.
+              // The floor run's time already holds its client's CPU (the bench's) and the
+              // watches' process: what the operator's run spends on the client side beyond those
+              // is the share to compare.
               const benchOurs = to[i - 1]?.[`${o.scale}: the bench's CPU (s)`]?.value;
-              const benchFloor =
-                floor[`${o.scale}: control plane with the operator's writes, the bench's CPU (s)`]?.value;
-              if (own !== undefined && benchOurs !== undefined && benchFloor !== undefined)
+              const floorClient =
+                (floor[
+                  `${o.scale}: control plane with the operator's writes and watches, the bench's CPU (s)`
+                ]?.value ?? Number.NaN) +
+                (floor[
+                  `${o.scale}: control plane with the operator's writes and watches, the watches' CPU (s)`
+                ]?.value ?? 0);
+              if (own !== undefined && benchOurs !== undefined && !Number.isNaN(floorClient))
                 addTo(
                   i - 1,
                   {
                     [`${o.scale}: client CPU beyond the floor run's ÷ cores ÷ control plane alone`]: {
-                      value: (own + benchOurs - benchFloor) / CORES / alone,
-                      detail: `(${own.toFixed(1)} CPU-s of the subject + ${benchOurs.toFixed(1)} of the bench beside it − ${benchFloor.toFixed(1)} of the bench as the floor run's client) ÷ ${CORES} cores ÷ ${alone.toFixed(1)} s`,
+                      value: (own + benchOurs - floorClient) / CORES / alone,
+                      detail: `(${own.toFixed(1)} CPU-s of the subject + ${benchOurs.toFixed(1)} of the bench beside it − ${floorClient.toFixed(1)} of the bench and the watches in the floor run) ÷ ${CORES} cores ÷ ${alone.toFixed(1)} s`,
                     },
                   },
                   to,

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { startCluster } from '@stackops/kube-env';
 import {
   createKubeClient,
@@ -33,7 +35,7 @@ import { type ProcSample, sample } from './proc.js';
 import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
 import { buildTimeline, describeTimeline } from './timeline.js';
 import { watchListsAnswered, watchListsOf } from './watch-list-floor.js';
-import type { DoneWatch, Workload } from './workloads.js';
+import { type DoneWatch, nodeFlags, type Workload } from './workloads.js';
 
 /** One figure of one run; `detail` says what the requests were; `lines` where the time went. */
 export interface Figure {
@@ -128,6 +130,20 @@ export async function settle(
 }
 
 /** CPU seconds of the bench's own process since it was called (user + system). */
+const CORES = availableParallelism();
+
+/**
+ * How many of the machine's cores a run kept busy on average (every process it measured, over
+ * its wall time): at the core count, the run was bound by CPU, and its time is its CPU ÷ cores.
+ */
+function coresBusy(parts: readonly (readonly [string, number])[], seconds: number): Figure {
+  const total = parts.reduce((sum, [, cpu]) => sum + cpu, 0);
+  return {
+    value: seconds > 0 ? total / seconds : 0,
+    detail: `${parts.map(([who, cpu]) => `${who} ${cpu.toFixed(1)}`).join(' + ')} CPU-s over ${seconds.toFixed(1)} s, of ${CORES} cores`,
+  };
+}
+
 function benchCpu(): () => number {
   const start = process.cpuUsage();
   return () => {
@@ -426,8 +442,11 @@ export async function runScale(
   spec: SubjectSpec,
   count: number,
   opts: RunOptions,
-  /** Given: gets one instance as the subject left it (its status is the floor run's, below). */
-  keep?: { instance?: KubeObject },
+  /**
+   * Given: gets one instance as the subject left it (its status is the floor run's, below) and the
+   * subject's watch-lists (the floor run keeps the same watches).
+   */
+  keep?: { instance?: KubeObject; watches?: string[] },
 ): Promise<RunFigures> {
   const f: RunFigures = {};
   const { client, audit, kubeconfig, handle } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
@@ -444,8 +463,10 @@ export async function runScale(
       await createNamespace(client, ns);
       await w.prepare(client, ns);
     });
+    const spawnMark = audit.mark();
     subject = await startSubject(spec, { kubeconfig, logFile });
     await settle(audit, filter);
+    if (keep) keep.watches = watchListsOf(audit.read(spawnMark), filter);
     const cpu0 = subject.sample().cpu;
     let peakRss = 0;
     const sampler = setInterval(() => {
@@ -489,6 +510,14 @@ export async function runScale(
       detail: "the bench's own process over the run (the instances' creates and the watch of the instances)",
     };
     f[`${count}: control plane CPU (s)`] = cpCpu();
+    f[`${count}: cores busy`] = coresBusy(
+      [
+        ['the control plane', f[`${count}: control plane CPU (s)`]?.value ?? 0],
+        ['the subject', f[`${count}: CPU (s)`]?.value ?? 0],
+        ['the bench', f[`${count}: the bench's CPU (s)`]?.value ?? 0],
+      ],
+      (done - started) / 1000,
+    );
     f[`${count}: peak RSS (MiB)`] = {
       value: subject.sample().hwm / MiB,
       detail: `VmHWM; highest VmRSS sampled every 200 ms: ${(peakRss / MiB).toFixed(0)} MiB`,
@@ -638,6 +667,7 @@ export async function runControlPlaneAlone(
     },
     [`${count}: control plane alone, its CPU (s)`]: run.cpu,
     [`${count}: control plane alone, the bench's CPU (s)`]: { value: run.clientCpu, detail: CLIENT_CPU },
+    [`${count}: control plane alone, cores busy`]: runCoresBusy(run),
   };
 }
 
@@ -645,9 +675,12 @@ export async function runControlPlaneAlone(
  * The floor of the many-instance scenario: the control plane alone (above) plus the writes any
  * operator of this kind makes beyond the objects, at the points where it makes them — its
  * finalizer, and a status patch when the instance is created and after each stage (the status
- * `instance` carries, the conditions turning from Unknown stage by stage). Events are left out: an
- * operator may send none. No operator that reports each stage in its status finishes sooner on
- * this machine; this run's time ÷ the control plane alone's is the floor of `÷ control plane alone`.
+ * `instance` carries, the conditions turning from Unknown stage by stage) — and the watches it
+ * keeps (`watches`: its cluster-wide watch-lists, held by lib-common's informers in a process of
+ * their own, reconciling nothing). Events are left out: an operator may send none. On cores the
+ * control plane keeps busy, no operator that watches what it owns and reports each stage in its
+ * status finishes sooner on this machine; this run's time ÷ the control plane alone's is the floor
+ * of `÷ control plane alone`.
  */
 export async function runOperatorWritesFloor(
   w: Workload,
@@ -655,24 +688,40 @@ export async function runOperatorWritesFloor(
   opts: RunOptions,
   instance: KubeObject,
   bodies?: OperatorBodies,
+  watches: readonly string[] = [],
 ): Promise<RunFigures> {
   const writes = operatorWrites(w, instance);
   if (!writes) return {};
-  const run = await runStages(w, count, opts, writes, bodies);
+  const run = await runStages(w, count, opts, writes, bodies, watches);
   if (!run) return {};
   return {
-    [`${count}: control plane with the operator's writes (s)`]: {
+    [`${count}: control plane with the operator's writes and watches (s)`]: {
       value: run.seconds,
-      detail: `${run.stages}; per instance besides: the finalizer, ${run.stageCount + 1} status patches of ${writes.conditionCount} conditions`,
+      detail: `${run.stages}; per instance besides: the finalizer, ${run.stageCount + 1} status patches of ${writes.conditionCount} conditions; ${run.watches} cluster-wide watches as the operator's`,
       lines: run.timeline,
     },
-    [`${count}: control plane with the operator's writes, its CPU (s)`]: run.cpu,
-    [`${count}: control plane with the operator's writes, the bench's CPU (s)`]: {
+    [`${count}: control plane with the operator's writes and watches, its CPU (s)`]: run.cpu,
+    [`${count}: control plane with the operator's writes and watches, the bench's CPU (s)`]: {
       value: run.clientCpu,
       detail: CLIENT_CPU,
     },
+    [`${count}: control plane with the operator's writes and watches, the watches' CPU (s)`]: {
+      value: run.watcherCpu,
+      detail: `lib-common's informers for the operator's ${run.watches} cluster-wide watch-lists, in a process of their own with the operator's node flags, caching what they receive and reconciling nothing`,
+    },
+    [`${count}: control plane with the operator's writes and watches, cores busy`]: runCoresBusy(run),
   };
 }
+
+const runCoresBusy = (run: { cpu: Figure; clientCpu: number; watcherCpu: number; seconds: number }) =>
+  coresBusy(
+    [
+      ['the control plane', run.cpu.value],
+      ['the bench', run.clientCpu],
+      ...(run.watcherCpu ? [['the watches', run.watcherCpu] as const] : []),
+    ],
+    run.seconds,
+  );
 
 // The bench's process is the client of those runs, on the same cores: its CPU is inside their
 // times as an operator's is inside the operator's run.
@@ -744,6 +793,7 @@ async function runStages(
   opts: RunOptions,
   writes?: OperatorWrites,
   bodies?: OperatorBodies,
+  watchPaths: readonly string[] = [],
 ) {
   const placeholders = w.controlPlaneStages;
   if (!placeholders) return undefined;
@@ -756,6 +806,7 @@ async function runStages(
       }),
     );
   const { client, audit, handle } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  let watcher: Watcher | undefined;
   try {
     // The instances themselves are among the objects: their CRDs as the operator's run has them.
     await installCrds(client, w.crds());
@@ -811,6 +862,10 @@ async function runStages(
       }
     };
     await pastCreateHold(crdsAt);
+    watcher = watchPaths.length
+      ? await startWatcher(handle.kubeconfigPath, watchPaths, nodeFlags(w.dir))
+      : undefined;
+    const watcherCpu0 = watcher ? sample(watcher.pid).cpu : 0;
     const started = performance.now();
     const benchCpuUsed = benchCpu();
     let lastDone = started;
@@ -852,14 +907,69 @@ async function runStages(
       seconds: (lastDone - started) / 1000,
       cpu,
       clientCpu: benchCpuUsed(),
+      watcherCpu: watcher ? sample(watcher.pid).cpu - watcherCpu0 : 0,
+      watches: watcher?.informers ?? 0,
       retries,
       stages: `${describeStages(template)}; ${describeBodies(template, bodies)}`,
       stageCount: template.length,
       timeline: describeTimeline(buildTimeline(audit.read(mark))),
     };
   } finally {
+    await watcher?.stop();
     client.close();
   }
+}
+
+interface Watcher {
+  pid: number;
+  /** How many informers it runs (the cluster-wide paths among those given). */
+  informers: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `watcher.js` (an operator's watches alone) with `flags` and waits until its informers
+ * have their initial events; its stderr goes to the bench's.
+ */
+export async function startWatcher(
+  kubeconfig: string,
+  paths: readonly string[],
+  flags: string[],
+): Promise<Watcher> {
+  // The built script, from src (tests) as from dist.
+  const script = fileURLToPath(new URL('../dist/watcher.js', import.meta.url));
+  const child = spawn(process.execPath, [...flags, script, kubeconfig, ...paths], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const informers = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('watcher: not synced in 60 s')), 60_000);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /^synced (\d+)$/m.exec(out);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`watcher exited (code ${code}) before it synced`));
+    });
+  }).catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
+  return {
+    pid: child.pid ?? -1,
+    informers,
+    stop: async () => {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
 }
 
 const WORKLOAD_KINDS = ['Job', 'Deployment', 'CronJob', 'DaemonSet', 'StatefulSet'];

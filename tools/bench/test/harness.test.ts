@@ -20,6 +20,7 @@ import { summaryTable } from '../src/report.js';
 import { describeBodies, describeStages, stageStatus } from '../src/runner.js';
 import { formatNumber, summarize } from '../src/stats.js';
 import { watchListsOf } from '../src/watch-list-floor.js';
+import { watchedKind } from '../src/watcher.js';
 import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs, workloads } from '../src/workloads.js';
 
 const event = (over: Partial<AuditEvent>): AuditEvent => ({
@@ -248,6 +249,28 @@ describe("the 200-instance floor: the control plane alone plus the operator's wr
   });
 });
 
+describe("the floor run's watches", () => {
+  it('keeps the cluster-wide watch-lists with their selectors and leaves the namespaced ones out', () => {
+    expect(
+      watchedKind(
+        '/api/v1/secrets?allowWatchBookmarks=true&labelSelector=keystone.openstack.org%2Fuid&sendInitialEvents=true&watch=true',
+      ),
+    ).toEqual({
+      kind: { group: '', version: 'v1', kind: 'secrets', plural: 'secrets', namespaced: true },
+      labelSelector: 'keystone.openstack.org/uid',
+    });
+    expect(watchedKind('/apis/batch/v1/jobs?watch=true&fieldSelector=metadata.name%3Dx')).toEqual({
+      kind: { group: 'batch', version: 'v1', kind: 'jobs', plural: 'jobs', namespaced: true },
+      fieldSelector: 'metadata.name=x',
+    });
+    expect(watchedKind('/api/v1/namespaces?watch=true')?.kind.plural).toBe('namespaces');
+    expect(watchedKind('/api/v1/namespaces/bench-3/secrets?fieldSelector=metadata.name%3Dosp-secret')).toBe(
+      undefined,
+    );
+    expect(watchedKind('/apis/apps/v1/namespaces/bench-3/deployments?watch=true')).toBe(undefined);
+  });
+});
+
 describe('figures', () => {
   it('reads utime + stime from /proc/<pid>/stat, also when the name has spaces and parentheses', () => {
     const stat = '1234 (node (main) x) S 1 1234 1234 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 11 0 100 0 0';
@@ -436,10 +459,11 @@ describe('report', () => {
         '200: floor ÷ control plane alone': 1.21,
         '200: own CPU ÷ cores ÷ control plane alone': 0.164,
         "200: client CPU beyond the floor run's ÷ cores ÷ control plane alone": 0.116,
+        '200: cores busy': 1.98,
       },
     ]);
     expect(row(withCpu, '200: ÷ control plane alone')[9]).toBe(
-      "MISSED (floor 1.21, + own CPU on the shared cores 0.164, client CPU beyond the floor run's 0.116)",
+      "MISSED (floor 1.21, + own CPU on the shared cores 0.164, client CPU beyond the floor run's 0.116, cores busy 1.98)",
     );
     const perInstance: [string, number][] = [
       ['200: ÷ control plane alone', 1.25],

@@ -6,9 +6,11 @@ import { stopCluster } from '@stackops/kube-env';
 import { installCrds, loadTestKubeConfig } from '@stackops/lib-common/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { subjectFilter } from '../src/audit.js';
-import { createNamespace, freshCluster, settle, until } from '../src/runner.js';
+import { sample } from '../src/proc.js';
+import { createNamespace, freshCluster, settle, startWatcher, until } from '../src/runner.js';
 import { type RunningSubject, startSubject } from '../src/subject.js';
 import { watchListsAnswered, watchListsOf } from '../src/watch-list-floor.js';
+import { watchedKind } from '../src/watcher.js';
 import { operatorDirs, workloads } from '../src/workloads.js';
 
 /**
@@ -94,6 +96,18 @@ describe('the watch-list floor under spawn → ready', () => {
       await expect(
         watchListsAnswered(kc, ['/apis/nothing.example.org/v1/things?watch=true&sendInitialEvents=true']),
       ).rejects.toThrow(/HTTP 404/);
+
+      // The floor run's watches: the same paths held by informers alone, in a process of their own.
+      const clusterWide = paths.filter((p) => watchedKind(p));
+      expect(clusterWide.length).toBeGreaterThan(3);
+      const watcher = await startWatcher(kubeconfig, paths, []);
+      try {
+        expect(watcher.informers).toBe(clusterWide.length);
+        expect(sample(watcher.pid).cpu).toBeGreaterThan(0);
+      } finally {
+        await watcher.stop();
+      }
+      expect(() => process.kill(watcher.pid, 0)).toThrow();
     } finally {
       await subject.stop();
     }
