@@ -132,6 +132,15 @@ export async function settle(
 /** CPU seconds of the bench's own process since it was called (user + system). */
 const CORES = availableParallelism();
 
+/** CPU between two samples: the scheduler's nanosecond count, unless a thread ended between them (then clock ticks). */
+function cpuBetween(before: ProcSample, after: ProcSample): { seconds: number; clock: string } {
+  const precise = after.cpuPrecise - before.cpuPrecise;
+  const ticks = after.cpu - before.cpu;
+  return precise >= 0 && precise + 0.02 >= ticks
+    ? { seconds: precise, clock: 'ns' }
+    : { seconds: ticks, clock: '10 ms ticks' };
+}
+
 /**
  * How many of the machine's cores a run kept busy on average (every process it measured, over
  * its wall time): at the core count, the run was bound by CPU, and its time is its CPU ÷ cores.
@@ -296,6 +305,7 @@ export async function runOnce(
   const filter = subjectFilter(spec.userAgent);
   const logFile = logFileOf(spec, opts);
   let subject: RunningSubject | undefined;
+  let watcher: Watcher | undefined;
   try {
     // startup
     let mark = audit.mark();
@@ -305,6 +315,7 @@ export async function runOnce(
     f['startup: requests'] = requestsFigure(audit.tally(filter, mark));
     Object.assign(f, await watchListFloor('startup', audit.read(mark), filter, kubeconfig, opts));
     f['startup: RSS (MiB)'] = { value: subject.sample().rss / MiB };
+    const startupWatches = watchListsOf(audit.read(mark), filter);
 
     // apply → done, and what of it the control plane imposed
     const clock = new ControlPlaneClock(client, w.controlPlaneKinds, w.namespaced ? ns : undefined);
@@ -347,11 +358,24 @@ export async function runOnce(
     };
 
     // idle
+    // The subject's watches alone, in a process of their own that has just synced (as the subject
+    // has just done its apply): what holding them costs at idle. Started after the apply, so it
+    // takes no CPU from the subject's apply.
+    watcher = startupWatches.length
+      ? await startWatcher(kubeconfig, startupWatches, nodeFlags(w.dir)).catch((err: unknown) => {
+          opts.progress(
+            `  the watches alone not measured: ${err instanceof Error ? err.message : String(err)}`,
+          );
+          return undefined;
+        })
+      : undefined;
     await settle(audit, filter, 3000, 30_000);
     const before: ProcSample = subject.sample();
+    const watcherBefore = watcher ? sample(watcher.pid) : undefined;
     mark = audit.mark();
     await sleep(opts.idleSeconds * 1000);
     const after = subject.sample();
+    const watcherAfter = watcher ? sample(watcher.pid) : undefined;
     const idle = audit.tally(filter, mark);
     const per5min = 300 / opts.idleSeconds;
     f['idle: requests / 5 min'] = {
@@ -359,15 +383,21 @@ export async function runOnce(
       detail: `${idle.describe()} in ${opts.idleSeconds} s`,
     };
     f['idle: writes / 5 min'] = { value: idle.writes * per5min };
-    // The scheduler's nanosecond count, unless a thread ended in the window (then clock ticks).
-    const precise = after.cpuPrecise - before.cpuPrecise;
-    const idleCpu =
-      precise >= 0 && precise + 0.02 >= after.cpu - before.cpu ? precise : after.cpu - before.cpu;
+    const idleCpu = cpuBetween(before, after);
     f['idle: CPU s / 5 min'] = {
-      value: idleCpu * per5min,
-      detail: `${idleCpu.toFixed(3)} s in ${opts.idleSeconds} s (${precise === idleCpu ? 'ns' : '10 ms ticks'})`,
+      value: idleCpu.seconds * per5min,
+      detail: `${idleCpu.seconds.toFixed(3)} s in ${opts.idleSeconds} s (${idleCpu.clock})`,
     };
     f['idle: RSS (MiB)'] = { value: after.rss / MiB };
+    if (watcher && watcherBefore && watcherAfter) {
+      const watching = cpuBetween(watcherBefore, watcherAfter);
+      f['idle: the watches alone, CPU s / 5 min'] = {
+        value: watching.seconds * per5min,
+        detail: `watcher.js holding the subject's ${watcher.informers} cluster-wide watch-lists, started after the apply: ${watching.seconds.toFixed(3)} s in the same ${opts.idleSeconds} s (${watching.clock})`,
+      };
+    }
+    await watcher?.stop();
+    watcher = undefined;
 
     // one change
     if (w.change) {
@@ -398,6 +428,7 @@ export async function runOnce(
     f['restart: writes'] = writesFigure(restart);
     Object.assign(f, await watchListFloor('restart', audit.read(mark), filter, kubeconfig, opts));
   } finally {
+    await watcher?.stop();
     await subject?.stop();
     client.close();
   }

@@ -451,6 +451,8 @@ describe('report', () => {
       '≤ 1.10',
       'MISSED (floor 1.05, round-trips 10)',
     ]);
+    const idle = rows([{ 'idle: CPU s / 5 min': 0.107, 'idle: the watches alone, CPU s / 5 min': 0.094 }]);
+    expect(row(idle, 'idle: CPU s / 5 min').slice(8)).toEqual(['≤ 0.1', 'MISSED (the watches alone 0.094)']);
     const slow = rows([{ '200: ÷ control plane alone': 2, '200: floor ÷ control plane alone': 1.6 }]);
     expect(row(slow, '200: ÷ control plane alone')[9]).toBe('MISSED (floor 1.6)');
     const withCpu = rows([
