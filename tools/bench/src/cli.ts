@@ -303,14 +303,11 @@ async function main(): Promise<void> {
               // watches' process: what the operator's run spends on the client side beyond those
               // is the share to compare.
               const benchOurs = to[i - 1]?.[`${o.scale}: the bench's CPU (s)`]?.value;
-              const floorClient =
-                (floor[
-                  `${o.scale}: control plane with the operator's writes and watches, the bench's CPU (s)`
-                ]?.value ?? Number.NaN) +
-                (floor[
-                  `${o.scale}: control plane with the operator's writes and watches, the watches' CPU (s)`
-                ]?.value ?? 0);
-              if (own !== undefined && benchOurs !== undefined && !Number.isNaN(floorClient))
+              const ofFloor = (figure: string) =>
+                floor[`${o.scale}: control plane with the operator's writes and watches, ${figure}`]?.value;
+              const benchFloor = ofFloor("the bench's CPU (s)");
+              const floorClient = (benchFloor ?? 0) + (ofFloor("the watches' CPU (s)") ?? 0);
+              if (own !== undefined && benchOurs !== undefined && benchFloor !== undefined)
                 addTo(
                   i - 1,
                   {

@@ -129,7 +129,6 @@ export async function settle(
   }
 }
 
-/** CPU seconds of the bench's own process since it was called (user + system). */
 const CORES = availableParallelism();
 
 /** CPU between two samples: the scheduler's nanosecond count, unless a thread ended between them (then clock ticks). */
@@ -153,6 +152,7 @@ function coresBusy(parts: readonly (readonly [string, number])[], seconds: numbe
   };
 }
 
+/** CPU seconds of the bench's own process since it was called (user + system). */
 function benchCpu(): () => number {
   const start = process.cpuUsage();
   return () => {
@@ -312,10 +312,11 @@ export async function runOnce(
     subject = await startSubject(spec, { kubeconfig, logFile });
     f['startup: spawn → ready (s)'] = { value: subject.readySeconds };
     await settle(audit, filter);
-    f['startup: requests'] = requestsFigure(audit.tally(filter, mark));
-    Object.assign(f, await watchListFloor('startup', audit.read(mark), filter, kubeconfig, opts));
+    const startupEvents = audit.read(mark);
+    f['startup: requests'] = requestsFigure(tallyOf(startupEvents, filter));
+    Object.assign(f, await watchListFloor('startup', startupEvents, filter, kubeconfig, opts));
     f['startup: RSS (MiB)'] = { value: subject.sample().rss / MiB };
-    const startupWatches = watchListsOf(audit.read(mark), filter);
+    const startupWatches = watchListsOf(startupEvents, filter);
 
     // apply → done, and what of it the control plane imposed
     const clock = new ControlPlaneClock(client, w.controlPlaneKinds, w.namespaced ? ns : undefined);
