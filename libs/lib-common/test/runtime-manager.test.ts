@@ -24,6 +24,14 @@ afterEach(async () => {
 });
 
 const create = (name: string) => env.admin.create(GreetingKind, greeting(env.ns.name, name));
+/** A kind with no such resource: its informer cannot list, so it never syncs. */
+const NothingKind = {
+  group: 'example.stackops.dev',
+  version: 'v1alpha1',
+  kind: 'Nothing',
+  plural: 'nothings',
+  namespaced: true,
+};
 
 const get = async (port: number | undefined, path: string): Promise<{ status: number; body: string }> => {
   const res = await fetch(`http://127.0.0.1:${port}${path}`);
@@ -146,18 +154,62 @@ describe('Manager', () => {
     managers.push(m);
     expect(m.readiness()).toBeUndefined();
     // a kind whose informer cannot list (no such resource) keeps it unready
-    m.cache.informer({
-      group: 'example.stackops.dev',
-      version: 'v1alpha1',
-      kind: 'Nothing',
-      plural: 'nothings',
-      namespaced: true,
-    });
+    m.cache.informer(NothingKind);
     expect(m.readiness()).toMatch(/informers not synced: Nothing/);
+  });
+
+  it("starts its controllers' workers once every informer of the process synced, or after cachesWaitMs", async () => {
+    await create('gated');
+    const m = new Manager({
+      name: 'gated-operator',
+      kubeConfig: loadTestKubeConfig(),
+      registry: new Registry(),
+      logger: createLogger({ name: 'gated', level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false }),
+      namespaces: [env.ns.name],
+      cachesWaitMs: 1500,
+    });
+    managers.push(m);
+    let firstPassAt: number | undefined;
+    m.controller<Greeting>({ for: GreetingKind }).reconcile(async () => {
+      firstPassAt ??= performance.now();
+    });
+    m.cache.informer(NothingKind);
+    const started = performance.now();
+    await m.start();
+    await m.cache.waitForSync([GreetingKind]);
+    await eventually(() => expect(firstPassAt).toBeDefined(), { timeoutMs: 10_000 });
+    // Its own informer synced at once; the workers waited for the one that cannot, until the bound.
+    expect((firstPassAt ?? 0) - started).toBeGreaterThanOrEqual(1400);
+    expect(m.readiness()).toBe('informers not synced: Nothing');
   });
 });
 
 describe('Manager on a host (several operators in one process, ADR 0044)', () => {
+  it("starts a member's controllers once every member's informers synced (ADR 0061)", async () => {
+    await create('hosted-gated');
+    const kubeConfig = loadTestKubeConfig();
+    const registry = new Registry();
+    const logger = createLogger({ name: 'host', level: process.env['LOG_LEVEL'] ?? 'warn', pretty: false });
+    const host = new Manager({ name: 'gated-host', kubeConfig, registry, logger, cachesWaitMs: 1500 });
+    const member = (name: string) =>
+      new Manager({ name, kubeConfig, registry, logger, namespaces: [env.ns.name], host });
+    const a = member('a-operator');
+    const b = member('b-operator');
+    let firstPassAt: number | undefined;
+    a.controller<Greeting>({ for: GreetingKind }).reconcile(async () => {
+      firstPassAt ??= performance.now();
+    });
+    b.cache.informer(NothingKind); // b's informer cannot sync
+    managers.push(a, b, host);
+    const started = performance.now();
+    await host.start();
+    await Promise.all([a.start(), b.start()]);
+    await a.cache.waitForSync();
+    await eventually(() => expect(firstPassAt).toBeDefined(), { timeoutMs: 10_000 });
+    expect((firstPassAt ?? 0) - started).toBeGreaterThanOrEqual(1400);
+    expect(host.readiness()).toBe('informers not synced: Nothing');
+  });
+
   it('shares the connection, the informers of a kind cached alike and the probes; each member leads on its own Lease and writes as itself', async () => {
     const kubeConfig = loadTestKubeConfig();
     const registry = new Registry();

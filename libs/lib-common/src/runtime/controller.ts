@@ -109,6 +109,8 @@ export interface ControllerDeps {
   metrics: ControllerMetrics;
   /** The watch of the operator's own CRDs, when the manager has one (`Manager.watchOwnCrds`). */
   crdSchemas?: () => CrdSchemaWatch | undefined;
+  /** Resolves when the process's other informers have synced too (`Manager.cachesSynced`). */
+  cachesSynced?: () => Promise<void>;
 }
 
 export interface ControllerOptions {
@@ -375,7 +377,10 @@ export class Controller<T extends KubeObject = KubeObject> {
     await this.deps.recorder.settled?.();
   }
 
-  /** Subscribes to the informers, enqueues every cached primary object, and runs once synced. */
+  /**
+   * Once its informers and the rest of the process's have synced (`cachesSynced`), subscribes to
+   * them, enqueues every cached primary object and runs.
+   */
   async start(): Promise<void> {
     if (this.queue) return;
     const concurrency = Math.max(1, this.opts.concurrency ?? 1);
@@ -388,6 +393,18 @@ export class Controller<T extends KubeObject = KubeObject> {
     });
     this.queue = queue;
     this.deps.metrics.maxConcurrency(concurrency);
+    for (const w of this.optionalWatches) w.start();
+    await Promise.all([
+      this.deps.cache.waitForSync(this.kinds, stop.signal),
+      this.optionalDecisions(stop.signal),
+      this.deps.cachesSynced?.(),
+    ]);
+    // Starting workers while an abandoned run goes on could run its key twice at once.
+    await this.abandonedRuns;
+    if (stop.signal.aborted) return;
+    // Subscribed only now, in the same turn as every cached primary is queued: what the initial
+    // lists brought is in the cache and reaches the passes through their primaries, so start-up
+    // spends no time mapping each listed object to keys (ADR 0061).
     const crdSchemas = this.deps.crdSchemas?.();
     if (crdSchemas) {
       const crd = crdNameOf(this.primary);
@@ -408,15 +425,7 @@ export class Controller<T extends KubeObject = KubeObject> {
         }),
       );
     }
-    for (const w of this.optionalWatches) w.start();
     for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
-    await Promise.all([
-      this.deps.cache.waitForSync(this.kinds, stop.signal),
-      this.optionalDecisions(stop.signal),
-    ]);
-    // Starting workers while an abandoned run goes on could run its key twice at once.
-    await this.abandonedRuns;
-    if (stop.signal.aborted) return;
     this.deps.logger.info({ controller: this.name }, 'informers synced, starting workers');
     queue.start();
   }

@@ -75,7 +75,14 @@ export interface ManagerOptions {
    * controllers, Events and the logger stay this manager's own.
    */
   host?: Manager;
+  /**
+   * Longest the controllers wait, once their own informers synced, for the rest of the process's
+   * (see `cachesSynced`); default 10 s.
+   */
+  cachesWaitMs?: number;
 }
+
+const CACHES_WAIT_MS = 10_000;
 
 const defaultMetricsDone = new WeakSet<Registry>();
 
@@ -137,6 +144,7 @@ export class Manager {
   private metricsTls: MetricsTls;
   private stopped: Promise<void> | undefined;
   private resolveDone: (() => void) | undefined;
+  private processSynced: Promise<void> | undefined;
   readonly done: Promise<void>;
 
   constructor(private readonly opts: ManagerOptions) {
@@ -241,6 +249,7 @@ export class Manager {
         logger: this.log,
         metrics: controllerMetrics(name, this.registry),
         crdSchemas: () => this.ownCrds,
+        cachesSynced: () => this.cachesSynced(),
       }),
     );
   }
@@ -301,12 +310,40 @@ export class Manager {
   private startOwnCrdsWhenSynced(): void {
     const own = this.ownCrds;
     if (!own) return;
-    this.cache.waitForSync().then(
+    this.cachesSynced().then(
       () => {
         if (this.state === 'running') own.start();
       },
       () => undefined,
     );
+  }
+
+  /**
+   * Resolves once every informer of the process has synced — this manager's, or its host's and
+   * every member's, as declared at the first call — or `cachesWaitMs` after that call. Controllers
+   * start their workers only then, as controller-runtime starts its controllers once the manager's
+   * cache has synced: first passes run while other informers still parse their watch-lists would
+   * take the one thread from them and hold back readiness (ADR 0061). The bound keeps an informer
+   * that cannot sync (say its list is forbidden) from stopping every controller; /readyz names it.
+   */
+  cachesSynced(): Promise<void> {
+    if (this.host) return this.host.cachesSynced();
+    this.processSynced ??= this.waitForProcessCaches();
+    return this.processSynced;
+  }
+
+  private async waitForProcessCaches(): Promise<void> {
+    const waitMs = this.opts.cachesWaitMs ?? CACHES_WAIT_MS;
+    const deadline = AbortSignal.timeout(waitMs);
+    const managers = [this, ...this.members];
+    await Promise.all(managers.map((m) => m.cache.waitForSync(undefined, deadline)));
+    if (!deadline.aborted) return;
+    const unsynced = managers.flatMap((m) => m.cache.all()).filter((i) => !i.synced());
+    if (unsynced.length)
+      this.log.warn(
+        { unsynced: [...new Set(unsynced.map((i) => i.kind.kind))], waitedMs: waitMs },
+        'starting controllers although some informers have not synced',
+      );
   }
 
   /** Leader (or no election) and running. */
