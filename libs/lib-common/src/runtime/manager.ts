@@ -285,8 +285,10 @@ export class Manager {
     if (!defaultMetricsDone.has(this.registry)) {
       defaultMetricsDone.add(this.registry);
       // prom-client samples event-loop delay on a 10 ms timer by default: 100 wake-ups a second,
-      // ~1 s of CPU per 5 idle minutes (tools/bench). One sample a second still shows a blocked loop.
-      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 1000 });
+      // ~1 s of CPU per 5 idle minutes (tools/bench). Once a second was still a quarter of an idle
+      // process's CPU; every 5 s, a block of 5 s or more always shows, a shorter one with a chance
+      // in proportion to its length (ADR 0062).
+      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 5000 });
     }
     await this.startServers();
     this.cache.start();
