@@ -267,7 +267,11 @@ async function watchListOnce(client: RestKubeClient, kind: KindRef): Promise<voi
 }
 
 /** A fresh cluster with the workload's CRDs, cluster-wide setup and one prepared namespace `bench`. */
-async function preparedCluster(w: Workload, opts: RunOptions) {
+/** A fresh cluster with the workload's CRDs served and its inputs in place: what a run starts from. */
+export async function preparedCluster(
+  w: Workload,
+  opts: Pick<RunOptions, 'cluster' | 'outDir' | 'progress'>,
+) {
   const cluster = await freshCluster(opts.cluster, opts.outDir, opts.progress);
   try {
     await installCrds(cluster.client, w.crds());

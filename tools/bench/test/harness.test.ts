@@ -18,6 +18,7 @@ import { asBaselineObject, bodyKey, type OperatorBodies } from '../src/operator-
 import { cpuSeconds, sample } from '../src/proc.js';
 import { summaryTable } from '../src/report.js';
 import { describeBodies, describeStages, stageStatus } from '../src/runner.js';
+import { parseStartsArgs, summarizeStarts } from '../src/starts.js';
 import { formatNumber, summarize } from '../src/stats.js';
 import { watchListsOf } from '../src/watch-list-floor.js';
 import { watchedKind } from '../src/watcher.js';
@@ -499,5 +500,34 @@ describe('charts', () => {
       expect(chartMemoryLimitMiB(dir)).toBeGreaterThan(0);
       expect(chartNodeOptions(dir)).toMatch(/--max-old-space-size=\d+/);
     }
+  });
+});
+
+describe('starts (builds of one operator side by side)', () => {
+  it('takes two or more bundle directories and refuses what it cannot run', () => {
+    expect(parseStartsArgs(['--pairs', '4', '--instances', 'a', 'b'])).toEqual({
+      operator: 'combined',
+      pairs: 4,
+      instances: true,
+      bundles: ['a', 'b'],
+    });
+    expect(parseStartsArgs(['--operator', 'sip', 'a', 'b', 'c']).operator).toBe('sip');
+    expect(() => parseStartsArgs(['a'])).toThrow(/usage: starts/);
+    expect(() => parseStartsArgs(['--operator', 'nova', 'a', 'b'])).toThrow(/--operator: one of keystone/);
+    expect(() => parseStartsArgs(['--pairs', '0', 'a', 'b'])).toThrow(/--pairs/);
+    expect(() => parseStartsArgs(['--fast', 'a', 'b'])).toThrow(/unknown option --fast/);
+  });
+
+  it("prints each build's medians and the rounds in which it used the least CPU", () => {
+    const text = summarizeStarts([
+      { bundle: 'main', wallMs: [200, 260, 240], cpuMs: [150, 210, 200] },
+      { bundle: 'change', wallMs: [190, 220, 250], cpuMs: [140, 170, 205] },
+    ]);
+    expect(text).toContain(
+      'main: spawn → ready 240 ms, CPU to ready 200 ms (medians of 3; least CPU in 1 of 3 rounds)',
+    );
+    expect(text).toContain(
+      'change: spawn → ready 220 ms, CPU to ready 170 ms (medians of 3; least CPU in 2 of 3 rounds)',
+    );
   });
 });

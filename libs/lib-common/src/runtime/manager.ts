@@ -258,8 +258,9 @@ export class Manager {
    * Watches the operator's own CRDs (as its chart installs them: `buildCrd` of its definitions)
    * and gives every pipeline controller of those kinds a Warning condition and Event while the
    * installed schema is another (ADR 0037); the message tells to re-apply `chart`'s crds/. The
-   * watch starts once the manager's caches synced: its verdicts are no part of readiness, and its
-   * CRDs (built from `crds` then) and their watches would only hold back the informers' own.
+   * watch starts once the process's caches synced (`cachesSynced`): its verdicts are no part of
+   * readiness, and its CRDs (built from `crds` then) and their watches would only hold back the
+   * informers' own.
    */
   watchOwnCrds(crds: () => readonly object[], chart: string): CrdSchemaWatch {
     const fix = `re-apply the ${chart} chart's CRDs (kubectl replace -f charts/${chart}/crds/)`;
