@@ -266,8 +266,7 @@ async function watchListOnce(client: RestKubeClient, kind: KindRef): Promise<voi
   if (!synced) throw new Error(`${kind.plural}: the watch-list ended before its initial events`);
 }
 
-/** A fresh cluster with the workload's CRDs, cluster-wide setup and one prepared namespace `bench`. */
-/** A fresh cluster with the workload's CRDs served and its inputs in place: what a run starts from. */
+/** A fresh cluster with the workload's CRDs served, cluster-wide setup and one prepared namespace `bench`. */
 export async function preparedCluster(
   w: Workload,
   opts: Pick<RunOptions, 'cluster' | 'outDir' | 'progress'>,

@@ -338,10 +338,9 @@ export class Manager {
   private async waitForProcessCaches(): Promise<void> {
     const waitMs = this.opts.cachesWaitMs ?? CACHES_WAIT_MS;
     const deadline = AbortSignal.timeout(waitMs);
-    const managers = [this, ...this.members];
-    await Promise.all(managers.map((m) => m.cache.waitForSync(undefined, deadline)));
+    await Promise.all([this, ...this.members].map((m) => m.cache.waitForSync(undefined, deadline)));
     if (!deadline.aborted) return;
-    const unsynced = managers.flatMap((m) => m.cache.all()).filter((i) => !i.synced());
+    const unsynced = this.processInformers().filter((i) => !i.synced());
     if (unsynced.length)
       this.log.warn(
         { unsynced: [...new Set(unsynced.map((i) => i.kind.kind))], waitedMs: waitMs },
@@ -354,14 +353,18 @@ export class Manager {
     return this.leading;
   }
 
+  /** The informers of this manager and of every manager on it. */
+  private processInformers(): Informer[] {
+    return [this, ...this.members].flatMap((m) => m.cache.all());
+  }
+
   /** Undefined when ready; else why not (stopped, a member not started yet, informers not synced). */
   readiness(): string | undefined {
     if (this.state !== 'running') return `manager ${this.state}`;
     const waiting = this.members.filter((m) => m.state !== 'running').map((m) => m.name);
     if (waiting.length) return `operators not started: ${waiting.join(', ')}`;
     // A host is ready once the informers of every manager on it are.
-    const unsynced = [this, ...this.members]
-      .flatMap((m) => m.cache.all())
+    const unsynced = this.processInformers()
       .filter((i) => !i.synced() || !i.running)
       .map((i) => i.kind.kind);
     if (unsynced.length) return `informers not synced: ${unsynced.join(', ')}`;
