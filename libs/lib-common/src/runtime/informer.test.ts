@@ -185,6 +185,33 @@ describe('Informer, list then watch', () => {
     await inf.stop();
   });
 
+  it('keeps a watch whose events come more often than the idle timeout, and restarts it once they stop', async () => {
+    let streaming = true;
+    const { client } = scriptedClient(
+      [list('10')],
+      [
+        async (opts, emit) => {
+          // 12 events 25 ms apart: 300 ms of traffic against a 60 ms idle timeout.
+          for (let i = 0; i < 12 && !opts.signal?.aborted; i++) {
+            emit({ type: 'ADDED', object: cm(`cm-${i}`, String(11 + i)) });
+            await new Promise((r) => setTimeout(r, 25));
+          }
+          streaming = false;
+          await new Promise<void>((resolve) => opts.signal?.addEventListener('abort', () => resolve()));
+        },
+        async (_o, emit) => emit({ type: 'ADDED', object: cm('after', '40') }),
+      ],
+    );
+    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, idleTimeoutMs: 60, watchList: false });
+    inf.start();
+    await until(() => !streaming);
+    expect(inf.restarts.idle).toBe(0);
+    expect(inf.get('ns/cm-11')).toBeDefined();
+    await until(() => inf.get('ns/after') !== undefined);
+    expect(inf.restarts.idle).toBe(1);
+    await inf.stop();
+  });
+
   it('is synced only when every namespace was listed, and lists per namespace', async () => {
     let releaseSecond!: () => void;
     const second = new Promise<void>((r) => {

@@ -288,15 +288,20 @@ export class Informer<T extends KubeObject = KubeObject> {
     const timeoutSeconds = this.opts.watchTimeoutSeconds ?? watchTimeoutSeconds();
     const idleMs = this.opts.idleTimeoutMs ?? (timeoutSeconds + 10) * 1000;
     let idle = false;
+    // One timer per watch, not one per event: each event only notes the time, and the timer, when
+    // it fires, waits out what is left of the quiet period. Re-arming at every event cost a timer
+    // list of its own per watch (their lengths are jittered), made and dropped at each line.
+    let lastEvent = performance.now();
     let timer: NodeJS.Timeout | undefined;
-    const arm = (): void => {
-      clearTimeout(timer);
+    const arm = (ms: number): void => {
       timer = setTimeout(() => {
+        const quiet = performance.now() - lastEvent;
+        if (quiet < idleMs) return arm(idleMs - quiet);
         idle = true;
         ac.abort();
-      }, idleMs);
+      }, ms);
     };
-    arm();
+    arm(idleMs);
     try {
       await this.client.watch<T>(
         this.kind,
@@ -315,7 +320,7 @@ export class Informer<T extends KubeObject = KubeObject> {
           onOpen,
         },
         (e) => {
-          arm();
+          lastEvent = performance.now();
           if (!initial) {
             this.apply(r, e);
             return;

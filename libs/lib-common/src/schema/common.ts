@@ -1,4 +1,5 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import type { TSchema } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 
 /**
  * Metadata is validated by the API server itself. A CRD may only constrain `name` and

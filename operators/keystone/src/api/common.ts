@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 
 /**
  * Sub-schemas shared by the keystone kinds, with upstream's JSON field names (lib-common's

@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 import type { KubeObject } from '@stackops/lib-common/client';
 import { conditionListSchema, kindSchema } from '@stackops/lib-common/schema';
 

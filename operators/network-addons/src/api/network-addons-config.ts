@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 import { kindSchema } from '@stackops/lib-common/schema';
 import { CRI_SOCKET_PATHS, IMAGE_PULL_POLICIES } from './constants.js';
 import { GO_DURATION_PATTERN } from './duration.js';

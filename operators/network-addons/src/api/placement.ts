@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 
 /**
  * The core/v1 scheduling types `placementConfiguration` embeds (Affinity, Toleration), written out

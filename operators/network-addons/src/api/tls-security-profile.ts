@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 
 /** The TLS 1.3 suites (IANA names): the Modern profile's ciphers. */
 export const MODERN_CIPHERS = [

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 import { resourceMetadataSchema } from './metadata.js';
 
 /**

@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 
 /** metav1.LabelSelectorRequirement, with the API server's own rules on `values` as CEL. */
 export const labelSelectorRequirementSchema = Type.Object(

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 
 /**
  * `metadata` of a custom resource: the API server validates it itself and accepts only `name` and

@@ -1,4 +1,5 @@
-import { type Static, type TProperties, Type } from '@sinclair/typebox';
+import type { Static, TProperties } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 import { MAX_WORKER_PORTS } from './constants.js';
 
 const port = (description: string) => Type.Integer({ minimum: 1, maximum: 65535, description });

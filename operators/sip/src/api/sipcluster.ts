@@ -1,4 +1,5 @@
-import { type Static, Type } from '@sinclair/typebox';
+import type { Static } from '@sinclair/typebox';
+import * as Type from '@sinclair/typebox/type';
 import { conditionListSchema } from '@stackops/lib-common/schema';
 import { MAX_NAME_LENGTH, ROLES } from './constants.js';
 import { labelSelectorSchema } from './label-selector.js';
