@@ -32,7 +32,7 @@ import {
 } from './control-plane-time.js';
 import { asBaselineObject, bodyKey, type OperatorBodies, readOperatorBodies } from './operator-bodies.js';
 import { type ProcSample, sample } from './proc.js';
-import { type RunningSubject, type SubjectSpec, startSubject } from './subject.js';
+import { type RunningSubject, type SubjectSpec, startSubject, subjectEnv } from './subject.js';
 import { buildTimeline, describeTimeline } from './timeline.js';
 import { watchListsAnswered, watchListsOf } from './watch-list-floor.js';
 import { type DoneWatch, nodeFlags, type Workload } from './workloads.js';
@@ -975,6 +975,7 @@ export async function startWatcher(
   const script = fileURLToPath(new URL('../dist/watcher.js', import.meta.url));
   const child = spawn(process.execPath, [...flags, script, kubeconfig, ...paths], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: subjectEnv(process.env, {}, {}),
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const informers = await new Promise<number>((resolve, reject) => {
@@ -1087,7 +1088,10 @@ export async function runLoadFloor(command: readonly string[]): Promise<RunFigur
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
     const t0 = performance.now();
-    const child = spawn(command[0] ?? '', command.slice(1), { stdio: 'ignore' });
+    const child = spawn(command[0] ?? '', command.slice(1), {
+      stdio: 'ignore',
+      env: subjectEnv(process.env, {}, {}),
+    });
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on('error', reject);
       child.on('exit', resolve);

@@ -95,7 +95,8 @@ const nadCrd = () =>
 const ourOperator = (dir: OperatorDir, entry?: Entry, env: Record<string, string> = {}): SubjectSpec => ({
   name: `${dir}-operator`,
   command: [process.execPath, ...nodeFlags(dir), entryPoint(dir, entry), ...operatorArgs],
-  env: { LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info', ...env },
+  // NODE_ENV as the images set it.
+  env: { NODE_ENV: 'production', LOG_LEVEL: process.env['BENCH_LOG_LEVEL'] ?? 'info', ...env },
   userAgent: /^stackops\//,
 });
 

@@ -20,6 +20,7 @@ import { summaryTable } from '../src/report.js';
 import { describeBodies, describeStages, stageStatus } from '../src/runner.js';
 import { parseStartsArgs, summarizeStarts } from '../src/starts.js';
 import { formatNumber, summarize } from '../src/stats.js';
+import { subjectEnv } from '../src/subject.js';
 import { watchListsOf } from '../src/watch-list-floor.js';
 import { watchedKind } from '../src/watcher.js';
 import { chartMemoryLimitMiB, chartNodeOptions, operatorDirs, workloads } from '../src/workloads.js';
@@ -40,6 +41,15 @@ describe('audit log', () => {
     const { events, consumed } = parseAuditLines(text);
     expect(events.map((e) => e.auditID)).toEqual(['1', '2']);
     expect(text.slice(consumed)).toBe('{"auditID":');
+  });
+
+  it("gives a subject the bench's environment without node's variables, then what its spec sets", () => {
+    const env = subjectEnv(
+      { PATH: '/bin', HOME: '/root', NODE_EXTRA_CA_CERTS: '/etc/ca.crt', NODE_OPTIONS: '--inspect' },
+      { NODE_ENV: 'production', ADDR: '127.0.0.1:{probePort}' },
+      { probePort: '8081' },
+    );
+    expect(env).toEqual({ PATH: '/bin', HOME: '/root', NODE_ENV: 'production', ADDR: '127.0.0.1:8081' });
   });
 
   it("tells the subject's requests from the control plane's and the bench's", () => {
