@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Bundles an operator's src/main.ts into bundle/main.mjs (what the images and tools/bench run),
 // from the operator's package directory: `node ../../tools/images/bundle-operator.mjs`.
-// Two things the esbuild command line cannot do, both measured (ADR 0026):
+// What the esbuild command line cannot do, each measured (ADR 0026, 0057, 0063):
 // - Node's built-in modules are required, not imported. An ESM `import` of a built-in builds its
 //   namespace from every export, which runs the lazy getters: `node:http` alone then loads undici
 //   (WebSocket, fetch) and http2, `node:crypto` webcrypto, `node:fs` the stream classes. −3 MiB RSS.
 // - Code reached only through `import()` goes to chunks (bundle/chunks/) read when imported:
 //   @kubernetes/client-node (kubeconfig plugins, 1.6 MB of the 2.6 MB) is no longer compiled and
 //   kept in memory by every run. −6 MiB RSS, and less to parse at start-up.
+// - Packages reached only through options the operators never set are left out, and the start-up
+//   files are checked for what belongs in a chunk or should not be bundled whole (below).
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
