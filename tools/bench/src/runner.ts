@@ -975,7 +975,7 @@ export async function startWatcher(
   const script = fileURLToPath(new URL('../dist/watcher.js', import.meta.url));
   const child = spawn(process.execPath, [...flags, script, kubeconfig, ...paths], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: subjectEnv(process.env, {}, {}),
+    env: subjectEnv(process.env),
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const informers = await new Promise<number>((resolve, reject) => {
@@ -1090,7 +1090,7 @@ export async function runLoadFloor(command: readonly string[]): Promise<RunFigur
     const t0 = performance.now();
     const child = spawn(command[0] ?? '', command.slice(1), {
       stdio: 'ignore',
-      env: subjectEnv(process.env, {}, {}),
+      env: subjectEnv(process.env),
     });
     const code = await new Promise<number | null>((resolve, reject) => {
       child.on('error', reject);

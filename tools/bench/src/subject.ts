@@ -62,8 +62,8 @@ async function answers(url: string): Promise<boolean> {
  */
 export function subjectEnv(
   parent: NodeJS.ProcessEnv,
-  set: Readonly<Record<string, string>>,
-  values: Readonly<Record<string, string>>,
+  set: Readonly<Record<string, string>> = {},
+  values: Readonly<Record<string, string>> = {},
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(parent)) if (!k.startsWith('NODE_')) env[k] = v;
@@ -89,7 +89,7 @@ export async function startSubject(
   };
   const [command, ...args] = spec.command.map((a) => fill(a, values));
   if (!command) throw new Error(`${spec.name}: empty command`);
-  const env = subjectEnv(process.env, { ...spec.env, KUBECONFIG: opts.kubeconfig }, values);
+  const env = subjectEnv(process.env, { KUBECONFIG: opts.kubeconfig, ...spec.env }, values);
   const url = fill(spec.readyUrl ?? 'http://127.0.0.1:{probePort}/readyz', values);
 
   // One poll before the spawn (nothing listens yet): the first fetch loads node's HTTP client,

@@ -191,8 +191,9 @@ describe('Informer, list then watch', () => {
       [list('10')],
       [
         async (opts, emit) => {
-          // 12 events 25 ms apart: 300 ms of traffic against a 60 ms idle timeout.
-          for (let i = 0; i < 12 && !opts.signal?.aborted; i++) {
+          // 16 events 25 ms apart: 400 ms of traffic against a 150 ms idle timeout, with room for a
+          // late timer on a loaded machine.
+          for (let i = 0; i < 16 && !opts.signal?.aborted; i++) {
             emit({ type: 'ADDED', object: cm(`cm-${i}`, String(11 + i)) });
             await new Promise((r) => setTimeout(r, 25));
           }
@@ -202,11 +203,15 @@ describe('Informer, list then watch', () => {
         async (_o, emit) => emit({ type: 'ADDED', object: cm('after', '40') }),
       ],
     );
-    const inf = new Informer(client, Kinds.ConfigMap, { backoff: fast, idleTimeoutMs: 60, watchList: false });
+    const inf = new Informer(client, Kinds.ConfigMap, {
+      backoff: fast,
+      idleTimeoutMs: 150,
+      watchList: false,
+    });
     inf.start();
     await until(() => !streaming);
     expect(inf.restarts.idle).toBe(0);
-    expect(inf.get('ns/cm-11')).toBeDefined();
+    expect(inf.get('ns/cm-15')).toBeDefined();
     await until(() => inf.get('ns/after') !== undefined);
     expect(inf.restarts.idle).toBe(1);
     await inf.stop();
