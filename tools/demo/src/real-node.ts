@@ -1,5 +1,5 @@
 import { fakeNodeTaint, realNodeLabels } from '@stackops/kube-env';
-import { Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
+import { isConflict, Kinds, type KubeClient, type KubeObject } from '@stackops/lib-common/client';
 
 interface Taint {
   key: string;
@@ -26,13 +26,35 @@ export const operatorOnRealNodeValues = {
   ],
 };
 
-async function setTaints(client: KubeClient, node: NodeShape, taints: Taint[]): Promise<void> {
-  await client.patch(
-    Kinds.Node,
-    { name: node.metadata.name ?? '' },
-    { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } },
-    'merge',
-  );
+/**
+ * Sets a node's taints to `change(current)` (undefined: leave them). resourceVersion makes the
+ * merge patch conditional, so a taint added meanwhile is not lost; the kubelet and the node
+ * controller write nodes all the time, so a conflict re-reads the node and tries again.
+ */
+export async function changeTaints(
+  client: KubeClient,
+  listed: NodeShape,
+  change: (taints: Taint[]) => Taint[] | undefined,
+) {
+  const name = listed.metadata.name ?? '';
+  let node: NodeShape | undefined = listed;
+  for (let attempt = 1; ; attempt++) {
+    if (!node) throw new Error(`node ${name} is gone`);
+    const taints = change(node.spec?.taints ?? []);
+    if (!taints) return;
+    try {
+      await client.patch(
+        Kinds.Node,
+        { name },
+        { metadata: { resourceVersion: node.metadata.resourceVersion }, spec: { taints } },
+        'merge',
+      );
+      return;
+    } catch (err) {
+      if (!isConflict(err) || attempt === 10) throw err;
+    }
+    node = await client.get<NodeShape>(Kinds.Node, { name });
+  }
 }
 
 /**
@@ -44,15 +66,15 @@ async function setTaints(client: KubeClient, node: NodeShape, taints: Taint[]): 
 export async function keepWorkloadsOnKwok(client: KubeClient): Promise<void> {
   const { items } = await client.list<NodeShape>(Kinds.Node);
   for (const node of items) {
-    const taints = node.spec?.taints ?? [];
     if (isRealNode(node)) {
-      if (!taints.some((t) => t.key === realNodeTaint.key))
-        await setTaints(client, node, [...taints, { ...realNodeTaint }]);
-    } else if (taints.some((t) => t.key === fakeNodeTaint.key)) {
-      await setTaints(
-        client,
-        node,
-        taints.filter((t) => t.key !== fakeNodeTaint.key),
+      await changeTaints(client, node, (taints) =>
+        taints.some((t) => t.key === realNodeTaint.key) ? undefined : [...taints, { ...realNodeTaint }],
+      );
+    } else {
+      await changeTaints(client, node, (taints) =>
+        taints.some((t) => t.key === fakeNodeTaint.key)
+          ? taints.filter((t) => t.key !== fakeNodeTaint.key)
+          : undefined,
       );
     }
   }
