@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBinary } from '@stackops/kube-env';
@@ -194,23 +194,49 @@ describe('the operator images', () => {
     );
   });
 
+  /** The image unpacked, and how to run a command in it as its user with its env. */
+  async function unpacked(img: (typeof result.images)[number]) {
+    const rootfs = join(scratch, img.operator);
+    mkdirSync(rootfs, { recursive: true });
+    for (const layer of img.layers)
+      await exec(['tar', '-xzf', blob(img.ociLayout, layer.digest), '-C', rootfs]);
+    const { config } = readLayout(img.ociLayout);
+    // chroot: nothing from the host is visible, so node finds its libraries in the image or fails.
+    const asUser =
+      process.getuid?.() === 0
+        ? ['/usr/sbin/chroot', `--userspec=${config.config.User}`, rootfs]
+        : ['unshare', '--map-root-user', '/usr/sbin/chroot', rootfs];
+    const env = Object.fromEntries((config.config.Env ?? []).map((e) => e.split(/=(.*)/s).slice(0, 2)));
+    return { rootfs, config, asUser, env };
+  }
+
   it("run the bundle's --help with the image's own node and libraries, as the image's user", async () => {
     for (const img of result.images) {
-      const rootfs = join(scratch, img.operator);
-      mkdirSync(rootfs);
-      for (const layer of img.layers)
-        await exec(['tar', '-xzf', blob(img.ociLayout, layer.digest), '-C', rootfs]);
-      const { config } = readLayout(img.ociLayout);
-      // chroot: nothing from the host is visible, so node finds its libraries in the image or fails.
-      const asUser =
-        process.getuid?.() === 0
-          ? ['/usr/sbin/chroot', `--userspec=${config.config.User}`, rootfs]
-          : ['unshare', '--map-root-user', '/usr/sbin/chroot', rootfs];
-      const env = Object.fromEntries((config.config.Env ?? []).map((e) => e.split(/=(.*)/s).slice(0, 2)));
+      const { config, asUser, env } = await unpacked(img);
       const help = await exec([...asUser, ...(config.config.Entrypoint ?? []), '--help'], { env });
       expect(help).toContain(`Usage: ${titleOf(img.operator)}`);
       const version = await exec([...asUser, '/usr/local/bin/node', '--version'], { env });
       expect(version.trim()).toBe(`v${result.base.node.version}`);
+    }
+  });
+
+  it('refuse LOG_FORMAT=pretty, which needs what the bundle leaves out, saying what to do instead', async () => {
+    for (const img of result.images) {
+      const { rootfs, config, asUser, env } = await unpacked(img);
+      // Nothing listens there: the logger is made before the first request.
+      writeFileSync(
+        join(rootfs, 'kubeconfig'),
+        'apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]\n' +
+          'users: [{name: u, user: {token: t}}]\ncontexts: [{name: x, context: {cluster: c, user: u}}]\ncurrent-context: x\n',
+        { mode: 0o644 },
+      );
+      const run = exec([...asUser, ...(config.config.Entrypoint ?? []), '--kubeconfig=/kubeconfig'], {
+        // OPERATOR_NAMESPACE: the four in one reads it (the chart sets it) before the logger.
+        env: { ...env, LOG_FORMAT: 'pretty', OPERATOR_NAMESPACE: 'default' },
+      });
+      await expect(run).rejects.toThrow(
+        /exited with 1\n.*LOG_FORMAT=pretty: this build prints JSON lines only .*pino-pretty/,
+      );
     }
   });
 

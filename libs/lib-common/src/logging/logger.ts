@@ -11,18 +11,21 @@ export interface LoggerFactoryOptions {
   pretty?: boolean;
 }
 
-/** Whether to print human-readable lines: a terminal, and not NODE_ENV=production. */
-function wantsPretty(explicit: boolean | undefined): boolean {
+/** Whether pretty lines are asked for (true), refused (false) or left to the terminal (undefined). */
+function askedPretty(explicit: boolean | undefined): boolean | undefined {
   if (explicit !== undefined) return explicit;
   if (process.env['LOG_FORMAT'] === 'json') return false;
   if (process.env['LOG_FORMAT'] === 'pretty') return true;
-  return process.stdout.isTTY === true && process.env['NODE_ENV'] !== 'production';
+  return undefined;
 }
 
 /**
  * The one logger factory of the project: JSON lines in production (one object per line, ready
  * for a log pipeline), pino-pretty on a terminal. Secrets never go through it: callers log keys
  * and names, never values, and `redact` is a second line of defence.
+ *
+ * pino-pretty runs in a worker thread, which the operators' bundles leave out (tools/images). There
+ * a terminal gets JSON lines, and an explicit `LOG_FORMAT=pretty` fails with what to do instead.
  */
 export function createLogger(opts: LoggerFactoryOptions): Logger {
   const options: LoggerOptions = {
@@ -30,7 +33,10 @@ export function createLogger(opts: LoggerFactoryOptions): Logger {
     level: opts.level ?? process.env['LOG_LEVEL'] ?? 'info',
     redact: { paths: ['*.data', '*.stringData', 'password', '*.password', 'token'], censor: '[redacted]' },
   };
-  if (wantsPretty(opts.pretty)) {
+  const asked = askedPretty(opts.pretty);
+  const terminal = process.stdout.isTTY === true && process.env['NODE_ENV'] !== 'production';
+  if (asked === false || (asked === undefined && !terminal)) return pino(options);
+  try {
     return pino({
       ...options,
       transport: {
@@ -38,8 +44,13 @@ export function createLogger(opts: LoggerFactoryOptions): Logger {
         options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname' },
       },
     });
+  } catch (err) {
+    if (asked === undefined) return pino(options);
+    throw new Error(
+      `LOG_FORMAT=pretty: this build prints JSON lines only (${err instanceof Error ? err.message : String(err)}); ` +
+        'unset LOG_FORMAT and pipe the output through pino-pretty (e.g. kubectl logs … | npx pino-pretty)',
+    );
   }
-  return pino(options);
 }
 
 /** A child logger whose every line carries the object key (`namespace/name`) and kind. */
