@@ -31,6 +31,7 @@ import {
   type Route,
   servingCertificate,
 } from './server.js';
+import { nextTurn } from './turns.js';
 
 export interface ManagerOptions {
   /** The operator's name, e.g. `keystone-operator` (logs, Events, Lease, default field manager). */
@@ -313,12 +314,16 @@ export class Manager {
   private startOwnCrdsWhenSynced(): void {
     const own = this.ownCrds;
     if (!own) return;
-    this.cachesSynced().then(
-      () => {
-        if (this.state === 'running') own.start();
-      },
-      () => undefined,
-    );
+    // In a turn of its own, like a controller's run: building the CRDs takes a few ms that the
+    // first probe after the sync need not wait for.
+    this.cachesSynced()
+      .then(nextTurn)
+      .then(
+        () => {
+          if (this.state === 'running') own.start();
+        },
+        () => undefined,
+      );
   }
 
   /**

@@ -14,9 +14,15 @@ function deferred(): Deferred {
   return { promise, resolve };
 }
 
-/** Lets pending promise callbacks run (handlers resolve in microtasks). */
+/**
+ * Lets pending promise callbacks run (handlers resolve in microtasks), and the loop turn a few
+ * times: the queue starts one key per turn.
+ */
 const flush = async (): Promise<void> => {
-  for (let i = 0; i < 10; i++) await Promise.resolve();
+  for (let i = 0; i < 10; i++) {
+    await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+  }
 };
 
 describe('backoffDelay', () => {
@@ -87,6 +93,25 @@ describe('WorkQueue', () => {
     await q.whenIdle();
     expect(runs).toBe(2);
     expect(maxActive).toBe(1);
+  });
+
+  it('starts one key per turn of the loop, across queues, so I/O is served between runs that need none', async () => {
+    const log: string[] = [];
+    const handler = async (k: string): Promise<Outcome> => {
+      log.push(k);
+      return 'success';
+    };
+    const first = new WorkQueue(handler, { concurrency: 4 });
+    const second = new WorkQueue(handler, { concurrency: 4 });
+    for (const k of ['a1', 'a2', 'a3']) first.add(k);
+    for (const k of ['b1', 'b2', 'b3']) second.add(k);
+    first.start();
+    second.start();
+    // Stands for an answer or a probe that arrives while the runs are due.
+    setImmediate(() => log.push('io'));
+    await first.whenIdle();
+    await second.whenIdle();
+    expect(log).toEqual(['a1', 'io', 'b1', 'a2', 'b2', 'a3', 'b3']);
   });
 
   it('bounds concurrency across keys', async () => {
@@ -233,6 +258,7 @@ describe('WorkQueue', () => {
     for (const k of ['a', 'b', 'c', 'd']) q.add(k);
     q.start();
     q.addAfter('e', 5);
+    await flush();
     const res = await q.shutdown(1000);
     expect(res).toEqual({ drained: true, abandoned: [] });
     expect(finished).toBe(2);
@@ -255,6 +281,7 @@ describe('WorkQueue', () => {
     );
     q.add('slow');
     q.start();
+    await flush();
     const res = await q.shutdown(20);
     expect(res).toEqual({ drained: false, abandoned: ['slow'] });
     expect(aborted).toBe(true);

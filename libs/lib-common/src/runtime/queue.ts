@@ -1,4 +1,5 @@
 import { type BackoffOptions, backoffDelay } from './backoff.js';
+import { nextTurn } from './turns.js';
 
 /** What became of one run of a key; the queue decides when (and whether) the key runs again. */
 export type Outcome = 'success' | 'error' | 'terminal' | { requeueAfterMs: number };
@@ -94,6 +95,8 @@ export class WorkQueue {
   private readonly backoff: BackoffOptions;
   private started = false;
   private stopping = false;
+  /** A start waits for its turn (`pump`). */
+  private turnPending = false;
 
   constructor(
     private readonly handler: WorkHandler,
@@ -202,20 +205,33 @@ export class WorkQueue {
     this.delayed.delete(key);
   }
 
+  /**
+   * Starts the next ready key in a later turn of the loop (`nextTurn`), one per turn: a key added
+   * meanwhile is still merged with the waiting one, and a shutdown meanwhile starts nothing.
+   */
   private pump(): void {
-    if (!this.started || this.stopping) return;
-    while (this.processing.size < this.concurrency && this.ready.size > 0) {
-      const key = this.ready.shift();
-      if (key === undefined) break;
-      const since = this.readySince.get(key) ?? performance.now();
-      this.readySince.delete(key);
-      this.opts.metrics?.depth(this.ready.size);
-      this.opts.metrics?.queued((performance.now() - since) / 1000);
-      const ac = new AbortController();
-      this.processing.set(key, ac);
-      this.opts.metrics?.running(this.processing.size);
-      void this.run(key, ac);
-    }
+    if (!this.started || this.stopping || this.turnPending) return;
+    if (this.processing.size >= this.concurrency || this.ready.size === 0) return;
+    this.turnPending = true;
+    void nextTurn().then(() => {
+      this.turnPending = false;
+      this.startNext();
+    });
+  }
+
+  private startNext(): void {
+    if (!this.started || this.stopping || this.processing.size >= this.concurrency) return;
+    const key = this.ready.shift();
+    if (key === undefined) return;
+    const since = this.readySince.get(key) ?? performance.now();
+    this.readySince.delete(key);
+    this.opts.metrics?.depth(this.ready.size);
+    this.opts.metrics?.queued((performance.now() - since) / 1000);
+    const ac = new AbortController();
+    this.processing.set(key, ac);
+    this.opts.metrics?.running(this.processing.size);
+    void this.run(key, ac);
+    this.pump();
   }
 
   private async run(key: string, ac: AbortController): Promise<void> {
