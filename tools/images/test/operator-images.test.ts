@@ -194,12 +194,20 @@ describe('the operator images', () => {
     );
   });
 
-  /** The image unpacked, and how to run a command in it as its user with its env. */
+  const unpackedLayers = new Map<string, Promise<void>>();
+  /** The image unpacked (once per image), and how to run a command in it as its user with its env. */
   async function unpacked(img: (typeof result.images)[number]) {
     const rootfs = join(scratch, img.operator);
-    mkdirSync(rootfs, { recursive: true });
-    for (const layer of img.layers)
-      await exec(['tar', '-xzf', blob(img.ociLayout, layer.digest), '-C', rootfs]);
+    let layers = unpackedLayers.get(img.operator);
+    if (!layers) {
+      layers = (async () => {
+        mkdirSync(rootfs);
+        for (const layer of img.layers)
+          await exec(['tar', '-xzf', blob(img.ociLayout, layer.digest), '-C', rootfs]);
+      })();
+      unpackedLayers.set(img.operator, layers);
+    }
+    await layers;
     const { config } = readLayout(img.ociLayout);
     // chroot: nothing from the host is visible, so node finds its libraries in the image or fails.
     const asUser =

@@ -35,7 +35,7 @@ export function createLogger(opts: LoggerFactoryOptions): Logger {
   };
   const asked = askedPretty(opts.pretty);
   const terminal = process.stdout.isTTY === true && process.env['NODE_ENV'] !== 'production';
-  if (asked === false || (asked === undefined && !terminal)) return pino(options);
+  if (!(asked ?? terminal)) return pino(options);
   try {
     return pino({
       ...options,
