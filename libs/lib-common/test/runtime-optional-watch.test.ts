@@ -5,7 +5,7 @@ import { type KindRef, Kinds } from '../src/client/kinds.js';
 import type { KubeObject, ListOptions } from '../src/client/types.js';
 import type { Controller } from '../src/runtime/controller.js';
 import type { Manager } from '../src/runtime/manager.js';
-import { readExternal } from '../src/runtime/optional-watch.js';
+import { optionalKindServed, readExternal } from '../src/runtime/optional-watch.js';
 import { installCrds } from '../src/testing/crds.js';
 import { loadTestKubeConfig } from '../src/testing/kubeconfig.js';
 import { startTestManager } from '../src/testing/manager.js';
@@ -369,5 +369,53 @@ describe('optional kinds: presence from a watch of their CRD, reads from their w
     // …and the CRD installed later is still picked up, by the poll.
     await installCrds(env.admin, [crdOf(kind) as KubeObject]);
     await eventually(() => expect(c.optionalKinds[0]?.watching).toBe(true), { timeoutMs: 10_000 });
+  });
+});
+
+describe('optional kinds with a selector, read from ctx.cache, whose CRD comes and goes', () => {
+  it('caches only the selected objects, answers ctx.cache from the watch, and wakes every primary when the CRD is installed or removed', async () => {
+    const kind = freshKind('p');
+    const { client, calls } = countingClient();
+    const seen: string[] = [];
+    manager = await startTestManager(
+      { name: 'optional-presence', namespaces: [env.ns.name], client, kubeConfig: kc },
+      (m) => {
+        m.controller<Greeting>({ for: GreetingKind, name: 'greeting' })
+          // No object of the kind wakes a Greeting: only its CRD coming or going does.
+          .watches(kind, () => undefined, { optional: true, labelSelector: 'mine=yes' })
+          .reconcile(async (_g, ctx) => {
+            const served = optionalKindServed(ctx.cache, kind);
+            const listed = ctx.cache.list(kind, { namespace: env.ns.name }).map((o) => o.metadata.name);
+            const got = ctx.cache.get(kind, { namespace: env.ns.name, name: 'mine' });
+            seen.push(`${served} [${listed.sort().join(',')}] ${got?.metadata.name ?? '-'}`);
+          });
+      },
+    );
+    await env.admin.create(GreetingKind, greeting('g', 'first'));
+    await eventually(() => expect(seen).toEqual(['false [] -']));
+
+    await installCrds(env.admin, [crdOf(kind) as KubeObject]);
+    await eventually(() => expect(seen.at(-1)).toBe('true [] -'), { timeoutMs: 10_000 });
+    await env.admin.create(kind, {
+      ...gadget(kind, 'mine'),
+      metadata: { ...gadget(kind, 'mine').metadata, labels: { mine: 'yes' } },
+    });
+    await env.admin.create(kind, gadget(kind, 'other'));
+    // The informer of the kind watches `mine=yes` only: the unlabelled object never reaches it.
+    await sleep(1_000);
+    const passes = seen.length;
+    await env.admin.patch(
+      GreetingKind,
+      { namespace: env.ns.name, name: 'g' },
+      { spec: { message: 'again' } },
+      'merge',
+    );
+    await eventually(() => expect(seen.slice(passes)).toEqual(['true [mine] mine']));
+    // Read from the watch: no GET and no plain LIST of the kind, however many passes.
+    expect(calls.filter((x) => x === 'get gadgets')).toEqual([]);
+
+    await env.admin.delete(Kinds.CustomResourceDefinition, { name: `${kind.plural}.${kind.group}` });
+    // The informer's failing relist wakes the presence check at once, not after the 30 s recheck.
+    await eventually(() => expect(seen.at(-1)).toBe('false [] -'), { timeoutMs: 15_000 });
   });
 });

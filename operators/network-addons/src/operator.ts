@@ -33,8 +33,8 @@ NMState, OVS, macvtap, KubeSecondaryDNS, kubevirt-ipam-controller.`,
   fieldManager: FIELD_MANAGER,
   logLevel: cnaoLogLevel,
   readConfig: (env) => readOperatorEnv(env, packageVersion()),
-  register: async (manager, { config: env }) => {
-    await registerNetworkAddonsConfigController(manager, { env });
+  register: (manager, { config: env }) => {
+    registerNetworkAddonsConfigController(manager, { env });
     return {
       startedFields: {
         operatorNamespace: env.operatorNamespace,

@@ -87,8 +87,8 @@ export async function startOperator(opts: OperatorOptions): Promise<RunningOpera
       fieldManager: FIELD_MANAGER,
       ...(opts.impersonate ? { impersonate: opts.impersonate } : {}),
     },
-    async (m) => {
-      controller = await registerNetworkAddonsConfigController(m, { env });
+    (m) => {
+      controller = registerNetworkAddonsConfigController(m, { env });
     },
   );
   if (!controller) throw new Error('the NetworkAddonsConfig controller was not registered');

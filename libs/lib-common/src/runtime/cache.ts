@@ -104,10 +104,11 @@ export class InformerCache implements CacheReader {
    * The watch of an optional kind (one whose CRD another operator installs; see
    * `OptionalKindWatch`), created on first use and shared like the informers: the controllers of
    * this cache, and of the process's other caches, that declare the kind subscribe to one watch of
-   * its CRD and, once it is served, one informer. `recheckMs` is the first declaration's.
+   * its CRD and, once it is served, one informer. Selectors limit what that informer caches, as
+   * for `informer` (one watch per kind and selectors). `recheckMs` is the first declaration's.
    */
-  optionalWatch(kind: KindRef, opts: { recheckMs?: number } = {}): OptionalKindWatch {
-    const key = kindKey(kind);
+  optionalWatch(kind: KindRef, opts: { recheckMs?: number } & KindCacheOptions = {}): OptionalKindWatch {
+    const key = `${kindKey(kind)} ${opts.labelSelector ?? ''} ${opts.fieldSelector ?? ''}`;
     const shared = this.opts.optionalPool ?? this.optional;
     let watch = shared.get(key);
     if (!watch) {
@@ -115,6 +116,14 @@ export class InformerCache implements CacheReader {
         namespaces: this.opts.namespaces,
         ...(this.opts.logger ? { logger: this.opts.logger } : {}),
         ...(opts.recheckMs ? { recheckMs: opts.recheckMs } : {}),
+        ...(opts.labelSelector || opts.fieldSelector
+          ? {
+              informer: {
+                ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
+                ...(opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {}),
+              },
+            }
+          : {}),
       });
       shared.set(key, watch);
     }

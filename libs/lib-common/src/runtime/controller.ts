@@ -18,7 +18,7 @@ import {
 import type { Predicate } from './predicates.js';
 import { type Outcome, type ShutdownResult, WorkQueue } from './queue.js';
 import type { EventRecorder } from './recorder.js';
-import { keyOf, refOfKey } from './store.js';
+import { type CacheListOptions, keyOf, refOfKey } from './store.js';
 
 export interface ReconcileResult {
   /** Reconcile this object again after this many milliseconds (even without a change). */
@@ -55,6 +55,10 @@ export { TerminalError } from './error-policy.js';
 /** How long `Controller.start` waits for the optional kinds' first answers before its workers start. */
 const OPTIONAL_DECISION_WAIT_MS = 10_000;
 
+/** A read of an optional kind whose watch does not know yet whether it is served: the pass retries. */
+const notKnownYet = (kind: KindRef): Error =>
+  new Error(`${kind.kind}: not known yet whether its CRD ${crdNameOf(kind)} is installed and served`);
+
 /** Maps an object of a watched kind to the primary objects to reconcile. */
 export type MapFn = (obj: KubeObject) => ObjectRef | ObjectRef[] | undefined;
 
@@ -72,8 +76,9 @@ export interface SourceOptions extends KindCacheOptions {
   /**
    * The kind's CRD belongs to another operator and may be absent (see `OptionalKindWatch`): it is
    * watched outside the shared cache, from the moment the API server serves it; reconcilers read
-   * such objects with `readExternal` (from that watch once it knows, else from the API server).
-   * Selectors do not apply.
+   * such objects with `readExternal` (from that watch once it knows, else from the API server), or
+   * from `ctx.cache` (which throws while the watch does not know yet). Selectors limit what the
+   * kind's informer caches. A CRD installed or removed later reconciles every primary once.
    */
   optional?: boolean;
 }
@@ -301,6 +306,8 @@ export class Controller<T extends KubeObject = KubeObject> {
   private abandonedRuns: Promise<void> | undefined;
   private readonly namedWatches: { source: NamedSource; watches: NamedObjectWatches }[];
   private readonly optionalWatches: OptionalKindWatch[];
+  /** Each optional source's watch (pooled by kind and selectors). */
+  private readonly optionalOf = new Map<Source, OptionalKindWatch>();
   /** The namespaces already told (by an Event) that an optional kind is polled, per kind. */
   private readonly degradedTold = new Map<OptionalKindWatch, Set<string>>();
   /** What reconcilers read: the shared cache, plus the named and optional watches. */
@@ -317,15 +324,17 @@ export class Controller<T extends KubeObject = KubeObject> {
   ) {
     // Create the informers now, so the cache starts them with everything else.
     for (const s of sources) if (!s.optional) deps.cache.informer(s.kind, s.cache);
-    // One watch per optional kind for the process, whichever controllers declare it.
-    this.optionalWatches = sources
-      .filter((s) => s.optional)
-      .map((s) =>
-        deps.cache.optionalWatch(
-          s.kind,
-          opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {},
-        ),
-      );
+    // One watch per optional kind (and selectors) for the process, whichever controllers declare it.
+    for (const s of sources)
+      if (s.optional)
+        this.optionalOf.set(
+          s,
+          deps.cache.optionalWatch(s.kind, {
+            ...s.cache,
+            ...(opts.optionalKindRecheckMs ? { recheckMs: opts.optionalKindRecheckMs } : {}),
+          }),
+        );
+    this.optionalWatches = [...new Set(this.optionalOf.values())];
     this.namedWatches = named.map((source) => ({
       source,
       watches: new NamedObjectWatches(
@@ -416,9 +425,13 @@ export class Controller<T extends KubeObject = KubeObject> {
         }),
       );
     }
+    const requeueAll = (): void => {
+      for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
+    };
+    // A CRD installed or removed while running changes what the passes find: each primary looks again.
+    for (const w of this.optionalWatches) this.unsubscribe.push(w.onPresence(requeueAll));
     for (const s of this.sources) {
-      // An optional kind's watch is pooled by the cache too (created with the controller).
-      const source = s.optional ? this.deps.cache.optionalWatch(s.kind) : this.deps.cache.informer(s.kind);
+      const source = this.optionalOf.get(s) ?? this.deps.cache.informer(s.kind);
       this.unsubscribe.push(
         source.on((e) => {
           if (s.predicates.every((p) => p(e))) for (const k of keysOfEvent(e, s.toKeys)) queue.add(k);
@@ -481,14 +494,32 @@ export class Controller<T extends KubeObject = KubeObject> {
             if (hit.watched) return hit.obj;
           }
         }
-        return shared.get<O>(kind, ref);
+        // An optional kind, unless some controller caches it as a required one.
+        const w = shared.has(kind) ? undefined : this.optionalWatchOf(kind);
+        if (!w) return shared.get<O>(kind, ref);
+        const served = w.served();
+        if (served === false) return undefined;
+        const hit = w.lookup<O>(typeof ref === 'string' ? refOfKey(ref) : ref);
+        if (served && hit.known) return hit.obj;
+        throw notKnownYet(kind);
       },
-      list: (kind, opts) => shared.list(kind, opts),
+      list: <O extends KubeObject>(kind: KindRef, opts?: CacheListOptions): O[] => {
+        const w = shared.has(kind) ? undefined : this.optionalWatchOf(kind);
+        if (!w) return shared.list<O>(kind, opts);
+        const known = w.list<O>(opts);
+        if (!known) throw notKnownYet(kind);
+        return known;
+      },
       lookupOptional: <O extends KubeObject>(kind: KindRef, ref: ObjectRef): OptionalLookup<O> => {
-        const w = this.optionalWatches.find((o) => o.kind === kind || sameKind(o.kind, kind));
+        const w = this.optionalWatchOf(kind);
         return w ? w.lookup<O>(ref) : { known: false };
       },
+      servedOptional: (kind: KindRef): boolean | undefined => this.optionalWatchOf(kind)?.served(),
     };
+  }
+
+  private optionalWatchOf(kind: KindRef): OptionalKindWatch | undefined {
+    return this.optionalWatches.find((o) => o.kind === kind || sameKind(o.kind, kind));
   }
 
   /**

@@ -77,8 +77,10 @@ export {
   runOperator,
 } from './operator-main.js';
 export {
+  crdNameOf,
   type OptionalKindReader,
   type OptionalLookup,
+  optionalKindServed,
   readExternal,
 } from './optional-watch.js';
 export { type ManagerFlags, parseDuration, parseManagerOptions } from './options.js';

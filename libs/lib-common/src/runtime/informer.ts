@@ -41,6 +41,8 @@ export interface InformerOptions<T extends KubeObject = KubeObject> {
   transform?: (obj: T) => T;
   logger?: Logger;
   metrics?: InformerMetrics;
+  /** Hears each restart of a watch, with its reason (e.g. an optional kind's CRD went away: `error`). */
+  onRestart?: (reason: RestartReason) => void;
 }
 
 const defaultInformerBackoff: BackoffOptions = {
@@ -215,6 +217,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         const reason: RestartReason = isGone(err) ? 'gone' : err instanceof WatchIdle ? 'idle' : 'error';
         this.restarts[reason] += 1;
         this.opts.metrics?.restarted(this.name, reason);
+        this.opts.onRestart?.(reason);
         this.opts.logger?.warn(
           { kind: this.kind.kind, namespace: r.namespace, reason, err: String(err) },
           'informer restarting',

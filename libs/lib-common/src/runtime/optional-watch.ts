@@ -4,6 +4,7 @@ import { type KindRef, Kinds } from '../client/kinds.js';
 import type { KubeClient, KubeObject, ObjectRef } from '../client/types.js';
 import { Backoff, sleep } from './backoff.js';
 import { INITIAL_EVENTS_END, Informer, type InformerEvent, type InformerOptions } from './informer.js';
+import type { CacheListOptions } from './store.js';
 import { watchTimeoutSeconds } from './watch-timeout.js';
 
 /** The first wait before the presence of an absent kind is polled again (default 30 s). */
@@ -36,6 +37,8 @@ export type OptionalLookup<T extends KubeObject = KubeObject> =
  */
 export interface OptionalKindReader {
   lookupOptional<T extends KubeObject>(kind: KindRef, ref: ObjectRef): OptionalLookup<T>;
+  /** Whether the optional kind is served (see `OptionalKindWatch.served`); undefined when not known or not declared. */
+  servedOptional(kind: KindRef): boolean | undefined;
 }
 
 /**
@@ -52,6 +55,15 @@ export async function readExternal<T extends KubeObject>(
   const hit = typeof reader.lookupOptional === 'function' ? reader.lookupOptional<T>(kind, ref) : undefined;
   if (hit?.known) return hit.obj;
   return ctx.client.get<T>(kind, ref);
+}
+
+/**
+ * Whether an optional kind the reconciling controller watches is served (`OptionalKindWatch.served`):
+ * undefined while not known, or when the reader has no watch of the kind.
+ */
+export function optionalKindServed(cache: object, kind: KindRef): boolean | undefined {
+  const reader = cache as Partial<OptionalKindReader>;
+  return typeof reader.servedOptional === 'function' ? reader.servedOptional(kind) : undefined;
 }
 
 /** The name of the CRD that serves `kind` (`<plural>.<group>`). */
@@ -82,7 +94,8 @@ type Presence = 'unknown' | 'absent' | 'served';
  * later is noticed at once. Once the CRD serves the kind, the CRD watch ends and an informer of
  * the kind starts; every event, the first list included, is handed to the subscribers (`on`), and `lookup`
  * answers reads from it. A running informer costs no request of its own: only when it has had to
- * restart after an error is presence checked again, and if the CRD went away it stops.
+ * restart after an error is presence checked again (at once), and if the CRD went away it stops.
+ * `served()` tells presence, and `onPresence` hears it change (a CRD installed or removed later).
  * Without RBAC on the CRD (an older chart), presence is polled as before — a `list?limit=1` of
  * the kind after 30 s, then twice as long up to 5 min — and `degraded` says why, so the
  * controller can tell it with an Event; reads then go to the API server.
@@ -93,6 +106,9 @@ type Presence = 'unknown' | 'absent' | 'served';
  */
 export class OptionalKindWatch {
   private readonly listeners = new Set<(e: InformerEvent) => void>();
+  private readonly presenceListeners = new Set<(served: boolean) => void>();
+  /** The last `served()` answer told to the presence listeners. */
+  private toldServed: boolean | undefined;
   /** How many users started it and have not stopped it yet. */
   private holders = 0;
   private informer: Informer | undefined;
@@ -107,6 +123,8 @@ export class OptionalKindWatch {
   private told: boolean | undefined;
   /** The informer's error restarts already looked at. */
   private errorsSeen = 0;
+  /** Ends the running informer's wait between two looks at its restarts. */
+  private wakeOnError: AbortController | undefined;
   private decide: () => void = () => {};
   private decidedOnce: Promise<void> = this.newDecision();
 
@@ -151,6 +169,31 @@ export class OptionalKindWatch {
     ]);
   }
 
+  /**
+   * Whether the kind is served: true once its informer has listed, false while its CRD is absent,
+   * undefined while that is not known (starting, or the API server's errors).
+   */
+  served(): boolean | undefined {
+    if (this.informer?.synced()) return true;
+    return this.presence === 'absent' ? false : undefined;
+  }
+
+  /**
+   * Hears every change of `served()` between true and false (the first answer included): a CRD
+   * installed or removed while the process runs. Returns the unsubscribe.
+   */
+  onPresence(fn: (served: boolean) => void): () => void {
+    this.presenceListeners.add(fn);
+    return () => this.presenceListeners.delete(fn);
+  }
+
+  /** The objects of the kind as known from the watches: [] while the CRD is absent, undefined when not known. */
+  list<T extends KubeObject>(opts?: CacheListOptions): T[] | undefined {
+    const served = this.served();
+    if (served === false) return [];
+    return served ? (this.informer?.list(opts) as T[]) : undefined;
+  }
+
   /** The object `ref` as known from the watches (see `OptionalLookup`). */
   lookup<T extends KubeObject>(ref: ObjectRef): OptionalLookup<T> {
     if (this.presence === 'absent' && this.crdWatched) return { known: true, obj: undefined };
@@ -178,6 +221,7 @@ export class OptionalKindWatch {
     this.loop = undefined;
     await this.stopInformer();
     this.presence = 'unknown';
+    this.toldServed = undefined;
     this.decidedOnce = this.newDecision();
   }
 
@@ -204,7 +248,11 @@ export class OptionalKindWatch {
           }
         }
         wait = first;
-        await sleep(first, signal);
+        // Woken early by an error restart: a CRD removed makes every relist fail at once.
+        const wake = new AbortController();
+        this.wakeOnError = wake;
+        await sleep(first, AbortSignal.any([signal, wake.signal]));
+        this.wakeOnError = undefined;
         continue;
       }
       if (this.crdWatched) {
@@ -217,7 +265,7 @@ export class OptionalKindWatch {
         continue;
       }
       // Polling fallback: the CRD cannot be watched.
-      const served = await this.served();
+      const served = await this.probeServed();
       if (signal.aborted) break;
       if (served === true) {
         this.startInformer();
@@ -342,7 +390,7 @@ export class OptionalKindWatch {
 
   /** Presence for a running informer that failed: from the CRD when allowed, else a list of the kind. */
   private async present(): Promise<boolean | undefined> {
-    if (!this.crdWatched) return this.served();
+    if (!this.crdWatched) return this.probeServed();
     try {
       const list = await this.client.list<CrdObject>(Kinds.CustomResourceDefinition, {
         fieldSelector: `metadata.name=${crdNameOf(this.kind)}`,
@@ -351,12 +399,12 @@ export class OptionalKindWatch {
       this.tell(served);
       return served;
     } catch {
-      return this.served();
+      return this.probeServed();
     }
   }
 
   /** true: served; false: not served (404); undefined: could not tell (kept as it is). */
-  private async served(): Promise<boolean | undefined> {
+  private async probeServed(): Promise<boolean | undefined> {
     const namespace = this.kind.namespaced ? this.opts.namespaces?.[0] : undefined;
     try {
       await this.client.list(this.kind, { limit: 1, ...(namespace ? { namespace } : {}) });
@@ -386,6 +434,13 @@ export class OptionalKindWatch {
 
   private setAbsent(): void {
     this.presence = 'absent';
+    this.presenceChanged(false);
+  }
+
+  private presenceChanged(served: boolean): void {
+    if (this.toldServed === served) return;
+    this.toldServed = served;
+    for (const fn of this.presenceListeners) fn(served);
   }
 
   private startInformer(): void {
@@ -393,6 +448,9 @@ export class OptionalKindWatch {
       ...this.opts.informer,
       ...(this.opts.namespaces?.length ? { namespaces: [...this.opts.namespaces] } : {}),
       ...(this.opts.logger ? { logger: this.opts.logger } : {}),
+      onRestart: (reason) => {
+        if (reason === 'error') this.wakeOnError?.abort();
+      },
     });
     informer.on((e) => {
       for (const fn of this.listeners) fn(e);
@@ -403,7 +461,9 @@ export class OptionalKindWatch {
     informer.start();
     const stopper = this.stopper;
     void informer.waitForSync(stopper?.signal).then(() => {
-      if (informer.synced()) this.decide();
+      if (!informer.synced()) return;
+      this.presenceChanged(true);
+      this.decide();
     });
   }
 

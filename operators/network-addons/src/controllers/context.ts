@@ -10,13 +10,9 @@ import type { FilledSpec } from '../network/network.js';
 import type { RenderedObject } from '../resources/render.js';
 import type { Outcome } from '../status/status.js';
 
-/** What the operator knows besides the CR: its environment and what the cluster serves. */
+/** What the operator knows besides the CR: its environment. */
 export interface NetworkAddonsSettings {
   env: OperatorEnv;
-  /** cert-manager's API is served (the ipam controller then gets its Certificate and Issuer). */
-  certManagerAvailable: boolean;
-  /** Every kind it renders (and so owns, caches and prunes). */
-  kinds: readonly KindRef[];
   random: RandomBytes;
 }
 
@@ -29,6 +25,8 @@ export interface NetworkAddonsPass extends Pass<NetworkAddonsConfig, NetworkAddo
   ignored?: boolean;
   /** The spec with defaults filled from the previously applied one. */
   filled?: FilledSpec;
+  /** Every kind this pass renders, and so owns and prunes: cert-manager's only while it is served. */
+  kinds?: readonly KindRef[];
   /** The applied-config ConfigMap first, then every enabled component's objects. */
   rendered?: RenderedObject[];
   /** The live objects after the apply, in render order. */

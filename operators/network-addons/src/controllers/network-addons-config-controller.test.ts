@@ -64,13 +64,17 @@ describe('NetworkAddonsConfig controller registration', () => {
     }
   });
 
-  it('does not own cert-manager kinds where cert-manager is not served', async () => {
+  it("watches cert-manager's kinds as optional: absent, they neither hold back the caches nor cost a list", async () => {
     const { fake, manager } = await start();
     try {
-      expect(fake.calls.some((c) => c.verb === 'list' && c.kind === 'Certificate')).toBe(true);
+      expect(fake.calls.filter((c) => c.kind === 'Certificate' || c.kind === 'Issuer')).toEqual([]);
       const controller = manager.controllerNamed('networkaddonsconfig');
       expect(controller?.kinds.map((k) => k.kind)).not.toContain('Certificate');
       expect(controller?.kinds.map((k) => k.kind)).toContain('DaemonSet');
+      expect(controller?.optionalKinds.map((o) => `${o.kind.kind} ${o.watching}`)).toEqual([
+        'Certificate false',
+        'Issuer false',
+      ]);
     } finally {
       await manager.stop();
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isNotFound, Kinds, type KubeClient } from '@stackops/lib-common/client';
+import { Kinds } from '@stackops/lib-common/client';
 import { pausedChanged } from '@stackops/lib-common/pipeline';
 import {
   type Controller,
@@ -13,7 +13,7 @@ import { type NetworkAddonsConfig, NetworkAddonsConfigKind } from '../api/kinds.
 import type { OperatorEnv } from '../config/operator-env.js';
 import { followTlsProfile, registerCnaoMetrics } from '../monitoring.js';
 import type { RandomBytes } from '../network/kubemacpool-range.js';
-import { CERT_MANAGER_KINDS, CertificateKind, RENDERED_KINDS } from '../resources/kinds.js';
+import { CERT_MANAGER_KINDS, RENDERED_KINDS } from '../resources/kinds.js';
 import { MANAGED_SELECTOR } from '../resources/labels.js';
 import { podStateChanged } from '../status/pod-failures.js';
 import { networkAddonsConfigReconciler } from './network-addons-config-reconciler.js';
@@ -22,17 +22,6 @@ export interface NetworkAddonsControllerOptions {
   env: OperatorEnv;
   random?: RandomBytes;
   now?: () => Date;
-}
-
-/** Whether cert-manager's API is served (then the ipam controller gets a Certificate and an Issuer). */
-async function certManagerServed(client: KubeClient): Promise<boolean> {
-  try {
-    await client.list(CertificateKind, { limit: 1 });
-    return true;
-  } catch (err) {
-    if (isNotFound(err)) return false;
-    throw err;
-  }
 }
 
 /**
@@ -44,25 +33,14 @@ async function certManagerServed(client: KubeClient): Promise<boolean> {
  * and label changes of the CR trigger it, and setting or removing `openstack.org/paused`; its own
  * status writes do not.
  */
-export async function registerNetworkAddonsConfigController(
+export function registerNetworkAddonsConfigController(
   manager: Manager,
   opts: NetworkAddonsControllerOptions,
-): Promise<Controller<NetworkAddonsConfig>> {
+): Controller<NetworkAddonsConfig> {
   // Only what the operator labelled is cached, for every kind it owns or watches.
   const managedOnly = { labelSelector: MANAGED_SELECTOR };
-  // The informers the controller will own whatever cert-manager's answer start first, with the
-  // options it gives them: their watch-lists go out during that round trip instead of after it.
-  manager.cache.informer(NetworkAddonsConfigKind);
-  for (const kind of [...RENDERED_KINDS, Kinds.Pod]) manager.cache.informer(kind, managedOnly);
-  const certManagerAvailable = await certManagerServed(manager.client);
-  const kinds = [...RENDERED_KINDS, ...(certManagerAvailable ? CERT_MANAGER_KINDS : [])];
   const reconcile = networkAddonsConfigReconciler(
-    {
-      env: opts.env,
-      certManagerAvailable,
-      kinds,
-      random: opts.random ?? ((n) => randomBytes(n)),
-    },
+    { env: opts.env, random: opts.random ?? ((n) => randomBytes(n)) },
     opts.now,
   );
   let builder = manager
@@ -71,7 +49,11 @@ export async function registerNetworkAddonsConfigController(
   // Every object it renders brings the singleton back, owned or not: CRDs and `rejectOwner` objects
   // carry no owner reference, and a change to one is set back at once instead of by a timer.
   const toSingleton = () => ({ name: OPERATOR_CONFIG_NAME });
-  for (const kind of kinds) builder = builder.watches(kind, toSingleton, managedOnly);
+  for (const kind of RENDERED_KINDS) builder = builder.watches(kind, toSingleton, managedOnly);
+  // cert-manager's kinds from the moment its CRDs serve them, installed before this operator or
+  // after: a CRD that comes or goes brings the singleton back to render with it or without it.
+  for (const kind of CERT_MANAGER_KINDS)
+    builder = builder.watches(kind, toSingleton, { ...managedOnly, optional: true });
   // The components' pods (labelled like every rendered object): a container that starts failing or
   // recovers changes Degraded, while the DaemonSet's or Deployment's own status stays the same.
   builder = builder.watches(Kinds.Pod, toSingleton, {

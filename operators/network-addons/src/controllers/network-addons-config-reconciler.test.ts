@@ -1,4 +1,4 @@
-import { ApiError, Kinds, type KubeObject } from '@stackops/lib-common/client';
+import { ApiError, type KindRef, Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { ReconcileError } from '@stackops/lib-common/runtime';
 import { FakeKubeClient, reconcileOnce, stepFailure } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
@@ -10,20 +10,31 @@ import { networkAddonsConfigReconciler } from './network-addons-config-reconcile
 
 const NS = 'cnao';
 
-function setup(opts: { certManager?: boolean } = {}) {
+/** cert-manager's API as the controller's watches of its CRDs see it: served, absent, or not known yet. */
+type CertManager = 'served' | 'absent' | 'unknown';
+
+function setup(opts: { certManager?: CertManager } = {}) {
   const fake = new FakeKubeClient({ fieldManager: 'stackops-network-addons-operator' });
-  const kinds = [...RENDERED_KINDS, ...(opts.certManager ? CERT_MANAGER_KINDS : [])];
+  const kinds = [...RENDERED_KINDS, ...CERT_MANAGER_KINDS];
   const reconcile = networkAddonsConfigReconciler(
     {
       env: { operatorNamespace: NS, operandNamespace: NS, operatorVersion: '1.2.3', images: DEFAULT_IMAGES },
-      certManagerAvailable: opts.certManager ?? false,
-      kinds,
       random: (n) => new Uint8Array(n).fill(7),
     },
     () => new Date('2024-05-06T07:08:09.123Z'),
   );
-  // The cache holds only what the controller watches, as the manager's would.
-  const cache = fake.cache([NetworkAddonsConfigKind, ...kinds, Kinds.Pod]);
+  const state = { certManager: opts.certManager ?? 'absent' };
+  // The cache holds only what the controller watches, as the manager's would; cert-manager's kinds
+  // answer as the controller's reader does for optional kinds (their CRDs' watches).
+  const watched = fake.cache([NetworkAddonsConfigKind, ...kinds, Kinds.Pod]);
+  const cache = {
+    get: watched.get.bind(watched),
+    list: watched.list.bind(watched),
+    servedOptional: (kind: KindRef) =>
+      CERT_MANAGER_KINDS.includes(kind) && state.certManager !== 'unknown'
+        ? state.certManager === 'served'
+        : undefined,
+  };
   const run = (name = 'cluster') =>
     reconcileOnce(fake, NetworkAddonsConfigKind, { name }, reconcile, { cache });
   const setSpec = async (spec: NetworkAddonsConfigSpec, name = 'cluster') => {
@@ -37,7 +48,7 @@ function setup(opts: { certManager?: boolean } = {}) {
       (config(name)?.status?.conditions ?? []).map((c) => [c.type, `${c.status}/${c.reason ?? ''}`]),
     );
   const managed = () => kinds.flatMap((k) => fake.all(k).map((o) => `${k.kind}/${o.metadata.name}`)).sort();
-  return { fake, reconcile, run, setSpec, config, conditions, managed };
+  return { fake, reconcile, run, setSpec, config, conditions, managed, state };
 }
 
 describe('NetworkAddonsConfig reconciler (fake API server)', () => {
@@ -175,6 +186,50 @@ describe('NetworkAddonsConfig reconciler (fake API server)', () => {
       });
     },
   );
+
+  it('renders the ipam controller with cert-manager once its API is served, and without it again once it is gone', async () => {
+    const t = setup({ certManager: 'absent' });
+    await t.setSpec({ kubevirtIpamController: {} });
+    await t.run();
+    const webhook = () =>
+      t.fake.peek<KubeObject>(Kinds.MutatingWebhookConfiguration, {
+        name: 'kubevirt-ipam-controller-mutating-webhook-configuration',
+      });
+    expect(t.managed().filter((o) => o.startsWith('Certificate/') || o.startsWith('Issuer/'))).toEqual([]);
+    expect(webhook()?.metadata.annotations?.['cert-manager.io/inject-ca-from']).toBeUndefined();
+
+    t.state.certManager = 'served';
+    await t.run();
+    expect(t.managed().filter((o) => o.startsWith('Certificate/') || o.startsWith('Issuer/'))).toEqual([
+      'Certificate/kubevirt-ipam-controller-serving-cert',
+      'Issuer/kubevirt-ipam-controller-selfsigned-issuer',
+    ]);
+    expect(webhook()?.metadata.annotations?.['cert-manager.io/inject-ca-from']).toBe(
+      `${NS}/kubevirt-ipam-controller-serving-cert`,
+    );
+
+    t.state.certManager = 'absent';
+    await t.run();
+    expect(webhook()?.metadata.annotations?.['cert-manager.io/inject-ca-from']).toBeUndefined();
+  });
+
+  it('while cert-manager is not known yet, the ipam controller waits (Degraded, retried) and other components deploy', async () => {
+    const t = setup({ certManager: 'unknown' });
+    await t.setSpec({ kubevirtIpamController: {} });
+    const err = await t.run().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReconcileError);
+    expect((err as ReconcileError).retry).toBe('backoff');
+    expect((err as Error).message).toBe(
+      "failed to render kubevirtIpamController: not known yet whether cert-manager's API is served " +
+        '(CRDs certificates.cert-manager.io, issuers.cert-manager.io); retrying',
+    );
+    expect(t.conditions()).toMatchObject({ Degraded: 'True/FailedToRender' });
+
+    const u = setup({ certManager: 'unknown' });
+    await u.setSpec({ multus: {} });
+    await u.run();
+    expect(u.managed()).toContain('DaemonSet/multus');
+  });
 
   it('leaves a deleted NetworkAddonsConfig to garbage collection', async () => {
     const t = setup();

@@ -1,11 +1,12 @@
 import { PruneError, pruneOwned } from '@stackops/lib-common/objects';
+import { RENDERED_KINDS } from '../../resources/kinds.js';
 import { describeObject, errorText, type NetworkAddonsPass, retryableFailure } from '../context.js';
 
 /** Deletes what this CR owns but no longer renders (a component removed from the spec, a renamed object). */
 export async function pruneStaleObjects(ctx: NetworkAddonsPass) {
   try {
     const deleted = await pruneOwned(ctx.client, ctx.cache, {
-      kinds: ctx.settings.kinds,
+      kinds: ctx.kinds ?? RENDERED_KINDS,
       owner: ctx.cr,
       keep: (ctx.rendered ?? []).map((r) => r.object),
     });
