@@ -248,11 +248,16 @@ export class OptionalKindWatch {
           }
         }
         wait = first;
-        // Woken early by an error restart: a CRD removed makes every relist fail at once.
+        // Woken early by an error restart: a CRD removed makes every relist fail at once. (Its
+        // own controller, not AbortSignal.any: one composite signal per wait on a long-lived one.)
         const wake = new AbortController();
+        const onStop = (): void => wake.abort();
+        if (signal.aborted) break;
+        signal.addEventListener('abort', onStop, { once: true });
         this.wakeOnError = wake;
-        await sleep(first, AbortSignal.any([signal, wake.signal]));
+        await sleep(first, wake.signal);
         this.wakeOnError = undefined;
+        signal.removeEventListener('abort', onStop);
         continue;
       }
       if (this.crdWatched) {
