@@ -2,7 +2,7 @@ import { Kinds, type KubeObject } from '@stackops/lib-common/client';
 import { installCrds, waitUntil } from '@stackops/lib-common/testing';
 import { describe, expect, it } from 'vitest';
 import { looseCrd } from '../src/resources/builders.js';
-import { CERT_MANAGER_KINDS, CertificateKind } from '../src/resources/kinds.js';
+import { CERT_MANAGER_KINDS, CertificateKind, IssuerKind } from '../src/resources/kinds.js';
 import { getConfig, setSpec, useNetworkAddonsSuite, waitAvailable } from './support.js';
 
 const WEBHOOK = 'kubevirt-ipam-controller-mutating-webhook-configuration';
@@ -65,7 +65,7 @@ describe('cert-manager installed and removed while the operator runs (local cont
       namespace: nao.ns,
     });
     expect(certificate?.metadata.ownerReferences?.map((r) => r.uid)).toEqual([cr?.metadata.uid]);
-    const issuers = await nao.client.list(CERT_MANAGER_KINDS[1]!, { namespace: nao.ns });
+    const issuers = await nao.client.list(IssuerKind, { namespace: nao.ns });
     expect(issuers.items.map((i) => i.metadata.name)).toEqual(['kubevirt-ipam-controller-selfsigned-issuer']);
     expect(operator.controller.optionalKinds.map((o) => `${o.kind.kind} ${o.watching}`)).toEqual([
       'Certificate true',

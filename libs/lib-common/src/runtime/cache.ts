@@ -37,6 +37,16 @@ export interface KindCacheOptions {
 const sameOptions = (a: KindCacheOptions, b: KindCacheOptions): boolean =>
   (a.labelSelector ?? '') === (b.labelSelector ?? '') && (a.fieldSelector ?? '') === (b.fieldSelector ?? '');
 
+/** The selectors of `o` that are set, as informer options. */
+const selectorsOf = (o: KindCacheOptions): KindCacheOptions => ({
+  ...(o.labelSelector ? { labelSelector: o.labelSelector } : {}),
+  ...(o.fieldSelector ? { fieldSelector: o.fieldSelector } : {}),
+});
+
+/** The key of a shared informer or optional watch: the kind and its selectors. */
+const pooledKey = (kind: KindRef, o: KindCacheOptions): string =>
+  `${kindKey(kind)} ${o.labelSelector ?? ''} ${o.fieldSelector ?? ''}`;
+
 const describeOptions = (o: KindCacheOptions): string =>
   [o.labelSelector && `labels ${o.labelSelector}`, o.fieldSelector && `fields ${o.fieldSelector}`]
     .filter(Boolean)
@@ -82,13 +92,12 @@ export class InformerCache implements CacheReader {
     if (!inf) {
       const own = opts ?? {};
       this.options.set(key, own);
-      const pooled = `${key} ${own.labelSelector ?? ''} ${own.fieldSelector ?? ''}`;
+      const pooled = pooledKey(kind, own);
       inf =
         this.opts.pool?.get(pooled) ??
         new Informer(this.client, kind, {
           ...this.opts.informer,
-          ...(own.labelSelector ? { labelSelector: own.labelSelector } : {}),
-          ...(own.fieldSelector ? { fieldSelector: own.fieldSelector } : {}),
+          ...selectorsOf(own),
           ...(this.opts.namespaces ? { namespaces: this.opts.namespaces } : {}),
           ...(this.opts.logger ? { logger: this.opts.logger } : {}),
           ...(this.opts.metrics ? { metrics: this.opts.metrics } : {}),
@@ -108,7 +117,7 @@ export class InformerCache implements CacheReader {
    * for `informer` (one watch per kind and selectors). `recheckMs` is the first declaration's.
    */
   optionalWatch(kind: KindRef, opts: { recheckMs?: number } & KindCacheOptions = {}): OptionalKindWatch {
-    const key = `${kindKey(kind)} ${opts.labelSelector ?? ''} ${opts.fieldSelector ?? ''}`;
+    const key = pooledKey(kind, opts);
     const shared = this.opts.optionalPool ?? this.optional;
     let watch = shared.get(key);
     if (!watch) {
@@ -116,14 +125,7 @@ export class InformerCache implements CacheReader {
         namespaces: this.opts.namespaces,
         ...(this.opts.logger ? { logger: this.opts.logger } : {}),
         ...(opts.recheckMs ? { recheckMs: opts.recheckMs } : {}),
-        ...(opts.labelSelector || opts.fieldSelector
-          ? {
-              informer: {
-                ...(opts.labelSelector ? { labelSelector: opts.labelSelector } : {}),
-                ...(opts.fieldSelector ? { fieldSelector: opts.fieldSelector } : {}),
-              },
-            }
-          : {}),
+        informer: selectorsOf(opts),
       });
       shared.set(key, watch);
     }

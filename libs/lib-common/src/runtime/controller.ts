@@ -414,20 +414,19 @@ export class Controller<T extends KubeObject = KubeObject> {
     // Subscribed only now, in the same turn as every cached primary is queued: what the initial
     // lists brought is in the cache and reaches the passes through their primaries, so start-up
     // spends no time mapping each listed object to keys (ADR 0061).
+    const requeueAll = (): void => {
+      for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
+    };
     const crdSchemas = this.deps.crdSchemas?.();
     if (crdSchemas) {
       const crd = crdNameOf(this.primary);
       // A changed verdict on the primary's CRD is news for every object of the kind.
       this.unsubscribe.push(
         crdSchemas.onChange((name) => {
-          if (name !== crd) return;
-          for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
+          if (name === crd) requeueAll();
         }),
       );
     }
-    const requeueAll = (): void => {
-      for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
-    };
     // A CRD installed or removed while running changes what the passes find: each primary looks again.
     for (const w of this.optionalWatches) this.unsubscribe.push(w.onPresence(requeueAll));
     for (const s of this.sources) {
@@ -438,7 +437,7 @@ export class Controller<T extends KubeObject = KubeObject> {
         }),
       );
     }
-    for (const obj of this.deps.cache.informer(this.primary).list()) queue.add(keyOf(obj));
+    requeueAll();
     this.deps.logger.info({ controller: this.name }, 'informers synced, starting workers');
     queue.start();
   }

@@ -14,7 +14,7 @@ export const CertificateKind: KindRef = {
   plural: 'certificates',
   namespaced: true,
 };
-const IssuerKind: KindRef = {
+export const IssuerKind: KindRef = {
   group: 'cert-manager.io',
   version: 'v1',
   kind: 'Issuer',
