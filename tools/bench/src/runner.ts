@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -74,11 +74,13 @@ export async function freshCluster(name: string, outDir: string, progress: (l: s
     progress: () => {},
   });
   progress(`  cluster ${name} up in ${(handle.startupMs / 1000).toFixed(1)} s`);
-  const client = createKubeClient(loadTestKubeConfig(handle.kubeconfigPath), {
-    fieldManager: 'stackops-bench',
-    userAgent: 'stackops-bench/0.1.0',
-  });
-  return { handle, client, audit: new AuditLog(auditPath), kubeconfig: handle.kubeconfigPath };
+  const kc = loadTestKubeConfig(handle.kubeconfigPath);
+  const client = createKubeClient(kc, { fieldManager: 'stackops-bench', userAgent: 'stackops-bench/0.1.0' });
+  // The subjects' kubeconfig, as JSON (YAML parsers read it too): an operator's pod reads none
+  // (in-cluster config), so none of ours or Go's should parse YAML on its way to ready here.
+  const kubeconfig = `${handle.kubeconfigPath}.json`;
+  writeFileSync(kubeconfig, kc.exportConfig());
+  return { handle, client, audit: new AuditLog(auditPath), kubeconfig };
 }
 
 export async function createNamespace(client: RestKubeClient, name: string): Promise<string> {
@@ -840,7 +842,7 @@ async function runStages(
         return body ? { kind: s.kind, object: asBaselineObject(body, bodies?.namespace ?? '', ns) } : s;
       }),
     );
-  const { client, audit, handle } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
+  const { client, audit, handle, kubeconfig } = await freshCluster(opts.cluster, opts.outDir, opts.progress);
   let watcher: Watcher | undefined;
   try {
     // The instances themselves are among the objects: their CRDs as the operator's run has them.
@@ -897,9 +899,7 @@ async function runStages(
       }
     };
     await pastCreateHold(crdsAt);
-    watcher = watchPaths.length
-      ? await startWatcher(handle.kubeconfigPath, watchPaths, nodeFlags(w.dir))
-      : undefined;
+    watcher = watchPaths.length ? await startWatcher(kubeconfig, watchPaths, nodeFlags(w.dir)) : undefined;
     const watcherCpu0 = watcher ? sample(watcher.pid).cpu : 0;
     const started = performance.now();
     const benchCpuUsed = benchCpu();

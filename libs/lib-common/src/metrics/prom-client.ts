@@ -6,7 +6,6 @@
  */
 import type * as Prom from 'prom-client';
 import CounterClass from 'prom-client/lib/counter.js';
-import collect from 'prom-client/lib/defaultMetrics.js';
 import GaugeClass from 'prom-client/lib/gauge.js';
 import HistogramClass from 'prom-client/lib/histogram.js';
 import RegistryClass from 'prom-client/lib/registry.js';
@@ -27,4 +26,13 @@ export const Gauge: typeof Prom.Gauge = GaugeClass;
 export const Histogram: typeof Prom.Histogram = HistogramClass;
 /** The global registry (prom-client's `register`). */
 export const register: Prom.Registry = RegistryClass.globalRegistry;
-export const collectDefaultMetrics: typeof Prom.collectDefaultMetrics = collect;
+/**
+ * prom-client's process and Node.js metrics on `registry`, loaded only now: that module and the
+ * built-ins it needs (`v8`, `perf_hooks`) are start-up code no probe waits for (ADR 0065).
+ */
+export async function collectDefaultMetrics(
+  config: Parameters<typeof Prom.collectDefaultMetrics>[0],
+): Promise<void> {
+  const { default: collect } = await import('prom-client/lib/defaultMetrics.js');
+  collect(config);
+}

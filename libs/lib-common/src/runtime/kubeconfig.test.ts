@@ -59,6 +59,27 @@ describe('loadKubeConfig', () => {
     expect(opts.headers).toBeUndefined();
   });
 
+  it('reads a kubeconfig written as JSON, and a YAML flow mapping that is not JSON', async () => {
+    const doc = {
+      clusters: [{ name: 'c', cluster: { server: 'https://127.0.0.1:6443' } }],
+      users: [{ name: 'u', user: { token: 'json' } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    };
+    const json = await httpsOptions(write('json', ` ${JSON.stringify(doc, null, 2)}\n`));
+    expect(json.kc.getCurrentCluster()?.server).toBe('https://127.0.0.1:6443');
+    expect(json.opts.headers).toEqual({ Authorization: 'Bearer json' });
+    const flow = await httpsOptions(
+      write(
+        'flow',
+        '{clusters: [{name: c, cluster: {server: "https://127.0.0.1:7443"}}], users: [{name: u, user: {token: flow}}],\n' +
+          ' contexts: [{name: x, context: {cluster: c, user: u}}], current-context: x}\n',
+      ),
+    );
+    expect(flow.kc.getCurrentCluster()?.server).toBe('https://127.0.0.1:7443');
+    expect(flow.opts.headers).toEqual({ Authorization: 'Bearer flow' });
+  });
+
   it('resolves file paths against the kubeconfig folder, and sends a static token', async () => {
     write('ca.crt', 'CA-FILE');
     const path = write(

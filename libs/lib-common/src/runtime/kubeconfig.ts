@@ -75,10 +75,7 @@ type Entry = Record<string, unknown>;
 /** The current context's cluster and user of one file; undefined when client-node must do it. */
 async function fromFile(file: string): Promise<Plain | undefined> {
   if (file.includes(':')) return undefined; // several files to merge
-  // js-yaml, not the `yaml` the renderers use: its first parse in a fresh process takes ~3 ms
-  // against ~10 ms, and this parse is on the way to ready (tools/bench finding 29).
-  const { load } = await import('js-yaml');
-  const doc = (load(readFileSync(file, 'utf8')) ?? {}) as {
+  const doc = ((await parseYamlOrJson(readFileSync(file, 'utf8'))) ?? {}) as {
     'current-context'?: string;
     contexts?: Named<Entry>[];
     clusters?: Named<Entry>[];
@@ -119,6 +116,23 @@ async function fromFile(file: string): Promise<Plain | undefined> {
     ...(tokenFile ? { authProvider: { name: 'tokenFile' } } : {}),
   };
   return { cluster, user, ...(tokenFile ? { tokenFile } : {}) };
+}
+
+/**
+ * A kubeconfig's text: JSON (which is YAML too) without loading a YAML parser at all, else YAML
+ * with js-yaml, not the `yaml` the renderers use: its first parse in a fresh process takes ~3 ms
+ * against ~10 ms. This parse is on the way to ready (tools/bench finding 29).
+ */
+async function parseYamlOrJson(text: string): Promise<unknown> {
+  if (text.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // A YAML flow mapping, not JSON: js-yaml reads it.
+    }
+  }
+  const { load } = await import('js-yaml');
+  return load(text);
 }
 
 const pem = (data: string | undefined, file: string | undefined) =>

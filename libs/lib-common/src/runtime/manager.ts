@@ -85,7 +85,8 @@ export interface ManagerOptions {
 
 const CACHES_WAIT_MS = 10_000;
 
-const defaultMetricsDone = new WeakSet<Registry>();
+/** Each registry's default metrics (`processMetrics`), registered once. */
+const defaultMetrics = new WeakMap<Registry, Promise<void>>();
 
 /** Turns parsed flags (see `parseManagerOptions`) into manager options. */
 export function managerOptionsFromFlags(
@@ -284,14 +285,6 @@ export class Manager {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error(`manager ${this.name} already ${this.state}`);
     this.state = 'running';
-    if (!defaultMetricsDone.has(this.registry)) {
-      defaultMetricsDone.add(this.registry);
-      // prom-client samples event-loop delay on a 10 ms timer by default: 100 wake-ups a second,
-      // ~1 s of CPU per 5 idle minutes (tools/bench). Once a second was still a quarter of an idle
-      // process's CPU; every 5 s, a block of 5 s or more always shows, a shorter one with a chance
-      // in proportion to its length (ADR 0062).
-      collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 5000 });
-    }
     await this.startServers();
     this.cache.start();
     if (!this.host) {
@@ -336,8 +329,32 @@ export class Manager {
    */
   cachesSynced(): Promise<void> {
     if (this.host) return this.host.cachesSynced();
-    this.processSynced ??= this.waitForProcessCaches();
+    if (!this.processSynced) {
+      this.processSynced = this.waitForProcessCaches();
+      void this.processSynced.then(nextTurn).then(() => this.processMetrics());
+    }
     return this.processSynced;
+  }
+
+  /**
+   * Registers prom-client's process and Node.js metrics on this manager's registry, once per
+   * registry: after the process's caches synced (see `cachesSynced`) or at the first scrape,
+   * whichever comes first. Loading them is start-up work no probe waits for (ADR 0065).
+   */
+  private processMetrics(): Promise<void> {
+    let registered = defaultMetrics.get(this.registry);
+    if (!registered) {
+      // prom-client samples event-loop delay on a 10 ms timer by default: 100 wake-ups a second,
+      // ~1 s of CPU per 5 idle minutes (tools/bench). Once a second was still a quarter of an idle
+      // process's CPU; every 5 s, a block of 5 s or more always shows, a shorter one with a chance
+      // in proportion to its length (ADR 0062).
+      registered = collectDefaultMetrics({
+        register: this.registry,
+        eventLoopMonitoringPrecision: 5000,
+      }).catch((err: unknown) => this.log.warn({ err }, 'process metrics not registered'));
+      defaultMetrics.set(this.registry, registered);
+    }
+    return registered;
   }
 
   private async waitForProcessCaches(): Promise<void> {
@@ -478,6 +495,7 @@ export class Manager {
       (this.opts.probePort !== undefined ? { host: '127.0.0.1', port: this.opts.probePort } : undefined);
     if (metrics) {
       const serve: Route = async (_req, res) => {
+        await this.processMetrics();
         const body = await this.registry.metrics();
         res.writeHead(200, { 'Content-Type': this.registry.contentType });
         res.end(body);
