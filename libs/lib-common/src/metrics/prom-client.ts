@@ -33,6 +33,6 @@ export const register: Prom.Registry = RegistryClass.globalRegistry;
 export async function collectDefaultMetrics(
   config: Parameters<typeof Prom.collectDefaultMetrics>[0],
 ): Promise<void> {
-  const { default: collect } = await import('prom-client/lib/defaultMetrics.js');
+  const { default: collect } = await import('./default-metrics.js');
   collect(config);
 }
