@@ -27,7 +27,7 @@ export const Histogram: typeof Prom.Histogram = HistogramClass;
 /** The global registry (prom-client's `register`). */
 export const register: Prom.Registry = RegistryClass.globalRegistry;
 /**
- * prom-client's process and Node.js metrics on `registry`, loaded only now: that module and the
+ * prom-client's process and Node.js metrics on `config.register`, loaded only now: that module and the
  * built-ins it needs (`v8`, `perf_hooks`) are start-up code no probe waits for (ADR 0065).
  */
 export async function collectDefaultMetrics(
