@@ -64,58 +64,43 @@ typecheck: build
 	@echo "==> typecheck"
 	@npx nx run-many -t typecheck --outputStyle=static
 
-# The tests run in four lanes at once (TEST_LANES=4, the default; ADRs 0046 and 0066), each on a
-# cluster of its own, because the packages install and remove the same CRDs and tools/e2e's files
-# share one set of operators: two lanes of packages (keystone's and placement's, the longest, on
-# $(TEST_CLUSTER); every other package on $(TEST_CLUSTER)-2, one at a time) and two of tools/e2e on
-# two real nodes each (openstack.test.ts, the longest file, and the other files). Most of their time
-# is spent waiting for real pods and rollouts, so four fit on two cores. kube-env's own tests go
-# first and alone: they check what a real node leaves on the machine, which another cluster starting
-# at the same moment would blur. Each lane's output goes to .nx/test-<lane>.log and is printed whole
-# when the lane ends (interleaved lines from several vitest runs would be unreadable).
-# TEST_LANES=1 runs everything one after another on $(TEST_CLUSTER).
-# What the e2e lanes build where nothing is cached (the workload and network images, promtool, the
-# previous release: ~35 min on two slow cores) is built by tools/e2e/prebuild.ts in the background
-# from the start, beside lint, typecheck and the control plane's build; the e2e lanes wait for it.
+# One control plane for the whole run, shared by every package's tests, stopped at the end.
+# tools/e2e brings its own cluster (two real nodes) and spends most of its time waiting for real
+# pods, so by default (TEST_LANES=2) it runs beside the other packages, which run one at a time;
+# TEST_LANES=1 runs everything one after another. kube-env's own tests go first, alone: they check
+# what a real node leaves on the machine, which another cluster starting at the same moment would
+# blur. The e2e output is printed whole when it ends. The prerequisites build everything the tests
+# need, so the test commands skip nx's task dependencies: a dependency nx would restore from its
+# cache rewrites that package's dist/ while the e2e lane is loading it (seen: a missing module).
+# What the e2e lane builds where nothing is cached (the workload and network images, promtool, the
+# previous release: ~20 min on two slow cores) is built by tools/e2e/prebuild.ts in the background
+# from the start, beside lint, typecheck and the control plane's build; the e2e lane waits for it.
 # Its own process group, so that a failure of anything before the tests stops it with its builds.
-# The prerequisites build everything the tests need, so the test commands skip nx's task
-# dependencies: a dependency nx would restore from its cache rewrites that package's dist/ while a
-# lane is loading it (seen: a missing module).
-TEST_LANES ?= 4
-TEST_LANE_OPERATORS := @stackops/keystone-operator @stackops/placement-operator
+TEST_LANES ?= 2
 test: build
-	@mkdir -p .nx; rm -f .nx/prebuild.status .nx/test-*.log; \
+	@mkdir -p .nx; rm -f .nx/prebuild.status; \
 	  echo "==> tools/e2e/prebuild.ts builds what the e2e tests need, in the background (.nx/prebuild.log)"; \
 	  setsid bash -c 'node tools/e2e/prebuild.ts; echo $$? > .nx/prebuild.status' > .nx/prebuild.log 2>&1 & prebuild=$$!; \
 	  trap 'kill -- -$$prebuild 2>/dev/null || true' EXIT; \
 	  e2e_ready() { for _ in $$(seq 1350); do [ -f .nx/prebuild.status ] && break; sleep 2; done; \
 	    if [ -f .nx/prebuild.status ]; then echo "==> tools/e2e/prebuild.ts ended (status $$(cat .nx/prebuild.status))"; \
 	    else echo "==> tools/e2e/prebuild.ts still runs after 45 min; the tests build what they miss"; fi; \
-	    [ "$${1:-}" = quiet ] || cat .nx/prebuild.log; }; \
+	    cat .nx/prebuild.log; }; \
 	  $(MAKE) --no-print-directory lint typecheck control-plane images; \
 	  echo "==> tests"; \
 	  $(KUBE_ENV) up --name $(TEST_CLUSTER) --fresh; \
-	  status=0; : > .nx/test.log; export KUBE_ENV_REUSE=1; \
-	  if [ "$(TEST_LANES)" = 1 ]; then \
-	    e2e_ready; \
-	    KUBE_ENV_NAME=$(TEST_CLUSTER) npx nx run-many -t test --outputStyle=static --parallel=1 --excludeTaskDependencies 2>&1 | tee -a .nx/test.log || status=$$?; \
-	  else \
-	    KUBE_ENV_NAME=$(TEST_CLUSTER) npx nx run @stackops/kube-env:test --outputStyle=static --excludeTaskDependencies 2>&1 | tee -a .nx/test.log || status=$$?; \
-	    others=$$(npx nx show projects --with-target test | grep -vxF -e @stackops/kube-env -e @stackops/e2e $(addprefix -e ,$(TEST_LANE_OPERATORS)) | sort); \
-	    $(KUBE_ENV) up --name $(TEST_CLUSTER)-2 --fresh; \
-	    packages() { local cluster=$$1 s=0 p; shift; for p in "$$@"; do KUBE_ENV_NAME=$$cluster npm test --workspace=$$p || s=1; done; return $$s; }; \
-	    e2e_files() { e2e_ready $$1; local cluster=$$2; shift 2; cd tools/e2e && E2E_CLUSTER=$$cluster npx vitest run "$$@"; }; \
-	    lane() { local name=$$1 t0=$$SECONDS s=0; shift; "$$@" > .nx/test-$$name.log 2>&1 || s=$$?; \
-	      flock .nx/test-print.lock bash -c 'echo "==> lane $$1 ended (status $$2, $$3 min); its output:"; cat ".nx/test-$$1.log"' _ \
-	        "$$name" "$$s" "$$(( (SECONDS - t0 + 30) / 60 ))"; return $$s; }; \
-	    echo "==> four lanes (output printed whole as each ends): operators ($(TEST_LANE_OPERATORS)), packages ($$(echo $$others)), e2e-openstack, e2e"; \
-	    lane operators packages $(TEST_CLUSTER) $(TEST_LANE_OPERATORS) & l1=$$!; \
-	    lane packages packages $(TEST_CLUSTER)-2 $$others & l2=$$!; \
-	    lane e2e-openstack e2e_files loud stackops-e2e test/openstack & l3=$$!; \
-	    lane e2e e2e_files quiet stackops-e2e-2 --exclude 'test/openstack/**' & l4=$$!; \
-	    for l in $$l1 $$l2 $$l3 $$l4; do wait $$l || status=1; done; \
-	    cat .nx/test-operators.log .nx/test-packages.log .nx/test-e2e-openstack.log .nx/test-e2e.log >> .nx/test.log; \
-	    $(KUBE_ENV) down --name $(TEST_CLUSTER)-2; \
+	  status=0; e2e_pid=""; exclude=""; \
+	  export KUBE_ENV_NAME=$(TEST_CLUSTER) KUBE_ENV_REUSE=1; : > .nx/test.log; \
+	  if [ "$(TEST_LANES)" = 2 ]; then \
+	    npx nx run @stackops/kube-env:test --outputStyle=static --excludeTaskDependencies 2>&1 | tee -a .nx/test.log || status=$$?; \
+	    echo "==> tools/e2e runs beside the other packages (output in .nx/test-e2e.log, printed when it ends)"; \
+	    (e2e_ready; cd tools/e2e && npm test) > .nx/test-e2e.log 2>&1 & e2e_pid=$$!; \
+	    exclude=--exclude=@stackops/e2e,@stackops/kube-env; \
+	  else e2e_ready; fi; \
+	  npx nx run-many -t test --outputStyle=static --parallel=1 --excludeTaskDependencies $$exclude 2>&1 | tee -a .nx/test.log || status=$$?; \
+	  if [ -n "$$e2e_pid" ]; then \
+	    echo "==> waiting for tools/e2e"; wait $$e2e_pid || status=$$?; \
+	    cat .nx/test-e2e.log; cat .nx/test-e2e.log >> .nx/test.log; \
 	  fi; \
 	  $(KUBE_ENV) down --name $(TEST_CLUSTER); \
 	  echo "==> vitest summary"; \
