@@ -1,5 +1,6 @@
 export { type BinaryName, binaryNames, binaryPath, ensureBinary } from './binaries.js';
 export { type BuildOptions, type BuildResult, ensureBinaries, isCacheComplete } from './build/build.js';
+export { goEnv } from './build/go.js';
 export { ensureOperatorSdk, OPERATOR_SDK_VERSION } from './build/operator-sdk.js';
 export { ensurePromtool, PROMTOOL_VERSION } from './build/promtool.js';
 export {

@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { stackopsCacheDir } from '@stackops/kube-env';
+import { goEnv, stackopsCacheDir } from '@stackops/kube-env';
 import { downloadPackages, extractPackage, resolvePackages } from '@stackops/kube-env/debian';
 import { statusEntry } from '../base/debian.js';
 import { type BuilderOptions, type BuiltImage, withImageBuilder } from '../image-builder.js';
@@ -179,14 +179,6 @@ function networkImagesCacheDir(): string {
 function networkDir(): string {
   return join(repoRoot(), 'tools', 'images', 'network');
 }
-
-const goEnv = (): NodeJS.ProcessEnv => ({
-  ...process.env,
-  GOTOOLCHAIN: 'local',
-  CGO_ENABLED: '0',
-  GOFLAGS: '-mod=mod -buildvcs=false',
-  GOWORK: 'off',
-});
 
 /** Runs a program with its output appended to `log`; a failure quotes the log's end. */
 function run(argv: readonly string[], cwd: string, log: string): Promise<void> {

@@ -1,10 +1,16 @@
 import { run } from '../util/run.js';
 import { minimumGo } from '../versions.js';
 
-/** Environment for every `go` invocation: the machine's toolchain only, static binaries, no go.work. */
+/**
+ * Environment for every `go` invocation: the machine's toolchain only, static binaries, no go.work.
+ * The compiler's garbage collector runs at GOGC=400 unless the caller set GOGC: cold builds are
+ * CPU-bound on a small machine, and this cuts their CPU by about a fifth for about an eighth more
+ * peak memory per compile (ADR 0066).
+ */
 export function goEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
+    GOGC: process.env.GOGC ?? '400',
     GOTOOLCHAIN: 'local',
     CGO_ENABLED: '0',
     GOFLAGS: '-mod=mod -buildvcs=false',
