@@ -1,17 +1,21 @@
 import {
   chmodSync,
   copyFileSync,
+  cpSync,
   existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { type Arm64Base, arm64, arm64BaseSources, prepareArm64Base } from './arm64.js';
 import { type NodeBase, nodeBaseSources, nodePath, nonroot, prepareNodeBase } from './base/node-base.js';
+import { nodeBinaryPath } from './base/node-binary.js';
+import { buildCompileCache } from './compile-cache.js';
 import {
   type BuilderOptions,
   type BuiltImage,
@@ -170,9 +174,11 @@ export async function buildOperatorImages(options: OperatorImagesOptions = {}): 
     const images: OperatorImages['images'] = [];
     const arm64Images: OperatorImages['arm64Images'] = [];
     const indexes: OperatorImages['indexes'] = [];
+    // The binary the base layer holds: the compile cache is built with it.
+    const nodeBinary = nodeBinaryPath(root);
     for (const source of sources) {
       const app = join(builder.workDir, 'app', source.operator);
-      stageApp(app, source);
+      stageApp(app, source, nodeBinary);
       const appLayer = { dir: app, description: `${source.packageName} ${source.version}: ${bundlePath}` };
       const config = imageConfig(source, builder.source);
       const built = await builder.build({
@@ -231,32 +237,27 @@ function imageConfig(source: OperatorImageSource, built: { epoch: number; revisi
 }
 
 /**
- * /app/bundle (main.mjs and the chunks it imports on demand, bundle/chunks/) and /app/package.json
- * (name, version, licence: what the bundle reports).
+ * /app/bundle (main.mjs, the operator.mjs it starts, the chunks imported on demand in
+ * bundle/chunks/, and the compile cache built for the image's node and user in
+ * bundle/compile-cache/) and /app/package.json (name, version, licence: what the bundle reports).
  */
-function stageApp(dir: string, source: OperatorImageSource): void {
+function stageApp(dir: string, source: OperatorImageSource, nodeBinary: string): void {
   rmSync(dir, { recursive: true, force: true });
   const bundleDir = join(dir, 'app', 'bundle');
   mkdirSync(bundleDir, { recursive: true });
-  const files = [join(bundleDir, 'main.mjs')];
-  copyFileSync(source.bundle, files[0] as string);
-  const dirs = [dir, join(dir, 'app'), bundleDir];
+  for (const file of ['main.mjs', 'operator.mjs'])
+    copyFileSync(join(dirname(source.bundle), file), join(bundleDir, file));
   const chunks = join(dirname(source.bundle), 'chunks');
-  if (existsSync(chunks)) {
-    const to = join(bundleDir, 'chunks');
-    mkdirSync(to);
-    dirs.push(to);
-    for (const name of readdirSync(chunks).sort()) {
-      copyFileSync(join(chunks, name), join(to, name));
-      files.push(join(to, name));
-    }
-  }
-  const manifest = join(dir, 'app', 'package.json');
+  if (existsSync(chunks)) cpSync(chunks, join(bundleDir, 'chunks'), { recursive: true });
   const { packageName: name, version, description, license } = source;
   writeFileSync(
-    manifest,
+    join(dir, 'app', 'package.json'),
     `${JSON.stringify({ name, version, description, license, type: 'module' }, null, 2)}\n`,
   );
-  for (const f of [...files, manifest]) chmodSync(f, 0o644);
-  for (const d of dirs) chmodSync(d, 0o755);
+  buildCompileCache(join(dir, 'app'), nodeBinary, nonroot.uid);
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const path = join(dir, entry);
+    chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+  }
 }

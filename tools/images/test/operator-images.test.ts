@@ -228,6 +228,20 @@ describe('the operator images', () => {
     }
   });
 
+  it("start from the compile cache built for the image's node and user, writing nothing", async () => {
+    for (const img of result.images) {
+      const { config, asUser, env } = await unpacked(img);
+      const argv = [...asUser, ...(config.config.Entrypoint ?? []), '--help'];
+      // node's own trace of its compile cache goes to stderr.
+      const trace = await exec(['/bin/sh', '-c', 'exec "$@" 2>&1', 'sh', ...argv], {
+        env: { ...env, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' },
+      });
+      expect(trace).toContain('/app/bundle/compile-cache/');
+      expect(trace).toContain('V8 code cache for ESM file:///app/bundle/operator.mjs was accepted');
+      expect(trace).not.toMatch(/was rejected|not initialized|Creating temporary file/);
+    }
+  });
+
   it('refuse LOG_FORMAT=pretty, which needs what the bundle leaves out, saying what to do instead', async () => {
     for (const img of result.images) {
       const { rootfs, config, asUser, env } = await unpacked(img);

