@@ -89,7 +89,8 @@ build_binary() { # src bin [package]
   [ -x "$bin" ] && { log "$(basename "$bin"): cached"; return 0; }
   if [ -f "$src/vendor/modules.txt" ]; then mod=vendor; else replace_refused "$src"; fi
   log "$(basename "$bin"): go build $pkg (-mod=$mod)"
-  (cd "$src" && CGO_ENABLED=0 GOFLAGS=-mod=$mod go build -o "$bin.tmp" "$pkg")
+  # GOGC=400 as kube-env's builds (ADR 0066): about a fifth less CPU for a cold build.
+  (cd "$src" && CGO_ENABLED=0 GOGC=${GOGC:-400} GOFLAGS=-mod=$mod go build -o "$bin.tmp" "$pkg")
   mv "$bin.tmp" "$bin"
   log "$(basename "$bin"): built in $((SECONDS - t0)) s, $(du -m "$bin" | cut -f1) MiB"
 }
