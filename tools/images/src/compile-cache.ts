@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** Where a bundle's entry point (operators' bundle/main.mjs) has node keep V8's code (ADR 0067). */
 export const compileCacheDir = 'compile-cache';
@@ -40,6 +40,10 @@ export function buildCompileCache(appDir: string, nodeBinary: string, uid: numbe
     });
   } finally {
     rmSync(root, { recursive: true, force: true });
+    // The shared parent goes too once no build uses it.
+    try {
+      rmdirSync(dirname(root));
+    } catch {}
   }
 }
 
