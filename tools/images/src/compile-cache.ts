@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Where a bundle's entry point (operators' bundle/main.mjs) has node keep V8's code (ADR 0067). */
 export const compileCacheDir = 'compile-cache';
@@ -53,13 +53,13 @@ function contentKey(dir: string): string {
   const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => statSync(join(dir, f)).isFile())
     .sort();
-  for (const f of files) hash.update(`${relative(dir, join(dir, f))}\0`).update(readFileSync(join(dir, f)));
+  for (const f of files) hash.update(`${f}\0`).update(readFileSync(join(dir, f)));
   return hash.digest('hex').slice(0, 16);
 }
 
 /** Creates `dir` as a lock: another build of the same content waits for it to go (a stale one is taken over). */
 function lockDir(dir: string): void {
-  mkdirSync(join(dir, '..'), { recursive: true });
+  mkdirSync(dirname(dir), { recursive: true });
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

@@ -52,10 +52,9 @@ export async function verifiedNodeBinary(
   cacheDir: string,
   progress: (line: string) => void,
 ): Promise<NodeBinary> {
-  const nodePackageJson = createRequire(join(root, 'package.json')).resolve('node/package.json');
-  const nodeDir = dirname(nodePackageJson);
-  const { version } = JSON.parse(readFileSync(nodePackageJson, 'utf8')) as { version: string };
   const binary = nodeBinaryPath(root);
+  const nodeDir = dirname(dirname(binary));
+  const { version } = JSON.parse(readFileSync(join(nodeDir, 'package.json'), 'utf8')) as { version: string };
   const sha256 = await sha256FileHex(binary);
   const recorded = recordedIntegrity(nodeDir, version);
 
