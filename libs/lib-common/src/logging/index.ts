@@ -3,4 +3,4 @@
  * loggers (`forObject`). Imports nothing of lib-common.
  */
 
-export { createLogger, forObject, type Logger, type LoggerFactoryOptions } from './logger.js';
+export { createLogger, forObject, type Logger, type LoggerFactoryOptions, namedLogger } from './logger.js';

@@ -1,9 +1,10 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import { createLogger } from '../logging/index.js';
+import { createLogger, namedLogger } from '../logging/index.js';
 import { loadKubeConfig } from './kubeconfig.js';
 import { Manager, managerOptionsFromFlags } from './manager.js';
 import { type OperatorIo, type OperatorMainOptions, processIo } from './operator-main.js';
 import { parseManagerOptions } from './options.js';
+import { nextTurn } from './turns.js';
 
 /** An operator's `runOperator` options with its own config type erased, for a list of several. */
 // biome-ignore lint/suspicious/noExplicitAny: each operator's register reads the config its readConfig made
@@ -42,7 +43,8 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
   // Every operator's settings first, so a bad one fails before anything connects.
   const configs = opts.operators.map((o) => (o.readConfig ? o.readConfig(io.env) : undefined));
   const kubeConfig = (await loadKubeConfig(flags.kubeconfig, io.env)) as KubeConfig;
-  const logger = createLogger({ name: opts.name, ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const root = createLogger(flags.logLevel ? { level: flags.logLevel } : {});
+  const logger = namedLogger(root, opts.name);
   const host = new Manager(
     managerOptionsFromFlags(
       { ...flags, leaderElect: false },
@@ -53,10 +55,13 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
   const members = new Map<string, Manager>();
   const startedFields = new Map<string, Record<string, unknown>>();
   // The operators register side by side: one that waits on the API server while registering (e.g.
-  // to learn whether an optional API is served) does not hold back the others' informers.
+  // to learn whether an optional API is served) does not hold back the others' informers. Each
+  // registers in a loop turn of its own: registering is CPU with no I/O wait, so in one block the
+  // connection's handshake and every watch-list would leave only after the last operator; between
+  // turns they go out, and the API server answers on another core while the next one registers.
   const registered = opts.operators.map(async (o, i) => {
     const level = o.logLevel?.(io.env) ?? flags.logLevel;
-    const log = createLogger({ name: o.name, ...(level ? { level } : {}) });
+    const log = namedLogger(root, o.name, level);
     const member = new Manager({
       ...managerOptionsFromFlags(flags, {
         name: o.name,
@@ -72,12 +77,14 @@ async function startOperators(opts: OperatorGroupOptions, io: OperatorIo): Promi
     members.set(o.name, member);
     // Each informer lists and watches as soon as the operator declares it (see startInformers).
     member.startInformers();
+    await nextTurn();
     const result = (await o.register(member, { flags, logger: log, env: io.env, config: configs[i] })) ?? {};
     if (result.start) throw new Error(`${o.name}: a custom start cannot run beside other operators`);
     startedFields.set(o.name, result.startedFields ?? { namespaces: flags.namespaces ?? 'all' });
   });
-  // The host starts meanwhile: its servers answer /readyz, not ready until every member started.
-  await Promise.all([...registered, host.start()]);
+  // The host starts in the turn after theirs (turns are taken in order): its servers answer
+  // /readyz, not ready until every member started.
+  await Promise.all([...registered, nextTurn().then(() => host.start())]);
   for (const [name, member] of members) {
     await member.start();
     member.log.info(startedFields.get(name), `${name} started`);

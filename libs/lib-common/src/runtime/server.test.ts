@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeClient } from '../client/types.js';
-import { ApiServerCheck, parseEndpoint } from './server.js';
+import { ApiServerCheck, HttpEndpoint, parseEndpoint, probe } from './server.js';
 
 describe('parseEndpoint', () => {
   // Binding every interface is proven on the real node (kubelet probes the pod IP); a unit test
@@ -19,6 +19,23 @@ describe('parseEndpoint', () => {
     expect(parseEndpoint('0')).toBeUndefined();
     expect(parseEndpoint('')).toBeUndefined();
     expect(() => parseEndpoint(':99999')).toThrow(/invalid address/);
+  });
+});
+
+describe('HttpEndpoint', () => {
+  it('serves on the loopback address it was given, and refuses a port that is taken, naming it', async () => {
+    const first = new HttpEndpoint({ host: '127.0.0.1', port: 0 }, { '/readyz': probe(() => undefined) });
+    const bound = await first.start();
+    try {
+      expect(bound.host).toBe('127.0.0.1');
+      const res = await fetch(`http://127.0.0.1:${bound.port}/readyz`);
+      expect([res.status, await res.text()]).toEqual([200, 'ok\n']);
+      const second = new HttpEndpoint(bound, {});
+      await expect(second.start()).rejects.toThrow(new RegExp(`EADDRINUSE.*127\\.0\\.0\\.1:${bound.port}`));
+      await second.stop();
+    } finally {
+      await first.stop();
+    }
   });
 });
 
