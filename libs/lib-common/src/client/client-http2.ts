@@ -1,4 +1,9 @@
-import http2, { type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
+import http2, {
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type OutgoingHttpHeaders,
+  type Settings,
+} from 'node:http2';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { type ConnectionOptions, type TLSSocket, connect as tlsConnect } from 'node:tls';
@@ -46,6 +51,9 @@ interface Connection {
   /** Open streams, counted here: nghttp2 would queue a request past the server's limit, and a
    * request queued behind watches (which never end) would wait for ever. */
   active: number;
+  /** The server's stream limit as its last SETTINGS said: `session.remoteSettings` asks nghttp2
+   * again at every read, and every request reads the limit. */
+  limit: number;
 }
 
 /**
@@ -134,7 +142,7 @@ export class Http2Pool {
       if (this.closed) throw new Error('client closed');
       // Only usable connections are in the list: one that failed, closed or got GOAWAY left it;
       // one destroyed here (an unanswered PING) leaves it only at its 'close', a tick later.
-      const free = this.connections.find((c) => !c.session.destroyed && c.active < limitOf(c.session));
+      const free = this.connections.find((c) => !c.session.destroyed && c.active < c.limit);
       if (free) {
         free.active++;
         return free;
@@ -185,7 +193,10 @@ export class Http2Pool {
       createConnection: () => socket,
       settings: { initialWindowSize: STREAM_WINDOW, enablePush: false },
     });
-    const conn: Connection = { session, active: 0 };
+    const conn: Connection = { session, active: 0, limit: STREAMS_BEFORE_SETTINGS };
+    session.on('remoteSettings', (settings) => {
+      conn.limit = limitOf(settings);
+    });
     const drop = (): void => {
       const i = this.connections.indexOf(conn);
       if (i >= 0) this.connections.splice(i, 1);
@@ -235,7 +246,7 @@ export class Http2Pool {
   }
 }
 
-function limitOf(session: ClientHttp2Session): number {
-  const max = session.remoteSettings.maxConcurrentStreams;
+function limitOf(settings: Settings): number {
+  const max = settings.maxConcurrentStreams;
   return max === undefined || max > 2 ** 31 ? STREAMS_BEFORE_SETTINGS : max;
 }
