@@ -91,8 +91,10 @@ export class HttpEndpoint {
     this.server = server;
     const { host, port } = this.endpoint;
     // An address is bound as is: `listen(port, host)` resolves even an address through dns.lookup,
-    // whose result check compiles node's IPv6 pattern, ~5 ms of every start on 127.0.0.1.
-    const bound = isIP(host) ? new BoundSocket({ host, port }) : undefined;
+    // whose result check compiles node's IPv6 pattern, ~5 ms of every start on 127.0.0.1. (A node
+    // 24 older than BoundSocket listens as before.)
+    const bound =
+      isIP(host) && typeof BoundSocket === 'function' ? new BoundSocket({ host, port }) : undefined;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       if (bound) server.listen(bound, () => resolve());
