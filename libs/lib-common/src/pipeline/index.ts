@@ -23,4 +23,12 @@ export { ownsPipelineKinds } from './owned-kinds.js';
 export { isPaused, PAUSED_ANNOTATION, PAUSED_CONDITION, PAUSED_MESSAGE, pausedChanged } from './paused.js';
 export { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
 export { checkSpecFirst, type SpecCheck, secretKeyProblem } from './spec-check.js';
-export { reports, runSteps, type Step, type StepResult, type StepsOutcome, stop } from './step.js';
+export {
+  reports,
+  runSteps,
+  type Step,
+  type StepResult,
+  type StepsOutcome,
+  stop,
+  whileWaiting,
+} from './step.js';

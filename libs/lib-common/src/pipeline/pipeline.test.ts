@@ -4,11 +4,12 @@ import { Widget } from '../../test/support/widget.js';
 import { ApiError } from '../client/errors.js';
 import type { KindRef } from '../client/kinds.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
+import { Conditions } from '../conditions/index.js';
 import type { ReconcileContext } from '../runtime/controller.js';
 import { ReconcileError } from '../runtime/error-policy.js';
 import type { EventType } from '../runtime/recorder.js';
 import { type Pass, type PipelineDefinition, pipeline, type StatusOf } from './pipeline.js';
-import { runSteps, stop } from './step.js';
+import { runSteps, stop, whileWaiting } from './step.js';
 
 const widget = (over: Partial<Widget['metadata']> = {}, status?: Widget['status']): Widget => ({
   apiVersion: 'example.dev/v1',
@@ -100,6 +101,58 @@ describe('runSteps', () => {
     };
     expect(await runSteps([abort, after], {}, { signal: ac.signal })).toEqual({ stoppedAt: 'aborted' });
     expect(seen).toEqual(['abort']);
+  });
+});
+
+describe('whileWaiting', () => {
+  const pass = () => ({
+    conditions: new Conditions().init(['DBReady', 'CreateServiceReady']),
+    status: { hash: { a: '1' } } as Record<string, unknown>,
+  });
+  type P = ReturnType<typeof pass>;
+
+  it('while the step waits, runs the others for their writes and drops what they reported', async () => {
+    const writes: string[] = [];
+    const wait = (ctx: P) => {
+      ctx.conditions.markRequested('DBReady');
+      return stop(5000);
+    };
+    const services = async (ctx: P) => {
+      writes.push('services');
+      ctx.status.apiEndpoints = { internal: 'http://x' };
+      ctx.conditions.markTrue('CreateServiceReady');
+      return stop(1);
+    };
+    const failing = async (ctx: P) => {
+      writes.push('pdb');
+      ctx.conditions.markError('CreateServiceReady', 'refused');
+      throw new Error('refused');
+    };
+    const ctx = pass();
+    const before = ctx.conditions.list();
+    const step = whileWaiting(wait, services, failing);
+    expect(step.name).toBe('wait');
+    expect(await runSteps([step], ctx)).toEqual({ stoppedAt: 'wait', requeueAfterMs: 5000 });
+    expect(writes.sort()).toEqual(['pdb', 'services']);
+    expect(ctx.status).toEqual({ hash: { a: '1' } });
+    expect(ctx.conditions.get('CreateServiceReady')).toEqual(
+      before.find((c) => c.type === 'CreateServiceReady'),
+    );
+    expect(ctx.conditions.get('DBReady')?.reason).toBe('Requested');
+  });
+
+  it('when the step goes on, the others wait for their own place', async () => {
+    const seen: string[] = [];
+    const step = whileWaiting(
+      () => {
+        seen.push('db');
+      },
+      () => {
+        seen.push('services');
+      },
+    );
+    expect(await runSteps([step], pass())).toEqual({});
+    expect(seen).toEqual(['db']);
   });
 });
 

@@ -1,3 +1,5 @@
+import type { Conditions } from '../conditions/index.js';
+
 /**
  * What a step says: `undefined` (or nothing) goes on to the next step; `stop()` ends this pass,
  * `stop(ms)` ends it and asks to run again after `ms` (waiting for something with no watch).
@@ -60,4 +62,37 @@ export async function runSteps<C>(
     }
   }
   return {};
+}
+
+/** What a pass holds that `whileWaiting` puts back: its conditions and its status. */
+interface PassState {
+  readonly conditions: Conditions;
+  readonly status: object;
+}
+
+/**
+ * `step`, and when it stops to wait (a Job running), `meanwhile` too: steps further down the list
+ * that need nothing the wait produces (Services, a PodDisruptionBudget), so that their writes fall
+ * inside the wait rather than after it, and the pass that follows the wait finds their objects up
+ * to date. They only prepare: the conditions and status fields they set, their stops and their
+ * errors are dropped, so the status says what the list's order says; each runs again at its own
+ * place, which reports. When `step` goes on, `meanwhile` does not run here.
+ */
+export function whileWaiting<C extends PassState>(step: Step<C>, ...meanwhile: Step<C>[]): Step<C> {
+  const run = {
+    [step.name]: async (ctx: C): Promise<StepResult> => {
+      const result = await step(ctx);
+      if (!result?.stop) return undefined;
+      const conditions = ctx.conditions.list();
+      const status = structuredClone(ctx.status) as Record<string, unknown>;
+      await Promise.allSettled(meanwhile.map(async (m) => m(ctx)));
+      ctx.conditions.reset();
+      for (const c of conditions) ctx.conditions.set(c);
+      const live = ctx.status as Record<string, unknown>;
+      for (const key of Object.keys(live)) if (!(key in status)) delete live[key];
+      Object.assign(live, status);
+      return result;
+    },
+  }[step.name] as Step<C>;
+  return step.reports ? Object.assign(run, { reports: step.reports }) : run;
 }

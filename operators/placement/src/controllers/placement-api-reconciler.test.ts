@@ -135,6 +135,23 @@ describe('PlacementAPI reconciler (steps on a fake API server)', () => {
     expect(fake.peek(Kinds.Secret, { namespace: NS, name: 'placement-config-data' })).toBeUndefined();
   });
 
+  it('while the db-create Job runs, writes its Services; CreateServiceReady still waits for DBReady', async () => {
+    const fake = new FakeKubeClient();
+    seedDeployable(fake);
+    await reconcile(fake);
+    expect(conditionOf(fake, 'DBReady')?.status).not.toBe('True');
+    for (const name of ['placement-internal', 'placement-public'])
+      expect(fake.peek(Kinds.Service, { namespace: NS, name })).toBeDefined();
+    expect(conditionOf(fake, 'CreateServiceReady')).toMatchObject({ status: 'Unknown', reason: 'Init' });
+    expect(fake.peek<PlacementAPI>(PlacementAPIKind, ref)?.status?.apiEndpoints).toBeUndefined();
+    // The pass after the Job finds them up to date: the db-sync Job is its first write there.
+    await runOthers(fake);
+    const writes = fake.writes();
+    await reconcile(fake);
+    expect(conditionOf(fake, 'CreateServiceReady')?.status).toBe('True');
+    expect(fake.writes() - writes).toBe(4); // two config Secrets, the db-sync Job, the status
+  });
+
   it('converges to Ready with its keystone registration, then a pass writes nothing', async () => {
     const fake = new FakeKubeClient();
     fake.seed(PlacementAPIKind, unreconciledPlacementAPI());

@@ -1,5 +1,5 @@
 import { ConditionType } from '@stackops/lib-common/conditions';
-import { pipeline, reports } from '@stackops/lib-common/pipeline';
+import { pipeline, reports, whileWaiting } from '@stackops/lib-common/pipeline';
 import type { Reconciler } from '@stackops/lib-common/runtime';
 import { PLACEMENT_API_FINALIZER } from '../api/constants.js';
 import { type PlacementAPI, PlacementAPIKind } from '../api/kinds.js';
@@ -39,14 +39,16 @@ export const PLACEMENT_API_STEPS = [
   reports(ConditionType.ServiceAccountReady, ensureRbac),
   reports(ConditionType.InputReady, checkInputSecret),
   reports(ConditionType.MariaDBAccountReady, ensureDatabaseAccount),
-  reports(ConditionType.DBReady, ensureDatabase),
+  // While a Job runs, the Services and the PodDisruptionBudget (they need nothing it makes) are
+  // written too, so the pass after it finds them up to date (ADR 0069).
+  reports(ConditionType.DBReady, whileWaiting(ensureDatabase, ensureServices)),
   reports(ConditionType.ServiceConfigReady, ensureConfigSecret),
   reports(ConditionType.TLSInputReady, checkTlsInput),
   reports(ConditionType.ServiceConfigReady, recordInputHash),
   reports(ConditionType.NetworkAttachmentsReady, resolveNetworks),
   reports(ConditionType.CreateServiceReady, ensureServices),
   reports(ConditionType.TopologyReady, ensureTopology),
-  reports(ConditionType.DBSyncReady, runDbSync),
+  reports(ConditionType.DBSyncReady, whileWaiting(runDbSync, ensurePdb)),
   // Before the Deployment step, which ends the pass until every replica is ready.
   reports(ConditionType.PDBReady, ensurePdb),
   reports(ConditionType.DeploymentReady, ensureDeployment),

@@ -83,14 +83,16 @@ export async function registerInKeystone(ctx: PlacementApiPass): Promise<StepRes
       passwordSelector: cr.spec.passwordSelectors.service,
     },
   });
-  await applyAndMirror(ctx, KeystoneKinds.KeystoneService, service, ConditionType.KeystoneServiceReady);
-
   const endpoint: KeystoneEndpoint = desiredKeystoneEndpoint({
     name: PLACEMENT_SERVICE_NAME,
     namespace,
     labels,
     spec: { serviceName: PLACEMENT_SERVICE_NAME, endpoints: { ...ctx.status.apiEndpoints } },
   });
-  await applyAndMirror(ctx, KeystoneKinds.KeystoneEndpoint, endpoint, ConditionType.KeystoneEndpointReady);
+  // Both at once: the endpoint names the service by name, and keystone-operator waits for it.
+  await Promise.all([
+    applyAndMirror(ctx, KeystoneKinds.KeystoneService, service, ConditionType.KeystoneServiceReady),
+    applyAndMirror(ctx, KeystoneKinds.KeystoneEndpoint, endpoint, ConditionType.KeystoneEndpointReady),
+  ]);
   return undefined;
 }
